@@ -1,0 +1,25 @@
+// Plan: a named list of probes with the sizes, iterations and time limits that suit one use
+// (gate: under a minute before a job; acceptance: full sweeps on new nodes).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "bench/core/probe.hpp"
+
+namespace fabcheck {
+
+struct Plan {
+  std::string name;
+  std::string purpose;
+  std::string probes;  // comma-separated ids or families, resolved by Registry::select
+  RunOptions options;  // defaults; command-line options override them
+};
+
+// The built-in plans (gate, acceptance, quick). Probes a plan names that this build lacks are
+// dropped when resolving, so a plan may name families another build provides.
+const std::vector<Plan>& builtin_plans();
+// Throws ConfigError naming the plan and the known ones.
+const Plan& find_plan(const std::string& name);
+
+}  // namespace fabcheck

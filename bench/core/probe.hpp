@@ -1,0 +1,66 @@
+// Probe: one named test ("coll.all_reduce"), the metrics it emits, whether it applies here, and how
+// it runs on every rank of the World.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "bench/core/world.hpp"
+#include "results/measurement.hpp"
+#include "results/metric_catalog.hpp"
+
+namespace fabcheck {
+
+struct Applicability {
+  bool applies = true;
+  std::string reason;  // why not, when it does not ("no CUDA device", "built without MPI")
+
+  static Applicability yes() { return {}; }
+  static Applicability waived(std::string why) { return {false, std::move(why)}; }
+};
+
+// Options a probe reads; every rank gets the same values.
+struct RunOptions {
+  std::vector<std::uint64_t> sizes;  // message sizes for sweeps; empty: the probe's own default
+  int iters = 20;                    // timed iterations per size
+  int warmup = 5;                    // untimed iterations per size
+  double probe_timeout_s = 300;      // watchdog limit for one probe on every rank
+  std::string backend;               // collective backend: "mpi", "nccl", or "" for the default
+  std::map<std::string, std::string> extra;  // family-specific options (--opt key=value)
+};
+
+// Where a probe puts its figures. Implementations stamp host, rank and time when left empty.
+class MeasurementSink {
+ public:
+  virtual ~MeasurementSink() = default;
+  virtual void emit(Measurement measurement) = 0;
+};
+
+// Everything a running probe may use.
+struct RunContext {
+  World& world;
+  const RunOptions& options;
+  std::filesystem::path run_dir;  // the run's output directory (same path on every rank)
+};
+
+struct MetricSpec {
+  std::string name;
+  MetricInfo info;
+};
+
+class Probe {
+ public:
+  virtual ~Probe() = default;
+  virtual std::string id() const = 0;
+  virtual std::string description() const = 0;
+  virtual std::vector<MetricSpec> metrics() const = 0;
+  // Decided identically on every rank (from build facts and the World), so all ranks agree.
+  virtual Applicability applies(const World& world, const RunOptions& options) const = 0;
+  // Runs on every rank. Throws on failure; the runner records an ERROR and goes on.
+  virtual void run(RunContext& context, MeasurementSink& sink) = 0;
+};
+
+}  // namespace fabcheck

@@ -1,0 +1,48 @@
+// Measurement: one measured figure, the record every probe emits and every writer stores.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace fabcheck {
+
+// Version of the JSON records (measurements.jsonl, findings.jsonl, summary.json); see results/schema/.
+inline constexpr int kSchemaVersion = 1;
+
+// Statistics over the samples behind one figure (see bench/core/stats.hpp for how they are computed).
+struct SampleStats {
+  std::size_t count = 0;
+  double min = 0;
+  double median = 0;
+  double max = 0;
+  double p99 = 0;
+  double mean = 0;
+  double cv = 0;  // coefficient of variation: stddev / mean
+};
+
+enum class MeasurementStatus { ok, error, waived };
+
+struct Measurement {
+  std::string probe;   // "coll.all_reduce"
+  std::string metric;  // "busbw"
+  double value = 0;
+  std::string unit;  // "GB/s", "us", "count"
+  std::string host;  // host that measured it; empty when combined across hosts
+  int rank = -1;     // -1 when combined across ranks
+  std::string subject;  // what was measured: "world", "gpu3", "mlx5_2/1", "0000:17:00.0", "/mnt/ckpt"
+  std::string peer;     // the other end, where there is one
+  std::optional<std::uint64_t> size_bytes;
+  std::map<std::string, std::string> params;  // e.g. backend, type, placement, ranks
+  std::optional<SampleStats> stats;
+  MeasurementStatus status = MeasurementStatus::ok;
+  std::string message;   // why, when status is error or waived
+  std::string time_utc;  // ISO 8601, when it was taken
+};
+
+const char* to_string(MeasurementStatus status);
+std::optional<MeasurementStatus> measurement_status_from_string(const std::string& text);
+
+}  // namespace fabcheck

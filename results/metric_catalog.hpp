@@ -1,0 +1,19 @@
+// MetricCatalog: which metrics each probe emits, their units and which direction is better.
+#pragma once
+
+#include <map>
+#include <string>
+
+namespace fabcheck {
+
+enum class Better { higher, lower };
+
+struct MetricInfo {
+  std::string unit;
+  Better better = Better::higher;
+};
+
+// probe id -> metric name -> info. Built by the probe registry; profiles are checked against it.
+using MetricCatalog = std::map<std::string, std::map<std::string, MetricInfo>>;
+
+}  // namespace fabcheck

@@ -1,0 +1,50 @@
+// Profile: expected figures per probe, metric and size range, loaded from TOML (results/profiles/*.toml).
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "results/metric_catalog.hpp"
+
+namespace fabcheck {
+
+struct Expectation {
+  std::string probe;   // exact probe id
+  std::string metric;  // a metric the probe emits (checked against the catalog)
+  std::string unit;    // must equal the catalog's unit for that metric
+  Better better = Better::higher;
+  std::optional<std::uint64_t> min_size;  // inclusive; applies to every size when both are absent
+  std::optional<std::uint64_t> max_size;  // inclusive
+  double pass = 0;  // higher-is-better: observed >= pass passes; lower-is-better: observed <= pass
+  double warn = 0;  // between pass and warn (inclusive): WARN; beyond warn: FAIL
+  std::string source;  // where the figure comes from
+  std::string remedy;  // what to do when it is not met (optional)
+  long line = 0;       // line in the profile file, for messages
+};
+
+struct Profile {
+  std::string name;
+  std::string description;
+  std::string path;  // the file it was read from ("" for one built in code)
+  std::vector<Expectation> expectations;
+};
+
+// Parses profile text. `source_name` is used in error messages ("generic-cpu.toml:12: ...").
+// Throws ConfigError naming file, line and value for syntax errors, unknown keys, unknown probes or
+// metrics, unit mismatches, malformed sizes, and thresholds on the wrong side of each other.
+Profile parse_profile(std::string_view text, const std::string& source_name,
+                      const MetricCatalog& catalog);
+
+// Reads and parses a file; a missing or unreadable file is a ConfigError too.
+Profile load_profile(const std::filesystem::path& path, const MetricCatalog& catalog);
+
+// A NAME is looked up as <dir>/<NAME>.toml in each of `profile_dirs`; anything containing '/' or
+// ending in ".toml" is a file path. Throws ConfigError when nothing matches (listing what exists).
+std::filesystem::path resolve_profile(const std::string& name_or_file,
+                                      const std::vector<std::filesystem::path>& profile_dirs);
+
+}  // namespace fabcheck

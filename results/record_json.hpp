@@ -1,0 +1,20 @@
+// JSON form of Measurement and Finding records (one object per line in the .jsonl files).
+#pragma once
+
+#include <nlohmann/json.hpp>
+
+#include "results/finding.hpp"
+#include "results/measurement.hpp"
+
+namespace fabcheck {
+
+// Each record carries "schema_version" and "kind" ("measurement" / "finding").
+nlohmann::json to_json(const Measurement& measurement);
+nlohmann::json to_json(const Finding& finding);
+
+// Throw ConfigError (with `where`, e.g. "run/measurements.jsonl:12") on a missing or mistyped
+// field or a schema version this build does not read.
+Measurement measurement_from_json(const nlohmann::json& json, const std::string& where);
+Finding finding_from_json(const nlohmann::json& json, const std::string& where);
+
+}  // namespace fabcheck

@@ -1,0 +1,24 @@
+// Verdict of a run from its findings, and the exit code the scheduler acts on.
+#pragma once
+
+#include <map>
+#include <vector>
+
+#include "results/finding.hpp"
+
+namespace fabcheck {
+
+enum class Verdict { pass, warn, fail, incomplete };
+
+// fail if any FAIL; else incomplete if any ERROR (or `incomplete` is set: a probe timed out, the
+// run was interrupted); else warn if any WARN; else pass. WAIVED findings never change it.
+Verdict verdict_of(const std::vector<Finding>& findings, bool incomplete = false);
+
+// 0 pass or warn, 1 fail, 3 incomplete (2 is for usage errors, decided before any run).
+int exit_code_of(Verdict verdict);
+
+const char* to_string(Verdict verdict);
+
+std::map<Severity, int> count_by_severity(const std::vector<Finding>& findings);
+
+}  // namespace fabcheck

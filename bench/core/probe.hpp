@@ -29,6 +29,8 @@ struct RunOptions {
   int warmup = 5;                    // untimed iterations per size
   double probe_timeout_s = 300;      // watchdog limit for one probe on every rank
   std::string backend;               // collective backend: "mpi", "nccl", or "" for the default
+  std::vector<std::string> storage_paths;    // --storage-path (repeatable)
+  std::string sysfs_root = "/";              // --sysfs-root: where sysfs readers look
   std::map<std::string, std::string> extra;  // family-specific options (--opt key=value)
 };
 

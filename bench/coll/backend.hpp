@@ -4,6 +4,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include "bench/coll/collective.hpp"
 
@@ -12,23 +13,28 @@ namespace fabcheck {
 enum class Placement { out_of_place, in_place };
 const char* placement_name(Placement placement);  // "out", "in"
 
+// A backend's communicator has comm_size() members; this process drives one or more of them (MPI:
+// one; NCCL under MPI: one GPU; NCCL without MPI: every visible GPU). Per-member results are in
+// the order of the members' ranks in the communicator.
 class CollectiveBackend {
  public:
   virtual ~CollectiveBackend() = default;
   virtual std::string name() const = 0;  // "mpi", "nccl"
-  // Element type name for the table ("float").
-  virtual std::string type_name() const { return "float"; }
+  virtual std::string type_name() const { return "float"; }  // element type, for the table
+  virtual int comm_size() const = 0;  // n in the bus factors
   virtual bool supports(Collective collective, Placement placement) const = 0;
+  // One line per member this process drives: "rank 0 node-a gpu 0 0000:17:00.0 NVIDIA H200".
+  virtual std::vector<std::string> member_descriptions() const = 0;
 
   // Allocates (or reuses) buffers for this shape; called before each size.
   virtual void prepare(Collective collective, Placement placement, const CollectiveShape& shape) = 0;
-  // Writes verify::input_value(rank, i, seed) into this rank's input and poisons the output.
+  // Writes verify::input_value(member_rank, i, seed) into each member's input; poisons outputs.
   virtual void fill_inputs(std::uint32_t seed) = 0;
-  // Runs `count` operations back to back and waits for them; returns the seconds they took on this
-  // rank (host clock for MPI, device events for NCCL).
+  // Runs `count` operations back to back and waits for them; returns the seconds they took in this
+  // process (host clock for MPI, device events for NCCL). Throws on an error or a timeout.
   virtual double run_timed(int count) = 0;
-  // Counts this rank's output elements that differ from what `seed`'s inputs must give.
-  virtual std::uint64_t count_wrong(std::uint32_t seed) = 0;
+  // Output elements that differ from what `seed`'s inputs must give, one count per member driven.
+  virtual std::vector<std::uint64_t> count_wrong(std::uint32_t seed) = 0;
 };
 
 }  // namespace fabcheck

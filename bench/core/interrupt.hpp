@@ -1,0 +1,34 @@
+// SIGINT/SIGTERM handling: a signal thread runs registered cleanups (e.g. removing scratch files)
+// and the run's last words (summary marked incomplete), then ends the process with exit code 3.
+#pragma once
+
+#include <functional>
+#include <string>
+
+namespace fabcheck {
+
+// Blocks SIGINT and SIGTERM in the calling thread (call first thing in main, before any thread is
+// started, so every thread inherits the mask) and starts the thread that waits for them.
+void install_interrupt_handling();
+
+// Cleanups run in reverse order of registration, on the signal thread, then the process exits 3.
+// Returns a handle for unregister_cleanup. Safe to call from any thread.
+int register_cleanup(std::function<void()> cleanup);
+void unregister_cleanup(int handle);
+
+// RAII form: registered while alive.
+class ScopedCleanup {
+ public:
+  explicit ScopedCleanup(std::function<void()> cleanup) : handle_(register_cleanup(std::move(cleanup))) {}
+  ~ScopedCleanup() { unregister_cleanup(handle_); }
+  ScopedCleanup(const ScopedCleanup&) = delete;
+  ScopedCleanup& operator=(const ScopedCleanup&) = delete;
+
+ private:
+  int handle_;
+};
+
+// Name of the signal that interrupted the run, once one has ("SIGTERM"); empty otherwise.
+std::string interrupting_signal();
+
+}  // namespace fabcheck

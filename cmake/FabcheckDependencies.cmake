@@ -2,7 +2,7 @@
 
 # Header-only: toml++, nlohmann-json, CLI11, fmt (used header-only so a carried copy of the headers is enough).
 set(_fabcheck_hints "${FABCHECK_DEPS_DIR}/include")
-find_path(FABCHECK_TOMLPP_INCLUDE toml++/toml.hpp HINTS ${_fabcheck_hints})
+find_path(FABCHECK_TOMLPP_INCLUDE toml++/toml.h HINTS ${_fabcheck_hints})
 find_path(FABCHECK_JSON_INCLUDE nlohmann/json.hpp HINTS ${_fabcheck_hints})
 find_path(FABCHECK_CLI11_INCLUDE CLI/CLI.hpp HINTS ${_fabcheck_hints})
 find_path(FABCHECK_FMT_INCLUDE fmt/format.h HINTS ${_fabcheck_hints})

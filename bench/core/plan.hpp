@@ -17,7 +17,7 @@ struct Plan {
 };
 
 // The built-in plans (gate, acceptance, quick). Probes a plan names that this build lacks are
-// dropped when resolving, so a plan may name families another build provides.
+// left out when resolving (Registry::select with skip_unknown).
 const std::vector<Plan>& builtin_plans();
 // Throws ConfigError naming the plan and the known ones.
 const Plan& find_plan(const std::string& name);

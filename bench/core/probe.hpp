@@ -34,7 +34,9 @@ struct RunOptions {
   std::map<std::string, std::string> extra;  // family-specific options (--opt key=value)
 };
 
-// Where a probe puts its figures. Implementations stamp host, rank and time when left empty.
+// Where a probe puts its figures. A measurement with an empty host is this rank's own: the sink
+// stamps it with this rank's host and rank. A figure combined across ranks is emitted on the root
+// with rank -1 and host set to the hosts it covers (comma-separated). Empty times are stamped too.
 class MeasurementSink {
  public:
   virtual ~MeasurementSink() = default;

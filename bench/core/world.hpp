@@ -2,6 +2,7 @@
 // framework itself needs (barrier, combine, gather to the root).
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -42,6 +43,12 @@ class World {
   // uses them to name the ranks that did not arrive when a step outlives `timeout_s`.
   virtual void checkpoint(const std::string& label, double timeout_s) = 0;
 
+  // Finer than checkpoints: a probe marks each operation it is about to enter (e.g. each timed
+  // collective sample). When every rank is stuck in the same step, the watchdog names the ranks
+  // whose count lags (they never entered the operation the others wait in). Cheap: an atomic add.
+  void mark_progress() { progress_.fetch_add(1, std::memory_order_relaxed); }
+  std::uint64_t progress() const { return progress_.load(std::memory_order_relaxed); }
+
  protected:
   void set_layout(int rank, std::vector<std::string> hosts);
 
@@ -50,6 +57,7 @@ class World {
   std::vector<std::string> hosts_{std::string()};
   int local_rank_ = 0;
   int local_size_ = 1;
+  std::atomic<std::uint64_t> progress_{0};
 };
 
 // Called once, on the root, when a checkpoint's timeout expires, before the process ends with exit

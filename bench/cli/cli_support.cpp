@@ -1,0 +1,49 @@
+// What the commands share: profile folders, launcher rank, versions, the command line.
+#include "bench/cli/cli_support.hpp"
+
+#include <unistd.h>
+
+#include <cstdlib>
+
+#include "bench/core/world.hpp"
+
+namespace fabcheck {
+
+std::vector<std::filesystem::path> profile_dirs() {
+  std::vector<std::filesystem::path> dirs;
+  if (const char* dir = std::getenv("FABCHECK_PROFILE_DIR"); dir && *dir) dirs.emplace_back(dir);
+  std::error_code error;
+  const auto exe = std::filesystem::read_symlink("/proc/self/exe", error);
+  if (!error) dirs.push_back(exe.parent_path().parent_path() / "share" / "fabcheck" / "profiles");
+  dirs.push_back(std::filesystem::path(FABCHECK_SOURCE_DIR) / "results" / "profiles");
+  return dirs;
+}
+
+int launcher_rank() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
+    if (const char* value = std::getenv(name); value && *value) return std::atoi(value);
+  }
+  return 0;
+}
+
+nlohmann::json build_versions() {
+  nlohmann::json versions = {{"fabcheck", FABCHECK_VERSION}, {"compiler", __VERSION__}};
+  versions["mpi"] = mpi_library_version();
+  return versions;
+}
+
+std::string joined_command_line(int argc, char** argv) {
+  std::string line;
+  for (int i = 0; i < argc; ++i) {
+    std::string arg = argv[i];
+    if (arg.find_first_of(" \t'\"$") != std::string::npos) {
+      std::string quoted = "'";
+      for (char c : arg) quoted += c == '\'' ? std::string("'\\''") : std::string(1, c);
+      arg = quoted + "'";
+    }
+    line += (i ? " " : "") + arg;
+  }
+  return line;
+}
+
+}  // namespace fabcheck

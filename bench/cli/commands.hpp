@@ -1,0 +1,37 @@
+// The subcommands of the fabcheck binary; each returns the process exit code.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/core/registry.hpp"
+
+namespace fabcheck {
+
+struct RunArgs {
+  std::string probes;
+  std::string plan;
+  std::string profile = "generic-cpu";
+  std::string sizes;
+  std::optional<int> iters;
+  std::optional<int> warmup;
+  std::optional<double> timeout_s;
+  std::string out;
+  std::string backend;
+  std::string placement;
+  std::vector<std::string> storage_paths;
+  std::string sysfs_root;
+  std::vector<std::string> extra;  // key=value
+  bool single_process = false;
+};
+
+// Validates everything first (ConfigError -> exit 2 with nothing written), then starts MPI (unless
+// single_process or built without it) and runs.
+int run_command(const RunArgs& args, const Registry& registry, int argc, char** argv);
+
+int list_command(const Registry& registry, const std::string& backend, int argc, char** argv);
+
+int evaluate_command(const std::string& run_dir, const std::string& profile, const Registry& registry);
+
+}  // namespace fabcheck

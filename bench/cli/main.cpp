@@ -1,0 +1,82 @@
+// fabcheck's entry point: the command line (CLI11) and its subcommands.
+#include <CLI/CLI.hpp>
+
+#include <cstdio>
+
+#include "bench/cli/cli_support.hpp"
+#include "bench/cli/commands.hpp"
+#include "bench/cli/probe_families.hpp"
+#include "bench/core/interrupt.hpp"
+
+namespace {
+
+void add_run_options(CLI::App& command, fabcheck::RunArgs& args, bool with_selection) {
+  if (with_selection) {
+    command.add_option("--probes", args.probes, "Probes to run: ID[,ID...]; FAMILY.* takes a family");
+    command.add_option("--plan", args.plan, "A built-in plan: gate, acceptance, quick");
+  }
+  command.add_option("--profile", args.profile, "Expected figures: a NAME in results/profiles or a FILE")
+      ->capture_default_str();
+  command.add_option("--sizes", args.sizes, "Message sizes: MIN:MAX:FACTOR (8:256M:2), SIZE, or a list");
+  command.add_option("--iters", args.iters, "Timed iterations per size");
+  command.add_option("--warmup", args.warmup, "Warm-up iterations per size");
+  command.add_option("--timeout", args.timeout_s, "Seconds one probe may take before the run is ended");
+  command.add_option("--out", args.out, "Run directory (default ./fabcheck-results/<UTC>-<host>/)");
+  command.add_option("--backend", args.backend, "Collective backend: mpi or nccl (default: nccl with GPUs)");
+  command.add_option("--placement", args.placement, "Collective buffers: out, in or both");
+  command.add_option("--storage-path", args.storage_paths, "A directory to test storage in (repeatable)");
+  command.add_option("--sysfs-root", args.sysfs_root, "Read sysfs below this folder (default /)");
+  command.add_option("--opt", args.extra, "Family option KEY=VALUE (repeatable)");
+  command.add_flag("--single-process", args.single_process, "Do not start MPI even if built with it");
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  fabcheck::install_interrupt_handling();
+  fabcheck::Registry registry;
+  fabcheck::register_all_probes(registry);
+
+  CLI::App app{"fabcheck: GPU-cluster fabric validation (collectives, links, storage) with verdicts"};
+  app.require_subcommand(1);
+
+  auto* list = app.add_subcommand("list", "List probes and whether each applies on this node");
+  std::string list_backend;
+  list->add_option("--backend", list_backend, "Collective backend to judge applicability for");
+
+  fabcheck::RunArgs run_args;
+  auto* run = app.add_subcommand("run", "Run probes (--probes or --plan) and judge them");
+  add_run_options(*run, run_args, true);
+
+  fabcheck::RunArgs gate_args;
+  auto* gate = app.add_subcommand("gate", "Pre-job gate: run --plan gate (under a minute)");
+  add_run_options(*gate, gate_args, false);
+
+  std::string evaluate_dir;
+  std::string evaluate_profile = "generic-cpu";
+  auto* evaluate = app.add_subcommand("evaluate", "Re-judge a run directory's measurements");
+  evaluate->add_option("RUN_DIR", evaluate_dir, "A run directory with measurements.jsonl")->required();
+  evaluate->add_option("--profile", evaluate_profile, "Profile NAME or FILE")->capture_default_str();
+
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::CallForHelp& help) {
+    return app.exit(help);
+  } catch (const CLI::CallForAllHelp& help) {
+    return app.exit(help);
+  } catch (const CLI::ParseError& error) {
+    if (fabcheck::launcher_rank() == 0) {
+      std::fprintf(stderr, "fabcheck: %s\nRun with --help for usage.\n", error.what());
+    }
+    return 2;
+  }
+
+  if (list->parsed()) return fabcheck::list_command(registry, list_backend, argc, argv);
+  if (run->parsed()) return fabcheck::run_command(run_args, registry, argc, argv);
+  if (gate->parsed()) {
+    gate_args.plan = "gate";
+    return fabcheck::run_command(gate_args, registry, argc, argv);
+  }
+  if (evaluate->parsed()) return fabcheck::evaluate_command(evaluate_dir, evaluate_profile, registry);
+  return 2;
+}

@@ -1,0 +1,100 @@
+// `fabcheck run` and `fabcheck gate`: validate the request, start the World, run, exit by verdict.
+#include <cstdio>
+#include <filesystem>
+
+#include "bench/cli/cli_support.hpp"
+#include "bench/cli/commands.hpp"
+#include "bench/coll/coll_probes.hpp"
+#include "bench/coll/nccl_backend.hpp"
+#include "bench/core/plan.hpp"
+#include "bench/core/runner.hpp"
+#include "bench/core/size_range.hpp"
+#include "results/config_error.hpp"
+
+namespace fabcheck {
+namespace {
+
+RunRequest build_request(const RunArgs& args, const Registry& registry) {
+  if (args.probes.empty() == args.plan.empty()) {
+    throw ConfigError("give exactly one of --probes ID[,ID...] or --plan NAME");
+  }
+  RunRequest request;
+  if (!args.plan.empty()) {
+    const Plan& plan = find_plan(args.plan);
+    request.plan_name = plan.name;
+    request.options = plan.options;
+    request.probes = registry.select(plan.probes, /*skip_unknown=*/true);
+  } else {
+    request.probes = registry.select(args.probes);
+  }
+  RunOptions& options = request.options;
+  if (!args.sizes.empty()) options.sizes = parse_size_sweep(args.sizes);
+  if (args.iters) {
+    if (*args.iters < 1) throw ConfigError("--iters " + std::to_string(*args.iters) + ": must be at least 1");
+    options.iters = *args.iters;
+  }
+  if (args.warmup) {
+    if (*args.warmup < 0) throw ConfigError("--warmup " + std::to_string(*args.warmup) + ": must be 0 or more");
+    options.warmup = *args.warmup;
+  }
+  if (args.timeout_s) {
+    if (!(*args.timeout_s > 0)) throw ConfigError("--timeout " + std::to_string(*args.timeout_s) + ": must be above 0");
+    options.probe_timeout_s = *args.timeout_s;
+  }
+  for (const auto& pair : args.extra) {
+    const auto equals = pair.find('=');
+    if (equals == std::string::npos || equals == 0) {
+      throw ConfigError("--opt \"" + pair + "\": expected KEY=VALUE");
+    }
+    options.extra[pair.substr(0, equals)] = pair.substr(equals + 1);
+  }
+  if (!args.placement.empty()) options.extra["placement"] = args.placement;
+  placements_from(options);  // validates
+  if (!args.backend.empty()) {
+    if (args.backend != "mpi" && args.backend != "nccl") {
+      throw ConfigError("--backend \"" + args.backend + "\": expected mpi or nccl");
+    }
+    if (args.backend == "nccl") {
+      const NcclAvailability nccl = nccl_availability();
+      if (!nccl.available) throw ConfigError("--backend nccl: " + nccl.reason);
+    }
+    options.backend = args.backend;
+  }
+  options.storage_paths = args.storage_paths;
+  if (!args.sysfs_root.empty()) options.sysfs_root = args.sysfs_root;
+
+  request.profile = load_profile(resolve_profile(args.profile, profile_dirs()), registry.catalog());
+  if (!args.out.empty()) {
+    std::error_code error;
+    if (std::filesystem::exists(args.out, error) &&
+        !(std::filesystem::is_directory(args.out, error) && std::filesystem::is_empty(args.out, error))) {
+      throw ConfigError("--out " + args.out + ": exists and is not an empty directory; not writing over it");
+    }
+    request.out_dir = args.out;
+  }
+  request.versions = build_versions();
+  request.environment = user_nccl_environment();
+  return request;
+}
+
+}  // namespace
+
+int run_command(const RunArgs& args, const Registry& registry, int argc, char** argv) {
+  RunRequest request;
+  try {
+    request = build_request(args, registry);
+  } catch (const ConfigError& error) {
+    if (launcher_rank() == 0) std::fprintf(stderr, "fabcheck: %s\n", error.what());
+    return 2;
+  }
+  request.command_line = joined_command_line(argc, argv);
+  Runner runner(std::move(request), stdout);
+  std::unique_ptr<World> world;
+  if (mpi_available() && !args.single_process) world = make_mpi_world(&argc, &argv, runner.hang_handler());
+  if (!world) world = make_single_world(runner.hang_handler());
+  const int exit_code = runner.execute(*world);
+  world.reset();
+  return exit_code;
+}
+
+}  // namespace fabcheck

@@ -1,0 +1,103 @@
+// The coll.* probes: one collective each, through the backend the options and the node allow.
+#include "bench/coll/coll_probes.hpp"
+
+#include <stdexcept>
+
+#include "bench/coll/engine.hpp"
+#include "bench/coll/mpi_backend.hpp"
+#include "bench/coll/nccl_backend.hpp"
+#include "bench/core/size_range.hpp"
+#include "results/config_error.hpp"
+
+namespace fabcheck {
+namespace {
+
+// Sizes when neither the plan nor --sizes gives any.
+constexpr const char* kDefaultSizes = "1K:64M:4";
+
+class CollectiveProbe final : public Probe {
+ public:
+  explicit CollectiveProbe(Collective collective) : collective_(collective) {}
+
+  std::string id() const override { return std::string("coll.") + collective_name(collective_); }
+  std::string description() const override {
+    return std::string(collective_name(collective_)) +
+           " bandwidth and latency over a size sweep, verified (MPI host memory or NCCL GPUs)";
+  }
+  std::vector<MetricSpec> metrics() const override { return collective_metrics(); }
+
+  Applicability applies(const World& world, const RunOptions& options) const override {
+    const BackendChoice choice = choose_collective_backend(options.backend, world);
+    if (choice.name.empty()) return Applicability::waived(choice.reason);
+    return Applicability::yes();
+  }
+
+  void run(RunContext& context, MeasurementSink& sink) override {
+    const BackendChoice choice = choose_collective_backend(context.options.backend, context.world);
+    auto backend = make_collective_backend(choice, context.world, context.options, context.run_dir, id());
+    SweepConfig config;
+    config.collective = collective_;
+    config.placements = placements_from(context.options);
+    config.sizes = context.options.sizes.empty() ? parse_size_sweep(kDefaultSizes) : context.options.sizes;
+    config.warmup = context.options.warmup;
+    config.iters = context.options.iters;
+    run_collective_sweep(*backend, config, context.world, sink, id(),
+                         context.world.is_root() ? stdout : nullptr);
+  }
+
+ private:
+  Collective collective_;
+};
+
+}  // namespace
+
+std::vector<MetricSpec> collective_metrics() {
+  return {{"time_us", {"us", Better::lower}},
+          {"algbw", {"GB/s", Better::higher}},
+          {"busbw", {"GB/s", Better::higher}},
+          {"wrong_elements", {"count", Better::lower}}};
+}
+
+std::vector<Placement> placements_from(const RunOptions& options) {
+  const auto it = options.extra.find("placement");
+  const std::string value = it == options.extra.end() ? "out" : it->second;
+  if (value == "out") return {Placement::out_of_place};
+  if (value == "in") return {Placement::in_place};
+  if (value == "both") return {Placement::out_of_place, Placement::in_place};
+  throw ConfigError("--placement: \"" + value + "\" is not one of out, in, both");
+}
+
+BackendChoice choose_collective_backend(const std::string& requested, const World& world) {
+  const NcclAvailability nccl = nccl_availability();
+  const bool mpi = world.is_mpi();
+  if (requested == "nccl") {
+    if (nccl.available) return {"nccl", ""};
+    return {"", nccl.reason};
+  }
+  if (requested == "mpi") {
+    if (mpi) return {"mpi", ""};
+    return {"", mpi_available() ? "not launched as an MPI job" : "built without MPI"};
+  }
+  if (nccl.available) return {"nccl", ""};
+  if (mpi) return {"mpi", ""};
+  return {"", nccl.reason + "; and " + (mpi_available() ? "not an MPI world" : "built without MPI")};
+}
+
+std::unique_ptr<CollectiveBackend> make_collective_backend(const BackendChoice& choice, World& world,
+                                                           const RunOptions& options,
+                                                           const std::filesystem::path& run_dir,
+                                                           const std::string& probe_id) {
+  std::unique_ptr<CollectiveBackend> backend;
+  if (choice.name == "mpi") backend = make_mpi_backend(world);
+  if (choice.name == "nccl") backend = make_nccl_backend(world, options, run_dir, probe_id);
+  if (!backend) throw std::runtime_error("no collective backend: " + choice.reason);
+  return backend;
+}
+
+void register_collective_probes(Registry& registry) {
+  for (Collective collective : all_collectives()) {
+    registry.add(std::make_unique<CollectiveProbe>(collective));
+  }
+}
+
+}  // namespace fabcheck

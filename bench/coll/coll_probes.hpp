@@ -1,0 +1,34 @@
+// The six coll.* probes (all_reduce, all_gather, reduce_scatter, broadcast, alltoall, sendrecv).
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "bench/coll/backend.hpp"
+#include "bench/core/registry.hpp"
+
+namespace fabcheck {
+
+void register_collective_probes(Registry& registry);
+
+// The backend a collective probe uses for `requested` ("mpi", "nccl" or "" for the default: NCCL
+// where a CUDA device exists, else MPI), or why none applies.
+struct BackendChoice {
+  std::string name;    // "mpi" or "nccl"; empty when none applies
+  std::string reason;  // why none applies
+};
+BackendChoice choose_collective_backend(const std::string& requested, const World& world);
+
+// Builds the chosen backend (throws when it cannot be built).
+std::unique_ptr<CollectiveBackend> make_collective_backend(const BackendChoice& choice, World& world,
+                                                           const RunOptions& options,
+                                                           const std::filesystem::path& run_dir,
+                                                           const std::string& probe_id);
+
+// The metrics every collective sweep emits (time_us, algbw, busbw, wrong_elements).
+std::vector<MetricSpec> collective_metrics();
+
+// The placements `options.extra["placement"]` asks for ("out" default, "in", "both").
+std::vector<Placement> placements_from(const RunOptions& options);
+
+}  // namespace fabcheck

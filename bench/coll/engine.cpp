@@ -1,0 +1,170 @@
+// The collective timing loop shared by every backend, and its nccl-tests-style table.
+#include "bench/coll/engine.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <numeric>
+
+#include "bench/coll/verification.hpp"
+#include "bench/core/stats.hpp"
+#include "results/units.hpp"
+
+namespace fabcheck {
+namespace {
+
+std::string join_hosts(const World& world) {
+  std::string hosts;
+  for (const auto& host : world.distinct_hosts()) hosts += (hosts.empty() ? "" : ",") + host;
+  return hosts;
+}
+
+// Gathers each process's per-member wrong counts to the root, in member order.
+std::vector<std::uint64_t> gather_wrong_counts(World& world, const std::vector<std::uint64_t>& mine) {
+  std::string encoded;
+  for (auto count : mine) encoded += std::to_string(count) + " ";
+  std::vector<std::uint64_t> all;
+  for (const auto& part : world.gather_to_root(encoded)) {
+    std::size_t start = 0;
+    while (start < part.size()) {
+      const std::size_t end = part.find(' ', start);
+      all.push_back(std::stoull(part.substr(start, end - start)));
+      start = end + 1;
+    }
+  }
+  return all;
+}
+
+std::uint32_t seed_for(std::uint64_t size, Placement placement, int round) {
+  return static_cast<std::uint32_t>(size * 2654435761u) ^ (placement == Placement::in_place ? 0x5bd1e995u : 0u) ^
+         static_cast<std::uint32_t>(round) * 0x27d4eb2du;
+}
+
+}  // namespace
+
+const char* placement_name(Placement placement) {
+  return placement == Placement::in_place ? "in" : "out";
+}
+
+std::string sweep_table_header() {
+  return fmt::format("#{:>12} {:>12} {:>7} {:>6} {:>5} {:>5} {:>10} {:>8} {:>8} {:>7}\n", "size",
+                     "count", "type", "redop", "root", "place", "time", "algbw", "busbw",
+                     "#wrong") +
+         fmt::format("#{:>12} {:>12} {:>7} {:>6} {:>5} {:>5} {:>10} {:>8} {:>8} {:>7}\n", "(B)",
+                     "(elements)", "", "", "", "", "(us)", "(GB/s)", "(GB/s)", "");
+}
+
+std::string sweep_table_row(const SweepRow& row, Collective collective, const std::string& type_name) {
+  const bool reduces = collective == Collective::all_reduce || collective == Collective::reduce_scatter;
+  const int root = collective == Collective::broadcast ? verify::kRoot : -1;
+  return fmt::format(" {:>12} {:>12} {:>7} {:>6} {:>5} {:>5} {:>10.2f} {:>8.2f} {:>8.2f} {:>7}\n",
+                     row.shape.size_bytes, row.shape.count, type_name, reduces ? "sum" : "none", root,
+                     placement_name(row.placement), row.time_us.median, row.algbw_gbps,
+                     row.busbw_gbps, row.wrong_total);
+}
+
+std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const SweepConfig& config,
+                                           World& world, MeasurementSink& sink,
+                                           const std::string& probe_id, std::FILE* console) {
+  const int nranks = backend.comm_size();
+  const double factor = bus_factor(config.collective, nranks);
+  const std::string hosts = join_hosts(world);
+
+  std::vector<std::string> members;
+  for (const auto& lines : world.gather_to_root(fmt::format("{}", fmt::join(backend.member_descriptions(), "\n")))) {
+    if (!lines.empty()) members.push_back(lines);
+  }
+  if (console) {
+    std::fprintf(console, "# %s: backend %s, %d ranks on %zu host(s), %s, %d warm-up + %d timed iterations\n",
+                 probe_id.c_str(), backend.name().c_str(), nranks, world.distinct_hosts().size(),
+                 backend.type_name().c_str(), config.warmup, config.iters);
+    for (const auto& line : members) std::fprintf(console, "#   %s\n", line.c_str());
+    std::fputs(sweep_table_header().c_str(), console);
+    std::fflush(console);
+  }
+
+  std::vector<SweepRow> rows;
+  const int ops_per_sample = std::max(1, config.ops_per_sample);
+  const int samples_count = std::max(1, config.iters / ops_per_sample);
+  for (std::uint64_t size : config.sizes) {
+    const CollectiveShape shape = collective_shape(config.collective, size, nranks, sizeof(float));
+    if (shape.size_bytes == 0) {
+      if (console) {
+        std::fprintf(console, "# %s: %llu B is below one element per rank; skipped\n", probe_id.c_str(),
+                     static_cast<unsigned long long>(size));
+      }
+      continue;
+    }
+    for (Placement placement : config.placements) {
+      if (!backend.supports(config.collective, placement)) continue;
+      backend.prepare(config.collective, placement, shape);
+      backend.fill_inputs(seed_for(size, placement, 0));
+      world.mark_progress();
+      if (config.warmup > 0) backend.run_timed(config.warmup);
+      world.barrier();
+
+      std::vector<double> samples(static_cast<std::size_t>(samples_count));
+      for (auto& sample : samples) {
+        world.mark_progress();
+        sample = backend.run_timed(ops_per_sample) / ops_per_sample;
+      }
+      world.max_in_place(samples);  // the slowest rank decides each sample
+
+      const std::uint32_t check_seed = seed_for(size, placement, 1);
+      backend.fill_inputs(check_seed);
+      world.barrier();
+      world.mark_progress();
+      backend.run_timed(1);
+      const auto wrong_by_rank = gather_wrong_counts(world, backend.count_wrong(check_seed));
+
+      SweepRow row;
+      row.shape = shape;
+      row.placement = placement;
+      for (auto& sample : samples) sample *= 1e6;
+      row.time_us = compute_stats(samples);
+      row.algbw_gbps = algbw_gbps(shape.size_bytes, row.time_us.median * 1e-6);
+      row.busbw_gbps = row.algbw_gbps * factor;
+      row.wrong_by_rank = wrong_by_rank;
+      row.wrong_total = std::accumulate(wrong_by_rank.begin(), wrong_by_rank.end(), std::uint64_t{0});
+      rows.push_back(row);
+      if (!world.is_root()) continue;
+
+      if (console) {
+        std::fputs(sweep_table_row(row, config.collective, backend.type_name()).c_str(), console);
+        std::fflush(console);
+      }
+      Measurement base;
+      base.probe = probe_id;
+      base.host = hosts;
+      base.rank = -1;
+      base.subject = "world";
+      base.size_bytes = shape.size_bytes;
+      base.params = {{"backend", backend.name()},
+                     {"type", backend.type_name()},
+                     {"placement", placement_name(placement)},
+                     {"ranks", std::to_string(nranks)},
+                     {"count", std::to_string(shape.count)},
+                     {"bus_factor", fmt::format("{:.6g}", factor)}};
+      auto emit = [&](const char* metric, double value, const char* unit, bool with_stats) {
+        Measurement m = base;
+        m.metric = metric;
+        m.value = value;
+        m.unit = unit;
+        if (with_stats) m.stats = row.time_us;
+        sink.emit(std::move(m));
+      };
+      emit("time_us", row.time_us.median, "us", true);
+      emit("algbw", row.algbw_gbps, "GB/s", false);
+      emit("busbw", row.busbw_gbps, "GB/s", false);
+      Measurement wrong = base;
+      wrong.metric = "wrong_elements";
+      wrong.value = static_cast<double>(row.wrong_total);
+      wrong.unit = "count";
+      wrong.params["wrong_by_rank"] = fmt::format("{}", fmt::join(wrong_by_rank, ","));
+      sink.emit(std::move(wrong));
+    }
+  }
+  return rows;
+}
+
+}  // namespace fabcheck

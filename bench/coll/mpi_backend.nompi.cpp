@@ -1,0 +1,8 @@
+// Without MPI there is no MPI backend.
+#include "bench/coll/mpi_backend.hpp"
+
+namespace fabcheck {
+
+std::unique_ptr<CollectiveBackend> make_mpi_backend(const World&) { return nullptr; }
+
+}  // namespace fabcheck

@@ -1,0 +1,301 @@
+// Runner: probe loop, gathering, evaluation, files and verdict.
+#include "bench/core/runner.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <map>
+#include <sstream>
+
+#include "bench/core/interrupt.hpp"
+#include "bench/core/timer.hpp"
+#include "results/config_error.hpp"
+#include "results/evaluator.hpp"
+#include "results/record_json.hpp"
+#include "results/units.hpp"
+#include "results/verdict.hpp"
+
+namespace fabcheck {
+
+namespace {
+
+// Stamps this rank's host, rank and the time on its own measurements and keeps them for gathering.
+class CollectingSink final : public MeasurementSink {
+ public:
+  explicit CollectingSink(const World& world) : world_(world) {}
+  void emit(Measurement measurement) override {
+    if (measurement.host.empty()) {
+      measurement.host = world_.host();
+      measurement.rank = world_.rank();
+    }
+    if (measurement.time_utc.empty()) measurement.time_utc = utc_timestamp();
+    collected_.push_back(std::move(measurement));
+  }
+  const std::vector<Measurement>& collected() const { return collected_; }
+
+ private:
+  const World& world_;
+  std::vector<Measurement> collected_;
+};
+
+std::string encode(const std::vector<Measurement>& measurements) {
+  std::string text;
+  for (const auto& m : measurements) text += to_json(m).dump() + "\n";
+  return text;
+}
+
+std::vector<Measurement> decode(const std::string& text, int rank) {
+  std::vector<Measurement> result;
+  std::istringstream lines(text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.empty()) continue;
+    result.push_back(measurement_from_json(nlohmann::json::parse(line), "rank " + std::to_string(rank)));
+  }
+  return result;
+}
+
+constexpr const char* kInProgress = "run in progress (or killed before it finished)";
+
+const char* severity_label(Severity severity) {
+  switch (severity) {
+    case Severity::pass: return "PASS";
+    case Severity::warn: return "WARN";
+    case Severity::fail: return "FAIL";
+    case Severity::waived: return "WAIVED";
+    case Severity::error: return "ERROR";
+  }
+  return "?";
+}
+
+}  // namespace
+
+struct Runner::State {
+  RunRequest request;
+  std::FILE* console = nullptr;
+  std::mutex mutex;  // the writer and the lists below: the watchdog and signal threads use them too
+  std::unique_ptr<RunWriter> writer;
+  std::string started_utc;
+  std::string current_probe;
+  std::vector<std::string> probes_run;
+  std::vector<std::pair<std::string, std::string>> probes_waived;
+  std::vector<std::pair<std::string, std::string>> probes_errored;
+  std::vector<std::string> hosts;
+  int ranks = 0;
+  std::string incomplete_reason;  // sticky once set
+};
+
+Runner::Runner(RunRequest request, std::FILE* console) : state_(std::make_unique<State>()) {
+  state_->request = std::move(request);
+  state_->console = console;
+}
+
+Runner::~Runner() = default;
+
+HangHandler Runner::hang_handler() {
+  return [this](const std::string& message) {
+    std::lock_guard lock(state_->mutex);
+    if (!state_->writer) return;
+    Finding finding;
+    finding.severity = Severity::error;
+    finding.probe = state_->current_probe;
+    finding.message = "timeout: " + message;
+    finding.remedy =
+        "the ranks named did not arrive in time: check those nodes (GPU or NIC stuck, process "
+        "killed, network partition), then rerun; raise --timeout only if the probe is just slow";
+    state_->writer->append(finding);
+    state_->probes_errored.emplace_back(state_->current_probe, finding.message);
+    write_summary(finding.message);
+  };
+}
+
+void Runner::write_summary(const std::string& reason) {
+  // Caller holds the mutex. The first reason a run became incomplete (a timeout, a signal) sticks;
+  // "in progress" is a placeholder that any later summary replaces.
+  State& s = *state_;
+  if (!s.writer) return;
+  if (s.incomplete_reason.empty() && !reason.empty() && reason != kInProgress) s.incomplete_reason = reason;
+  const std::string incomplete_reason = s.incomplete_reason.empty() ? reason : s.incomplete_reason;
+  const auto& findings = s.writer->findings();
+  const Verdict verdict = verdict_of(findings, !incomplete_reason.empty());
+  nlohmann::json counts;
+  for (Severity severity : {Severity::pass, Severity::warn, Severity::fail, Severity::waived, Severity::error}) {
+    counts[to_string(severity)] = 0;
+  }
+  for (const auto& [severity, count] : count_by_severity(findings)) counts[to_string(severity)] = count;
+  nlohmann::json waived = nlohmann::json::array();
+  for (const auto& [id, reason] : s.probes_waived) waived.push_back({{"id", id}, {"reason", reason}});
+  nlohmann::json errored = nlohmann::json::array();
+  for (const auto& [id, message] : s.probes_errored) errored.push_back({{"id", id}, {"message", message}});
+  nlohmann::json summary = {
+      {"schema_version", kSchemaVersion},
+      {"kind", "summary"},
+      {"fabcheck_version", s.request.versions.value("fabcheck", "")},
+      {"verdict", to_string(verdict)},
+      {"exit_code", exit_code_of(verdict)},
+      {"counts", counts},
+      {"probes", {{"run", s.probes_run}, {"waived", waived}, {"errored", errored}}},
+      {"hosts", s.hosts},
+      {"ranks", s.ranks},
+      {"command_line", s.request.command_line},
+      {"plan", s.request.plan_name},
+      {"profile", {{"name", s.request.profile.name}, {"path", s.request.profile.path}}},
+      {"started_utc", s.started_utc},
+      {"finished_utc", incomplete_reason.empty() ? nlohmann::json(utc_timestamp()) : nlohmann::json()},
+      {"incomplete_reason", incomplete_reason.empty() ? nlohmann::json() : nlohmann::json(incomplete_reason)},
+      {"versions", s.request.versions},
+      {"environment", s.request.environment},
+      {"run_dir", s.writer->dir().string()},
+  };
+  s.writer->write_summary(summary);
+}
+
+void Runner::run_probe(World& world, Probe& probe) {
+  State& s = *state_;
+  const std::string id = probe.id();
+  {
+    std::lock_guard lock(s.mutex);
+    s.current_probe = id;
+  }
+  // Every rank must agree: a probe that does not apply on one rank is waived on all.
+  const Applicability mine = probe.applies(world, s.request.options);
+  const auto verdicts = world.gather_to_root(mine.applies ? std::string() : mine.reason);
+  std::string waive_reason;
+  if (world.is_root()) {
+    std::map<std::string, std::vector<int>> ranks_by_reason;
+    for (std::size_t r = 0; r < verdicts.size(); ++r) {
+      if (!verdicts[r].empty()) ranks_by_reason[verdicts[r]].push_back(static_cast<int>(r));
+    }
+    for (const auto& [reason, ranks] : ranks_by_reason) {
+      std::string where = static_cast<int>(ranks.size()) == world.size()
+                              ? std::string()
+                              : fmt::format(" (on {} of {} ranks, first {})", ranks.size(), world.size(),
+                                            world.describe_rank(ranks.front()));
+      waive_reason += (waive_reason.empty() ? "" : "; ") + reason + where;
+    }
+  }
+  waive_reason = world.broadcast_from_root(waive_reason);
+  if (!waive_reason.empty()) {
+    if (!world.is_root()) return;
+    std::lock_guard lock(s.mutex);
+    Finding finding;
+    finding.severity = Severity::waived;
+    finding.probe = id;
+    finding.message = id + " waived: " + waive_reason;
+    s.writer->append(finding);
+    s.probes_waived.emplace_back(id, waive_reason);
+    if (s.console) std::fprintf(s.console, "# %s: WAIVED (%s)\n\n", id.c_str(), waive_reason.c_str());
+    return;
+  }
+
+  world.checkpoint("probe " + id, s.request.options.probe_timeout_s);
+  CollectingSink sink(world);
+  RunContext context{world, s.request.options, s.request.out_dir};
+  try {
+    probe.run(context, sink);
+  } catch (const std::exception& error) {
+    Measurement failed;
+    failed.probe = id;
+    failed.metric = "error";
+    failed.status = MeasurementStatus::error;
+    failed.message = error.what();
+    sink.emit(failed);
+    std::fprintf(stderr, "fabcheck: %s: %s: %s\n", world.describe_rank(world.rank()).c_str(),
+                 id.c_str(), error.what());
+  }
+  world.checkpoint("gather results of " + id, 120);
+  const auto gathered = world.gather_to_root(encode(sink.collected()));
+  if (!world.is_root()) return;
+
+  std::lock_guard lock(s.mutex);
+  s.probes_run.push_back(id);
+  bool errored = false;
+  for (std::size_t r = 0; r < gathered.size(); ++r) {
+    for (auto& measurement : decode(gathered[r], static_cast<int>(r))) {
+      s.writer->append(measurement);
+      if (measurement.status == MeasurementStatus::error && !errored) {
+        s.probes_errored.emplace_back(id, measurement.message);
+        errored = true;
+      }
+      for (auto& finding : evaluate_measurement(measurement, s.request.profile)) {
+        if (s.console && finding.severity != Severity::pass) {
+          std::fprintf(s.console, "%-6s %s\n", severity_label(finding.severity), finding.message.c_str());
+        }
+        s.writer->append(finding);
+      }
+    }
+  }
+  if (s.console) std::fputs("\n", s.console);
+  write_summary(kInProgress);
+}
+
+int Runner::execute(World& world) {
+  State& s = *state_;
+  // The root names and makes the run directory; every rank learns the name and whether that worked.
+  if (s.request.out_dir.empty() && world.is_root()) {
+    s.request.out_dir = std::filesystem::path("fabcheck-results") /
+                        (utc_timestamp_compact() + "-" + world.host());
+  }
+  s.request.out_dir = world.broadcast_from_root(s.request.out_dir.string());
+  std::string failure;
+  if (world.is_root()) {
+    try {
+      std::lock_guard lock(s.mutex);
+      s.writer = std::make_unique<RunWriter>(s.request.out_dir);
+      s.started_utc = utc_timestamp();
+      s.hosts = world.distinct_hosts();
+      s.ranks = world.size();
+      write_summary(kInProgress);
+    } catch (const std::exception& error) {
+      failure = error.what();
+    }
+  }
+  failure = world.broadcast_from_root(failure);
+  if (!failure.empty()) {
+    if (world.is_root()) std::fprintf(stderr, "fabcheck: %s\n", failure.c_str());
+    return 2;
+  }
+  ScopedCleanup on_interrupt([this] {
+    std::lock_guard lock(state_->mutex);
+    write_summary("interrupted by " + interrupting_signal());
+  });
+
+  if (world.is_root() && s.console) {
+    std::fprintf(s.console, "# fabcheck %s: %d rank(s) on %zu host(s), profile %s, results in %s\n\n",
+                 s.request.versions.value("fabcheck", "").c_str(), world.size(), s.hosts.size(),
+                 s.request.profile.name.c_str(), s.request.out_dir.c_str());
+  }
+  for (Probe* probe : s.request.probes) run_probe(world, *probe);
+
+  int exit_code = 0;
+  if (world.is_root()) {
+    std::lock_guard lock(s.mutex);
+    write_summary("");
+    try {
+      s.writer->write_hdf5();
+    } catch (const std::exception& error) {
+      std::fprintf(stderr, "fabcheck: run.h5 not written: %s\n", error.what());
+    }
+    const auto& findings = s.writer->findings();
+    const Verdict verdict = verdict_of(findings);
+    exit_code = exit_code_of(verdict);
+    const auto counts = count_by_severity(findings);
+    auto count = [&counts](Severity severity) {
+      const auto it = counts.find(severity);
+      return it == counts.end() ? 0 : it->second;
+    };
+    if (s.console) {
+      std::fprintf(s.console,
+                   "verdict: %s (%d pass, %d warn, %d fail, %d waived, %d error); exit code %d\n"
+                   "results: %s\n",
+                   to_string(verdict), count(Severity::pass), count(Severity::warn),
+                   count(Severity::fail), count(Severity::waived), count(Severity::error), exit_code,
+                   s.request.out_dir.c_str());
+      std::fflush(s.console);
+    }
+  }
+  exit_code = std::stoi(world.broadcast_from_root(std::to_string(exit_code)));
+  return exit_code;
+}
+
+}  // namespace fabcheck

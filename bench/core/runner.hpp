@@ -1,0 +1,51 @@
+// Runner: runs the chosen probes on every rank, gathers their measurements to the root, judges them
+// against the profile and writes the run directory as it goes; the exit code follows the verdict.
+#pragma once
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/core/probe.hpp"
+#include "results/profile.hpp"
+#include "results/run_writer.hpp"
+
+namespace fabcheck {
+
+struct RunRequest {
+  std::vector<Probe*> probes;
+  RunOptions options;
+  Profile profile;
+  // Empty: ./fabcheck-results/<UTC timestamp>-<root's host>/, chosen by the root for every rank.
+  std::filesystem::path out_dir;
+  std::string command_line;
+  std::string plan_name;          // "" for --probes
+  nlohmann::json versions;        // fabcheck, mpi, cuda, nccl, compiler
+  nlohmann::json environment;     // NCCL_* and other variables worth keeping
+};
+
+class Runner {
+ public:
+  Runner(RunRequest request, std::FILE* console);
+  ~Runner();
+
+  // For the World: records the hang as an ERROR finding and marks the summary incomplete.
+  HangHandler hang_handler();
+
+  // Runs everything; returns the exit code (0, 1 or 3; 2 when the run directory cannot be made),
+  // the same on every rank.
+  int execute(World& world);
+
+ private:
+  struct State;
+  void run_probe(World& world, Probe& probe);
+  void write_summary(const std::string& incomplete_reason);
+  std::unique_ptr<State> state_;
+};
+
+}  // namespace fabcheck

@@ -1,0 +1,48 @@
+// World's shared parts: layout from host names, rank descriptions, the local host name.
+#include "bench/core/world.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <climits>
+
+namespace fabcheck {
+
+std::pair<int, int> local_rank_of(const std::vector<std::string>& hosts, int rank) {
+  const std::string& mine = hosts[static_cast<std::size_t>(rank)];
+  int local_rank = 0;
+  int local_size = 0;
+  for (std::size_t r = 0; r < hosts.size(); ++r) {
+    if (hosts[r] != mine) continue;
+    if (static_cast<int>(r) < rank) ++local_rank;
+    ++local_size;
+  }
+  return {local_rank, local_size};
+}
+
+void World::set_layout(int rank, std::vector<std::string> hosts) {
+  rank_ = rank;
+  hosts_ = std::move(hosts);
+  std::tie(local_rank_, local_size_) = local_rank_of(hosts_, rank_);
+}
+
+std::vector<std::string> World::distinct_hosts() const {
+  std::vector<std::string> result;
+  for (const auto& host : hosts_) {
+    if (std::find(result.begin(), result.end(), host) == result.end()) result.push_back(host);
+  }
+  return result;
+}
+
+std::string World::describe_rank(int rank) const {
+  if (rank < 0 || rank >= size()) return "rank " + std::to_string(rank);
+  return "rank " + std::to_string(rank) + " (" + hosts_[static_cast<std::size_t>(rank)] + ")";
+}
+
+std::string local_hostname() {
+  char name[HOST_NAME_MAX + 1] = {};
+  if (gethostname(name, sizeof(name) - 1) != 0) return "unknown-host";
+  return name;
+}
+
+}  // namespace fabcheck

@@ -1,0 +1,202 @@
+// Evaluator: turns measurements into findings by the profile's thresholds and the data-corruption
+// rule.
+#include "results/evaluator.hpp"
+
+#include <cmath>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "results/units.hpp"
+
+namespace fabcheck {
+namespace {
+
+constexpr const char* kWrongElementsMetric = "wrong_elements";
+
+// Figures as people read them: "0.42", "480.5", "1905000".
+std::string format_value(double value) {
+  if (!std::isfinite(value)) return fmt::format("{}", value);
+  if (std::fabs(value) >= 1000) return fmt::format("{:.0f}", value);
+  return fmt::format("{:.4g}", value);
+}
+
+// " on node-a gpu3": where the figure was taken, when it is narrower than the whole world.
+std::string location_of(const Measurement& m) {
+  std::string where = m.host;
+  if (!m.subject.empty() && m.subject != "world") {
+    where += where.empty() ? m.subject : " " + m.subject;
+  }
+  return where.empty() ? std::string() : " on " + where;
+}
+
+std::string size_part(const Measurement& m) {
+  return m.size_bytes ? " at " + format_bytes(*m.size_bytes) : std::string();
+}
+
+std::string evidence_of(const Measurement& m) {
+  std::string evidence = "observed " + format_value(m.value) + " " + m.unit;
+  if (m.stats && m.stats->count > 0) {
+    evidence +=
+        fmt::format("; {} samples: median {}, p99 {}, cv {:.1f}%", m.stats->count,
+                    format_value(m.stats->median), format_value(m.stats->p99), m.stats->cv * 100.0);
+  }
+  if (!m.params.empty()) {
+    std::string params;
+    for (const auto& [key, value] : m.params) {
+      params += (params.empty() ? "" : " ") + key + "=" + value;
+    }
+    evidence += "; " + params;
+  }
+  if (!m.time_utc.empty()) evidence += "; at " + m.time_utc;
+  return evidence;
+}
+
+std::string default_remedy(Severity severity) {
+  switch (severity) {
+    case Severity::warn:
+      return "Re-run to confirm; compare with peer nodes and look for competing load, clocks or "
+             "thermal throttling.";
+    case Severity::fail:
+      return "Check the component named (link width and speed, GPU clocks and health, driver and "
+             "firmware versions); drain the node if a re-run confirms it.";
+    case Severity::error:
+      return "Read the message, fix the cause and re-run the probe.";
+    case Severity::pass:
+    case Severity::waived:
+      return "";
+  }
+  return "";
+}
+
+// The fields every finding copies from its measurement.
+Finding finding_from(const Measurement& m, Severity severity) {
+  Finding finding;
+  finding.severity = severity;
+  finding.probe = m.probe;
+  finding.metric = m.metric;
+  finding.subject = m.subject;
+  finding.host = m.host;
+  finding.rank = m.rank;
+  finding.size_bytes = m.size_bytes;
+  finding.observed = m.value;
+  finding.unit = m.unit;
+  finding.evidence = evidence_of(m);
+  return finding;
+}
+
+Finding status_finding(const Measurement& m) {
+  const bool waived = m.status == MeasurementStatus::waived;
+  Finding finding = finding_from(m, waived ? Severity::waived : Severity::error);
+  finding.observed.reset();
+  finding.evidence.clear();
+  finding.message = m.probe + location_of(m) + (waived ? " waived: " : " error: ") + m.message;
+  finding.remedy = default_remedy(finding.severity);
+  return finding;
+}
+
+// "rank 1: 12, rank 3: 4" from "0,12,0,4"; empty when the parameter is absent or unreadable.
+std::string wrong_ranks(const Measurement& m) {
+  const auto it = m.params.find("wrong_by_rank");
+  if (it == m.params.end()) return "";
+  std::string ranks;
+  std::stringstream counts(it->second);
+  std::string count;
+  for (int rank = 0; std::getline(counts, count, ','); ++rank) {
+    if (count.empty() || count == "0") continue;
+    ranks += (ranks.empty() ? "rank " : ", rank ") + std::to_string(rank) + ": " + count;
+  }
+  return ranks;
+}
+
+Finding wrong_elements_finding(const Measurement& m) {
+  Finding finding = finding_from(m, Severity::fail);
+  finding.expected = 0;
+  finding.warn_at = 0;
+  const std::string ranks = wrong_ranks(m);
+  finding.message = m.probe + location_of(m) + size_part(m) + ": " + format_value(m.value) +
+                    " wrong elements" + (ranks.empty() ? "" : " (" + ranks + ")");
+  finding.remedy =
+      "Data corruption: drain the node(s) named and run GPU memory and NVLink/IB diagnostics "
+      "(e.g. dcgmi diag -r 3) before returning them to service.";
+  finding.source = "verification: every element of a collective's result is predictable";
+  return finding;
+}
+
+bool size_matches(const Expectation& expectation, const Measurement& m) {
+  if (!expectation.min_size && !expectation.max_size) return true;
+  if (!m.size_bytes) return false;
+  if (expectation.min_size && *m.size_bytes < *expectation.min_size) return false;
+  if (expectation.max_size && *m.size_bytes > *expectation.max_size) return false;
+  return true;
+}
+
+Severity judge(const Expectation& e, double observed) {
+  if (e.better == Better::higher) {
+    if (observed >= e.pass) return Severity::pass;
+    if (observed >= e.warn) return Severity::warn;
+    return Severity::fail;
+  }
+  if (observed <= e.pass) return Severity::pass;
+  if (observed <= e.warn) return Severity::warn;
+  return Severity::fail;
+}
+
+Finding threshold_finding(const Expectation& e, const Measurement& m) {
+  const bool higher = e.better == Better::higher;
+  Finding finding;
+  if (!std::isfinite(m.value)) {
+    finding = finding_from(m, Severity::error);
+    finding.message = m.probe + " " + m.metric + location_of(m) + size_part(m) +
+                      ": the measured value is not a finite number";
+  } else {
+    finding = finding_from(m, judge(e, m.value));
+    std::string message = m.probe + " " + m.metric + location_of(m) + size_part(m) + ": " +
+                          format_value(m.value) + " " + m.unit + ", expected " +
+                          (higher ? ">= " : "<= ") + format_value(e.pass) + " " + e.unit;
+    if (finding.severity == Severity::warn) {
+      message += (higher ? " (WARN from " : " (WARN up to ") + format_value(e.warn) + ")";
+    } else if (finding.severity == Severity::fail) {
+      message += (higher ? " (FAIL below " : " (FAIL above ") + format_value(e.warn) + ")";
+    }
+    finding.message = message;
+  }
+  finding.expected = e.pass;
+  finding.warn_at = e.warn;
+  finding.unit = e.unit;
+  finding.source = e.source;
+  if (finding.severity != Severity::pass) {
+    finding.remedy = e.remedy.empty() ? default_remedy(finding.severity) : e.remedy;
+  }
+  return finding;
+}
+
+}  // namespace
+
+std::vector<Finding> evaluate_measurement(const Measurement& measurement, const Profile& profile) {
+  if (measurement.status != MeasurementStatus::ok) return {status_finding(measurement)};
+  if (measurement.metric == kWrongElementsMetric && measurement.value > 0) {
+    return {wrong_elements_finding(measurement)};
+  }
+  std::vector<Finding> findings;
+  for (const Expectation& expectation : profile.expectations) {
+    if (expectation.probe != measurement.probe || expectation.metric != measurement.metric ||
+        !size_matches(expectation, measurement)) {
+      continue;
+    }
+    findings.push_back(threshold_finding(expectation, measurement));
+  }
+  return findings;
+}
+
+std::vector<Finding> evaluate(const std::vector<Measurement>& measurements,
+                              const Profile& profile) {
+  std::vector<Finding> findings;
+  for (const Measurement& measurement : measurements) {
+    std::vector<Finding> judged = evaluate_measurement(measurement, profile);
+    findings.insert(findings.end(), judged.begin(), judged.end());
+  }
+  return findings;
+}
+
+}  // namespace fabcheck

@@ -1,0 +1,245 @@
+// run.h5 with HDF5: /measurements and /findings as compound tables, schema_version on the root.
+#include <hdf5.h>
+
+#include <cmath>
+#include <cstddef>
+#include <limits>
+#include <stdexcept>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "results/hdf5_writer.hpp"
+
+namespace fabcheck {
+namespace {
+
+// Closes an HDF5 handle on scope exit; a negative id from the library is an error.
+class Handle {
+ public:
+  Handle(hid_t id, herr_t (*close)(hid_t), const char* what) : id_(id), close_(close) {
+    if (id_ < 0) throw std::runtime_error(std::string("HDF5: cannot create ") + what);
+  }
+  ~Handle() { close_(id_); }
+  Handle(const Handle&) = delete;
+  Handle& operator=(const Handle&) = delete;
+  hid_t get() const { return id_; }
+
+ private:
+  hid_t id_;
+  herr_t (*close_)(hid_t);
+};
+
+void check(herr_t status, const std::string& what) {
+  if (status < 0) throw std::runtime_error("HDF5: " + what + " failed");
+}
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+struct MeasurementRow {
+  const char* probe;
+  const char* metric;
+  double value;
+  const char* unit;
+  const char* host;
+  std::int64_t rank;
+  const char* subject;
+  const char* peer;
+  std::uint8_t has_size;
+  std::uint64_t size_bytes;
+  const char* params;  // JSON object text
+  const char* status;
+  const char* message;
+  const char* time_utc;
+  std::uint8_t has_stats;
+  std::uint64_t stats_count;
+  double stats_min;
+  double stats_median;
+  double stats_max;
+  double stats_p99;
+  double stats_mean;
+  double stats_cv;
+};
+
+struct FindingRow {
+  const char* severity;
+  const char* probe;
+  const char* metric;
+  const char* subject;
+  const char* host;
+  std::int64_t rank;
+  std::uint8_t has_size;
+  std::uint64_t size_bytes;
+  double observed;  // NaN when absent
+  double expected;
+  double warn_at;
+  const char* unit;
+  const char* message;
+  const char* evidence;
+  const char* remedy;
+  const char* source;
+};
+
+// Builds a compound type member by member.
+class CompoundBuilder {
+ public:
+  explicit CompoundBuilder(std::size_t size)
+      : type_(H5Tcreate(H5T_COMPOUND, size), H5Tclose, "compound type"),
+        string_(H5Tcopy(H5T_C_S1), H5Tclose, "string type") {
+    check(H5Tset_size(string_.get(), H5T_VARIABLE), "H5Tset_size");
+    check(H5Tset_cset(string_.get(), H5T_CSET_UTF8), "H5Tset_cset");
+  }
+  CompoundBuilder& text(const char* name, std::size_t offset) {
+    return member(name, offset, string_.get());
+  }
+  CompoundBuilder& real(const char* name, std::size_t offset) {
+    return member(name, offset, H5T_NATIVE_DOUBLE);
+  }
+  CompoundBuilder& int64(const char* name, std::size_t offset) {
+    return member(name, offset, H5T_NATIVE_INT64);
+  }
+  CompoundBuilder& uint64(const char* name, std::size_t offset) {
+    return member(name, offset, H5T_NATIVE_UINT64);
+  }
+  CompoundBuilder& flag(const char* name, std::size_t offset) {
+    return member(name, offset, H5T_NATIVE_UINT8);
+  }
+  hid_t get() const { return type_.get(); }
+
+ private:
+  CompoundBuilder& member(const char* name, std::size_t offset, hid_t type) {
+    check(H5Tinsert(type_.get(), name, offset, type), std::string("H5Tinsert ") + name);
+    return *this;
+  }
+  Handle type_;
+  Handle string_;
+};
+
+template <typename Row>
+void write_table(hid_t file, const char* name, hid_t type, const std::vector<Row>& rows) {
+  const hsize_t dims[1] = {rows.size()};
+  Handle space(H5Screate_simple(1, dims, nullptr), H5Sclose, "dataspace");
+  Handle dataset(H5Dcreate2(file, name, type, space.get(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                 H5Dclose, name);
+  if (!rows.empty()) {
+    check(H5Dwrite(dataset.get(), type, H5S_ALL, H5S_ALL, H5P_DEFAULT, rows.data()),
+          std::string("writing ") + name);
+  }
+}
+
+void write_measurements(hid_t file, const std::vector<Measurement>& measurements) {
+  CompoundBuilder type(sizeof(MeasurementRow));
+  type.text("probe", offsetof(MeasurementRow, probe))
+      .text("metric", offsetof(MeasurementRow, metric))
+      .real("value", offsetof(MeasurementRow, value))
+      .text("unit", offsetof(MeasurementRow, unit))
+      .text("host", offsetof(MeasurementRow, host))
+      .int64("rank", offsetof(MeasurementRow, rank))
+      .text("subject", offsetof(MeasurementRow, subject))
+      .text("peer", offsetof(MeasurementRow, peer))
+      .flag("has_size", offsetof(MeasurementRow, has_size))
+      .uint64("size_bytes", offsetof(MeasurementRow, size_bytes))
+      .text("params", offsetof(MeasurementRow, params))
+      .text("status", offsetof(MeasurementRow, status))
+      .text("message", offsetof(MeasurementRow, message))
+      .text("time_utc", offsetof(MeasurementRow, time_utc))
+      .flag("has_stats", offsetof(MeasurementRow, has_stats))
+      .uint64("stats_count", offsetof(MeasurementRow, stats_count))
+      .real("stats_min", offsetof(MeasurementRow, stats_min))
+      .real("stats_median", offsetof(MeasurementRow, stats_median))
+      .real("stats_max", offsetof(MeasurementRow, stats_max))
+      .real("stats_p99", offsetof(MeasurementRow, stats_p99))
+      .real("stats_mean", offsetof(MeasurementRow, stats_mean))
+      .real("stats_cv", offsetof(MeasurementRow, stats_cv));
+
+  std::vector<std::string> params_text;  // owns the params strings the rows point to
+  params_text.reserve(measurements.size());
+  std::vector<MeasurementRow> rows;
+  rows.reserve(measurements.size());
+  for (const Measurement& m : measurements) {
+    nlohmann::json params = nlohmann::json::object();
+    for (const auto& [key, value] : m.params) params[key] = value;
+    params_text.push_back(params.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    const SampleStats stats = m.stats.value_or(SampleStats{});
+    rows.push_back(MeasurementRow{m.probe.c_str(),
+                                  m.metric.c_str(),
+                                  m.value,
+                                  m.unit.c_str(),
+                                  m.host.c_str(),
+                                  m.rank,
+                                  m.subject.c_str(),
+                                  m.peer.c_str(),
+                                  static_cast<std::uint8_t>(m.size_bytes.has_value()),
+                                  m.size_bytes.value_or(0),
+                                  params_text.back().c_str(),
+                                  to_string(m.status),
+                                  m.message.c_str(),
+                                  m.time_utc.c_str(),
+                                  static_cast<std::uint8_t>(m.stats.has_value()),
+                                  static_cast<std::uint64_t>(stats.count),
+                                  m.stats ? stats.min : kNaN,
+                                  m.stats ? stats.median : kNaN,
+                                  m.stats ? stats.max : kNaN,
+                                  m.stats ? stats.p99 : kNaN,
+                                  m.stats ? stats.mean : kNaN,
+                                  m.stats ? stats.cv : kNaN});
+  }
+  write_table(file, "/measurements", type.get(), rows);
+}
+
+void write_findings(hid_t file, const std::vector<Finding>& findings) {
+  CompoundBuilder type(sizeof(FindingRow));
+  type.text("severity", offsetof(FindingRow, severity))
+      .text("probe", offsetof(FindingRow, probe))
+      .text("metric", offsetof(FindingRow, metric))
+      .text("subject", offsetof(FindingRow, subject))
+      .text("host", offsetof(FindingRow, host))
+      .int64("rank", offsetof(FindingRow, rank))
+      .flag("has_size", offsetof(FindingRow, has_size))
+      .uint64("size_bytes", offsetof(FindingRow, size_bytes))
+      .real("observed", offsetof(FindingRow, observed))
+      .real("expected", offsetof(FindingRow, expected))
+      .real("warn_at", offsetof(FindingRow, warn_at))
+      .text("unit", offsetof(FindingRow, unit))
+      .text("message", offsetof(FindingRow, message))
+      .text("evidence", offsetof(FindingRow, evidence))
+      .text("remedy", offsetof(FindingRow, remedy))
+      .text("source", offsetof(FindingRow, source));
+
+  std::vector<FindingRow> rows;
+  rows.reserve(findings.size());
+  for (const Finding& f : findings) {
+    rows.push_back(FindingRow{
+        to_string(f.severity), f.probe.c_str(), f.metric.c_str(), f.subject.c_str(), f.host.c_str(),
+        f.rank, static_cast<std::uint8_t>(f.size_bytes.has_value()), f.size_bytes.value_or(0),
+        f.observed.value_or(kNaN), f.expected.value_or(kNaN), f.warn_at.value_or(kNaN),
+        f.unit.c_str(), f.message.c_str(), f.evidence.c_str(), f.remedy.c_str(), f.source.c_str()});
+  }
+  write_table(file, "/findings", type.get(), rows);
+}
+
+void write_schema_version(hid_t file) {
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose, "scalar dataspace");
+  Handle attribute(
+      H5Acreate2(file, "schema_version", H5T_NATIVE_INT, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+      H5Aclose, "schema_version attribute");
+  const int version = kSchemaVersion;
+  check(H5Awrite(attribute.get(), H5T_NATIVE_INT, &version), "writing schema_version");
+}
+
+}  // namespace
+
+bool hdf5_available() { return true; }
+
+bool write_hdf5(const std::filesystem::path& file, const std::vector<Measurement>& measurements,
+                const std::vector<Finding>& findings) {
+  Handle handle(H5Fcreate(file.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT), H5Fclose,
+                file.c_str());
+  write_schema_version(handle.get());
+  write_measurements(handle.get(), measurements);
+  write_findings(handle.get(), findings);
+  check(H5Fflush(handle.get(), H5F_SCOPE_GLOBAL), "flushing " + file.string());
+  return true;
+}
+
+}  // namespace fabcheck

@@ -1,0 +1,307 @@
+// Profile loading: TOML expectations, each checked against the probes' metric catalog.
+#include "results/profile.hpp"
+
+#include <cmath>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#if __has_include(<toml++/toml.hpp>)
+#include <toml++/toml.hpp>
+#else
+#include <toml++/toml.h>  // Debian's libtomlplusplus-dev ships only this name
+#endif
+
+#include "results/config_error.hpp"
+#include "results/units.hpp"
+
+namespace fabcheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The keys each table may hold, in alphabetical order (as error messages list them).
+constexpr const char* kProfileKeys = "description, name";
+constexpr const char* kExpectKeys = "metric, pass, probe, remedy, sizes, source, unit, warn";
+
+template <typename Range>
+std::string join(const Range& items, const char* separator = ", ") {
+  std::string out;
+  for (const auto& item : items) {
+    if (!out.empty()) out += separator;
+    out += item;
+  }
+  return out;
+}
+
+long line_of(const toml::node& node) { return static_cast<long>(node.source().begin.line); }
+long line_of(const toml::key& key) { return static_cast<long>(key.source().begin.line); }
+
+// "string \"1.0\"", "integer 3", "table": what a wrongly typed value is, for messages.
+std::string describe(const toml::node& node) {
+  if (const auto* text = node.as_string()) return "string \"" + text->get() + "\"";
+  if (const auto* integer = node.as_integer()) return "integer " + std::to_string(integer->get());
+  if (const auto* real = node.as_floating_point()) {
+    std::ostringstream out;
+    out << real->get();
+    return "float " + out.str();
+  }
+  if (const auto* boolean = node.as_boolean()) {
+    return std::string("boolean ") + (boolean->get() ? "true" : "false");
+  }
+  if (node.is_table()) return "a table";
+  if (node.is_array()) return "an array";
+  return "a date/time";
+}
+
+// Reads one profile's tables, naming the file and line of whatever is wrong.
+class ProfileParser {
+ public:
+  ProfileParser(const std::string& source_name, const MetricCatalog& catalog)
+      : source_name_(source_name), catalog_(catalog) {}
+
+  Profile parse(std::string_view text) {
+    toml::table root;
+    try {
+      root = toml::parse(text, source_name_);
+    } catch (const toml::parse_error& error) {
+      throw ConfigError(source_name_, static_cast<long>(error.source().begin.line),
+                        "TOML syntax error: " + std::string(error.description()));
+    }
+    Profile profile;
+    for (auto&& [key, node] : root) {
+      if (key.str() == "profile") {
+        read_profile_table(node, profile);
+      } else if (key.str() == "expect") {
+        read_expectations(node, profile);
+      } else {
+        fail(line_of(key),
+             "unknown top-level key \"" + std::string(key.str()) + "\" (known: expect, profile)");
+      }
+    }
+    if (profile.name.empty()) profile.name = fs::path(source_name_).stem().string();
+    return profile;
+  }
+
+ private:
+  [[noreturn]] void fail(long line, const std::string& message) const {
+    throw ConfigError(source_name_, line, message);
+  }
+
+  std::string read_string(const toml::node& node, std::string_view key) const {
+    const auto* text = node.as_string();
+    if (text == nullptr) {
+      fail(line_of(node),
+           "key \"" + std::string(key) + "\" must be a string, got " + describe(node));
+    }
+    return text->get();
+  }
+
+  double read_number(const toml::node& node, std::string_view key) const {
+    double value = 0;
+    if (const auto* integer = node.as_integer()) {
+      value = static_cast<double>(integer->get());
+    } else if (const auto* real = node.as_floating_point()) {
+      value = real->get();
+    } else {
+      fail(line_of(node),
+           "key \"" + std::string(key) + "\" must be a number, got " + describe(node));
+    }
+    if (!std::isfinite(value)) {
+      fail(line_of(node),
+           "key \"" + std::string(key) + "\" must be a finite number, got " + describe(node));
+    }
+    return value;
+  }
+
+  void read_profile_table(const toml::node& node, Profile& profile) const {
+    const auto* table = node.as_table();
+    if (table == nullptr || node.is_array_of_tables()) {
+      fail(line_of(node), "\"profile\" must be a table ([profile]), got " + describe(node));
+    }
+    for (auto&& [key, value] : *table) {
+      if (key.str() == "name") {
+        profile.name = read_string(value, "name");
+      } else if (key.str() == "description") {
+        profile.description = read_string(value, "description");
+      } else {
+        fail(line_of(key), "unknown key \"" + std::string(key.str()) +
+                               "\" in [profile] (known: " + kProfileKeys + ")");
+      }
+    }
+  }
+
+  void read_expectations(const toml::node& node, Profile& profile) const {
+    const auto* array = node.as_array();
+    if (array == nullptr || !array->is_array_of_tables()) {
+      fail(line_of(node),
+           "\"expect\" must be an array of tables ([[expect]]), got " + describe(node));
+    }
+    for (const toml::node& element : *array) {
+      profile.expectations.push_back(read_expectation(*element.as_table()));
+    }
+  }
+
+  Expectation read_expectation(const toml::table& table) const {
+    Expectation expectation;
+    expectation.line = line_of(table);
+    const toml::node* warn_node = nullptr;
+    const toml::node* unit_node = nullptr;
+    const toml::node* metric_node = nullptr;
+    const toml::node* probe_node = nullptr;
+    std::set<std::string> seen;
+    for (auto&& [key, value] : table) {
+      const std::string name(key.str());
+      seen.insert(name);
+      if (name == "probe") {
+        expectation.probe = read_string(value, name);
+        probe_node = &value;
+      } else if (name == "metric") {
+        expectation.metric = read_string(value, name);
+        metric_node = &value;
+      } else if (name == "unit") {
+        expectation.unit = read_string(value, name);
+        unit_node = &value;
+      } else if (name == "sizes") {
+        read_sizes(value, expectation);
+      } else if (name == "pass") {
+        expectation.pass = read_number(value, name);
+      } else if (name == "warn") {
+        expectation.warn = read_number(value, name);
+        warn_node = &value;
+      } else if (name == "source") {
+        expectation.source = read_string(value, name);
+        if (expectation.source.find_first_not_of(" \t") == std::string::npos) {
+          fail(line_of(value), "key \"source\" must not be empty: say where the figure comes from");
+        }
+      } else if (name == "remedy") {
+        expectation.remedy = read_string(value, name);
+      } else {
+        fail(line_of(key),
+             "unknown key \"" + name + "\" in [[expect]] (known: " + kExpectKeys + ")");
+      }
+    }
+    for (const char* required : {"probe", "metric", "unit", "pass", "warn", "source"}) {
+      if (seen.count(required) == 0) {
+        fail(expectation.line,
+             "[[expect]] is missing required key \"" + std::string(required) + "\"");
+      }
+    }
+    check_against_catalog(expectation, *probe_node, *metric_node, *unit_node);
+    check_threshold_order(expectation, *warn_node);
+    return expectation;
+  }
+
+  void read_sizes(const toml::node& node, Expectation& expectation) const {
+    const std::string text = read_string(node, "sizes");
+    const auto colon = text.find(':');
+    const std::string min_text = text.substr(0, colon);
+    const std::string max_text = colon == std::string::npos ? min_text : text.substr(colon + 1);
+    const auto min_size = parse_byte_size(min_text);
+    const auto max_size = parse_byte_size(max_text);
+    if (!min_size || !max_size) {
+      fail(line_of(node), "malformed sizes \"" + text +
+                              "\" (expected \"MIN:MAX\" or one size, e.g. \"1M:256M\" or \"4K\")");
+    }
+    if (*min_size > *max_size) {
+      fail(line_of(node), "sizes \"" + text + "\": minimum " + format_bytes(*min_size) +
+                              " is above maximum " + format_bytes(*max_size));
+    }
+    expectation.min_size = min_size;
+    expectation.max_size = max_size;
+  }
+
+  void check_against_catalog(Expectation& expectation, const toml::node& probe_node,
+                             const toml::node& metric_node, const toml::node& unit_node) const {
+    const auto probe = catalog_.find(expectation.probe);
+    if (probe == catalog_.end()) {
+      std::vector<std::string> known;
+      for (const auto& entry : catalog_) known.push_back(entry.first);
+      fail(line_of(probe_node), "unknown probe \"" + expectation.probe + "\" (known: " +
+                                    (known.empty() ? std::string("none") : join(known)) + ")");
+    }
+    const auto metric = probe->second.find(expectation.metric);
+    if (metric == probe->second.end()) {
+      std::vector<std::string> known;
+      for (const auto& entry : probe->second) known.push_back(entry.first);
+      fail(line_of(metric_node), "unknown metric \"" + expectation.metric + "\" for probe " +
+                                     expectation.probe + " (known: " + join(known) + ")");
+    }
+    if (metric->second.unit != expectation.unit) {
+      fail(line_of(unit_node), "unit \"" + expectation.unit + "\" does not match the unit of " +
+                                   expectation.probe + " " + expectation.metric + " (\"" +
+                                   metric->second.unit + "\")");
+    }
+    expectation.better = metric->second.better;
+  }
+
+  void check_threshold_order(const Expectation& expectation, const toml::node& warn_node) const {
+    std::ostringstream pass_text;
+    std::ostringstream warn_text;
+    pass_text << expectation.pass;
+    warn_text << expectation.warn;
+    const std::string what = expectation.probe + " " + expectation.metric;
+    if (expectation.better == Better::higher && expectation.warn > expectation.pass) {
+      fail(line_of(warn_node), "warn = " + warn_text.str() + " is above pass = " + pass_text.str() +
+                                   " for " + what +
+                                   " (higher is better: warn must be at most pass)");
+    }
+    if (expectation.better == Better::lower && expectation.warn < expectation.pass) {
+      fail(line_of(warn_node), "warn = " + warn_text.str() + " is below pass = " + pass_text.str() +
+                                   " for " + what +
+                                   " (lower is better: warn must be at least pass)");
+    }
+  }
+
+  const std::string& source_name_;
+  const MetricCatalog& catalog_;
+};
+
+}  // namespace
+
+Profile parse_profile(std::string_view text, const std::string& source_name,
+                      const MetricCatalog& catalog) {
+  return ProfileParser(source_name, catalog).parse(text);
+}
+
+Profile load_profile(const fs::path& path, const MetricCatalog& catalog) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw ConfigError(path.string(), 0, "cannot read profile file");
+  std::ostringstream text;
+  text << in.rdbuf();
+  Profile profile = parse_profile(text.str(), path.string(), catalog);
+  profile.path = path.string();
+  return profile;
+}
+
+fs::path resolve_profile(const std::string& name_or_file,
+                         const std::vector<fs::path>& profile_dirs) {
+  const bool is_path =
+      name_or_file.find('/') != std::string::npos ||
+      (name_or_file.size() >= 5 && name_or_file.compare(name_or_file.size() - 5, 5, ".toml") == 0);
+  std::error_code error;
+  if (is_path) {
+    if (!fs::is_regular_file(name_or_file, error)) {
+      throw ConfigError("profile file \"" + name_or_file + "\" does not exist");
+    }
+    return name_or_file;
+  }
+  for (const fs::path& dir : profile_dirs) {
+    const fs::path candidate = dir / (name_or_file + ".toml");
+    if (fs::is_regular_file(candidate, error)) return candidate;
+  }
+  std::set<std::string> available;
+  std::vector<std::string> searched;
+  for (const fs::path& dir : profile_dirs) {
+    searched.push_back(dir.string());
+    for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+      if (it->path().extension() == ".toml") available.insert(it->path().stem().string());
+    }
+    error.clear();
+  }
+  throw ConfigError("unknown profile \"" + name_or_file + "\" (available: " +
+                    (available.empty() ? std::string("none") : join(available)) + "; searched: " +
+                    (searched.empty() ? std::string("no directories") : join(searched)) + ")");
+}
+
+}  // namespace fabcheck

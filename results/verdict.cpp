@@ -1,0 +1,66 @@
+// A run's verdict from its findings, and the exit code that goes with it.
+#include "results/verdict.hpp"
+
+namespace fabcheck {
+
+Verdict verdict_of(const std::vector<Finding>& findings, bool incomplete) {
+  bool any_error = incomplete;
+  bool any_warn = false;
+  for (const Finding& finding : findings) {
+    switch (finding.severity) {
+      case Severity::fail:
+        return Verdict::fail;
+      case Severity::error:
+        any_error = true;
+        break;
+      case Severity::warn:
+        any_warn = true;
+        break;
+      case Severity::pass:
+      case Severity::waived:
+        break;
+    }
+  }
+  if (any_error) return Verdict::incomplete;
+  if (any_warn) return Verdict::warn;
+  return Verdict::pass;
+}
+
+int exit_code_of(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::pass:
+    case Verdict::warn:
+      return 0;
+    case Verdict::fail:
+      return 1;
+    case Verdict::incomplete:
+      return 3;
+  }
+  return 3;
+}
+
+const char* to_string(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::pass:
+      return "pass";
+    case Verdict::warn:
+      return "warn";
+    case Verdict::fail:
+      return "fail";
+    case Verdict::incomplete:
+      return "incomplete";
+  }
+  return "unknown";
+}
+
+std::map<Severity, int> count_by_severity(const std::vector<Finding>& findings) {
+  std::map<Severity, int> counts{{Severity::pass, 0},
+                                 {Severity::warn, 0},
+                                 {Severity::fail, 0},
+                                 {Severity::waived, 0},
+                                 {Severity::error, 0}};
+  for (const Finding& finding : findings) ++counts[finding.severity];
+  return counts;
+}
+
+}  // namespace fabcheck

@@ -1,0 +1,274 @@
+// Tests of the evaluator: thresholds at and around each boundary in both directions, size ranges,
+// waived and error measurements, and the wrong-elements rule.
+#include "results/evaluator.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <limits>
+
+namespace fabcheck {
+namespace {
+
+using ::testing::HasSubstr;
+
+Expectation busbw_expectation() {
+  Expectation e;
+  e.probe = "coll.all_reduce";
+  e.metric = "busbw";
+  e.unit = "GB/s";
+  e.better = Better::higher;
+  e.min_size = 1048576;    // 1 MiB
+  e.max_size = 268435456;  // 256 MiB
+  e.pass = 1.0;
+  e.warn = 0.5;
+  e.source = "nccl-tests issue 212";
+  e.remedy = "check the NICs";
+  return e;
+}
+
+Expectation latency_expectation() {
+  Expectation e;
+  e.probe = "gpu.launch";
+  e.metric = "latency";
+  e.unit = "us";
+  e.better = Better::lower;
+  e.pass = 5;
+  e.warn = 10;
+  e.source = "measured";
+  return e;
+}
+
+Profile profile_of(std::vector<Expectation> expectations) {
+  Profile profile;
+  profile.name = "test";
+  profile.expectations = std::move(expectations);
+  return profile;
+}
+
+Measurement busbw(double value, std::uint64_t size = 1048576) {
+  Measurement m;
+  m.probe = "coll.all_reduce";
+  m.metric = "busbw";
+  m.value = value;
+  m.unit = "GB/s";
+  m.subject = "world";
+  m.size_bytes = size;
+  return m;
+}
+
+Measurement latency(double value) {
+  Measurement m;
+  m.probe = "gpu.launch";
+  m.metric = "latency";
+  m.value = value;
+  m.unit = "us";
+  m.host = "node-a";
+  m.rank = 3;
+  m.subject = "gpu3";
+  return m;
+}
+
+Severity severity_of(const Measurement& m, const Profile& profile) {
+  const std::vector<Finding> findings = evaluate_measurement(m, profile);
+  EXPECT_EQ(findings.size(), 1u);
+  return findings.empty() ? Severity::error : findings.front().severity;
+}
+
+TEST(EvaluateHigherIsBetter, BoundariesAndAround) {
+  const Profile profile = profile_of({busbw_expectation()});
+  EXPECT_EQ(severity_of(busbw(2.0), profile), Severity::pass);
+  EXPECT_EQ(severity_of(busbw(1.0), profile), Severity::pass) << "exactly pass passes";
+  EXPECT_EQ(severity_of(busbw(std::nextafter(1.0, 0.0)), profile), Severity::warn);
+  EXPECT_EQ(severity_of(busbw(0.75), profile), Severity::warn);
+  EXPECT_EQ(severity_of(busbw(0.5), profile), Severity::warn) << "exactly warn warns";
+  EXPECT_EQ(severity_of(busbw(std::nextafter(0.5, 0.0)), profile), Severity::fail);
+  EXPECT_EQ(severity_of(busbw(0.0), profile), Severity::fail);
+}
+
+TEST(EvaluateLowerIsBetter, BoundariesAndAround) {
+  const Profile profile = profile_of({latency_expectation()});
+  EXPECT_EQ(severity_of(latency(1.0), profile), Severity::pass);
+  EXPECT_EQ(severity_of(latency(5.0), profile), Severity::pass) << "exactly pass passes";
+  EXPECT_EQ(severity_of(latency(std::nextafter(5.0, 10.0)), profile), Severity::warn);
+  EXPECT_EQ(severity_of(latency(10.0), profile), Severity::warn) << "exactly warn warns";
+  EXPECT_EQ(severity_of(latency(std::nextafter(10.0, 11.0)), profile), Severity::fail);
+  EXPECT_EQ(severity_of(latency(1000.0), profile), Severity::fail);
+}
+
+TEST(EvaluateMessages, WarnNamesTheFigureAndBothThresholds) {
+  const Finding f = evaluate_measurement(busbw(0.5), profile_of({busbw_expectation()})).at(0);
+  EXPECT_EQ(f.message,
+            "coll.all_reduce busbw at 1MiB: 0.5 GB/s, expected >= 1 GB/s (WARN from 0.5)");
+}
+
+TEST(EvaluateMessages, ExampleFromTheDesign) {
+  Expectation e = busbw_expectation();
+  e.warn = 0.4;
+  const Finding f = evaluate_measurement(busbw(0.42), profile_of({e})).at(0);
+  EXPECT_EQ(f.severity, Severity::warn);
+  EXPECT_EQ(f.message,
+            "coll.all_reduce busbw at 1MiB: 0.42 GB/s, expected >= 1 GB/s (WARN from 0.4)");
+}
+
+TEST(EvaluateMessages, FailAndPassAndLowerIsBetter) {
+  const Profile profile = profile_of({busbw_expectation(), latency_expectation()});
+  EXPECT_EQ(evaluate_measurement(busbw(0.25, 4194304), profile).at(0).message,
+            "coll.all_reduce busbw at 4MiB: 0.25 GB/s, expected >= 1 GB/s (FAIL below 0.5)");
+  EXPECT_EQ(evaluate_measurement(busbw(480.5), profile).at(0).message,
+            "coll.all_reduce busbw at 1MiB: 480.5 GB/s, expected >= 1 GB/s");
+  EXPECT_EQ(evaluate_measurement(latency(7.25), profile).at(0).message,
+            "gpu.launch latency on node-a gpu3: 7.25 us, expected <= 5 us (WARN up to 10)");
+  EXPECT_EQ(evaluate_measurement(latency(12345.6), profile).at(0).message,
+            "gpu.launch latency on node-a gpu3: 12346 us, expected <= 5 us (FAIL above 10)");
+}
+
+TEST(EvaluateFinding, CopiesTheMeasurementAndTheExpectation) {
+  Measurement m = latency(12.0);
+  m.stats = SampleStats{20, 11.0, 12.0, 30.0, 29.5, 12.5, 0.125};
+  m.params = {{"placement", "device"}};
+  const Finding f = evaluate_measurement(m, profile_of({latency_expectation()})).at(0);
+  EXPECT_EQ(f.severity, Severity::fail);
+  EXPECT_EQ(f.probe, "gpu.launch");
+  EXPECT_EQ(f.metric, "latency");
+  EXPECT_EQ(f.subject, "gpu3");
+  EXPECT_EQ(f.host, "node-a");
+  EXPECT_EQ(f.rank, 3);
+  EXPECT_FALSE(f.size_bytes.has_value());
+  EXPECT_EQ(f.observed, 12.0);
+  EXPECT_EQ(f.expected, 5.0);
+  EXPECT_EQ(f.warn_at, 10.0);
+  EXPECT_EQ(f.unit, "us");
+  EXPECT_EQ(f.source, "measured");
+  EXPECT_EQ(f.evidence,
+            "observed 12 us; 20 samples: median 12, p99 29.5, cv 12.5%; placement=device");
+  EXPECT_THAT(f.remedy, HasSubstr("drain the node")) << "default remedy for a FAIL";
+}
+
+TEST(EvaluateFinding, RemedyComesFromTheExpectationWhenGiven) {
+  const Profile profile = profile_of({busbw_expectation()});
+  EXPECT_EQ(evaluate_measurement(busbw(0.1), profile).at(0).remedy, "check the NICs");
+  EXPECT_EQ(evaluate_measurement(busbw(0.7), profile).at(0).remedy, "check the NICs");
+  EXPECT_EQ(evaluate_measurement(busbw(5), profile).at(0).remedy, "") << "nothing to do on PASS";
+  EXPECT_EQ(evaluate_measurement(busbw(5), profile).at(0).size_bytes, 1048576u);
+}
+
+TEST(EvaluateSizes, InclusiveRangeAndMissingSize) {
+  const Profile profile = profile_of({busbw_expectation()});
+  EXPECT_EQ(evaluate_measurement(busbw(0.1, 1048575), profile).size(), 0u) << "below min";
+  EXPECT_EQ(evaluate_measurement(busbw(0.1, 1048576), profile).size(), 1u) << "min itself";
+  EXPECT_EQ(evaluate_measurement(busbw(0.1, 268435456), profile).size(), 1u) << "max itself";
+  EXPECT_EQ(evaluate_measurement(busbw(0.1, 268435457), profile).size(), 0u) << "above max";
+  Measurement unsized = busbw(0.1);
+  unsized.size_bytes.reset();
+  EXPECT_EQ(evaluate_measurement(unsized, profile).size(), 0u)
+      << "a size range does not cover a measurement without size";
+
+  Expectation any_size = busbw_expectation();
+  any_size.min_size.reset();
+  any_size.max_size.reset();
+  EXPECT_EQ(evaluate_measurement(unsized, profile_of({any_size})).size(), 1u);
+  EXPECT_EQ(evaluate_measurement(busbw(0.1, 8), profile_of({any_size})).size(), 1u);
+}
+
+TEST(EvaluateSizes, EveryMatchingExpectationJudges) {
+  Expectation strict = busbw_expectation();
+  strict.pass = 10;
+  strict.warn = 5;
+  strict.min_size = strict.max_size = 1048576;
+  const std::vector<Finding> findings =
+      evaluate_measurement(busbw(2.0), profile_of({busbw_expectation(), strict}));
+  ASSERT_EQ(findings.size(), 2u);
+  EXPECT_EQ(findings[0].severity, Severity::pass);
+  EXPECT_EQ(findings[1].severity, Severity::fail);
+}
+
+TEST(EvaluateUncovered, OtherProbeOrMetricYieldsNothing) {
+  const Profile profile = profile_of({busbw_expectation()});
+  Measurement algbw = busbw(0.1);
+  algbw.metric = "algbw";
+  EXPECT_TRUE(evaluate_measurement(algbw, profile).empty());
+  Measurement other = busbw(0.1);
+  other.probe = "coll.all_gather";
+  EXPECT_TRUE(evaluate_measurement(other, profile).empty());
+}
+
+TEST(EvaluateStatus, WaivedAndErrorCarryTheirMessage) {
+  const Profile profile = profile_of({busbw_expectation()});
+  Measurement waived = busbw(0);
+  waived.status = MeasurementStatus::waived;
+  waived.message = "no CUDA device";
+  waived.size_bytes.reset();
+  const std::vector<Finding> w = evaluate_measurement(waived, profile);
+  ASSERT_EQ(w.size(), 1u);
+  EXPECT_EQ(w[0].severity, Severity::waived);
+  EXPECT_EQ(w[0].message, "coll.all_reduce waived: no CUDA device");
+  EXPECT_FALSE(w[0].observed.has_value());
+
+  Measurement error = latency(0);
+  error.status = MeasurementStatus::error;
+  error.message = "cudaErrorLaunchFailure";
+  const std::vector<Finding> e = evaluate_measurement(error, profile);
+  ASSERT_EQ(e.size(), 1u);
+  EXPECT_EQ(e[0].severity, Severity::error);
+  EXPECT_EQ(e[0].message, "gpu.launch on node-a gpu3 error: cudaErrorLaunchFailure");
+  EXPECT_EQ(e[0].host, "node-a");
+  EXPECT_EQ(e[0].rank, 3);
+  EXPECT_FALSE(e[0].remedy.empty());
+}
+
+TEST(EvaluateStatus, NonFiniteValueIsAnError) {
+  const Profile profile = profile_of({busbw_expectation()});
+  const Finding f =
+      evaluate_measurement(busbw(std::numeric_limits<double>::quiet_NaN()), profile).at(0);
+  EXPECT_EQ(f.severity, Severity::error);
+  EXPECT_EQ(f.message, "coll.all_reduce busbw at 1MiB: the measured value is not a finite number");
+}
+
+Measurement wrong_elements(double count) {
+  Measurement m = busbw(count);
+  m.metric = "wrong_elements";
+  m.unit = "count";
+  return m;
+}
+
+TEST(EvaluateWrongElements, AboveZeroFailsWithoutAProfileAndNamesTheRank) {
+  Measurement m = wrong_elements(12);
+  m.params["wrong_by_rank"] = "0,12";
+  const std::vector<Finding> findings = evaluate_measurement(m, Profile{});
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].severity, Severity::fail);
+  EXPECT_EQ(findings[0].message, "coll.all_reduce at 1MiB: 12 wrong elements (rank 1: 12)");
+  EXPECT_EQ(findings[0].observed, 12.0);
+  EXPECT_EQ(findings[0].expected, 0.0);
+  EXPECT_THAT(findings[0].remedy, HasSubstr("Data corruption"));
+}
+
+TEST(EvaluateWrongElements, SeveralRanksAndNoBreakdown) {
+  Measurement m = wrong_elements(7);
+  m.params["wrong_by_rank"] = "3,0,0,4";
+  EXPECT_EQ(evaluate_measurement(m, Profile{}).at(0).message,
+            "coll.all_reduce at 1MiB: 7 wrong elements (rank 0: 3, rank 3: 4)");
+  Measurement plain = wrong_elements(1);
+  plain.size_bytes.reset();
+  EXPECT_EQ(evaluate_measurement(plain, Profile{}).at(0).message,
+            "coll.all_reduce: 1 wrong elements");
+}
+
+TEST(EvaluateWrongElements, ZeroIsNotAFinding) {
+  EXPECT_TRUE(evaluate_measurement(wrong_elements(0), Profile{}).empty());
+}
+
+TEST(Evaluate, ConcatenatesInMeasurementOrder) {
+  const Profile profile = profile_of({busbw_expectation(), latency_expectation()});
+  const std::vector<Finding> findings =
+      evaluate({latency(7), busbw(0.1), wrong_elements(0), busbw(2)}, profile);
+  ASSERT_EQ(findings.size(), 3u);
+  EXPECT_EQ(findings[0].severity, Severity::warn);
+  EXPECT_EQ(findings[1].severity, Severity::fail);
+  EXPECT_EQ(findings[2].severity, Severity::pass);
+}
+
+}  // namespace
+}  // namespace fabcheck

@@ -1,0 +1,189 @@
+// Tests of RunWriter and read_measurements: files appear as records are appended, an existing run
+// is never written over, and bad lines are reported with their line number.
+#include "results/run_writer.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <unistd.h>
+
+#include "results/config_error.hpp"
+#include "results/hdf5_writer.hpp"
+
+namespace fabcheck {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+using ::testing::StartsWith;
+
+// A fresh, not yet existing directory under the test temp dir, removed afterwards.
+class RunWriterTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    const auto* info = ::testing::UnitTest::GetInstance()->current_test_info();
+    base_ = fs::path(::testing::TempDir()) /
+            (std::string("fabcheck_run_writer_") + info->name() + "_" + std::to_string(::getpid()));
+    fs::remove_all(base_);
+  }
+  void TearDown() override { fs::remove_all(base_); }
+
+  static std::string read_file(const fs::path& path) {
+    std::ifstream in(path);
+    std::stringstream text;
+    text << in.rdbuf();
+    return text.str();
+  }
+
+  static Measurement measurement(const std::string& metric, double value) {
+    Measurement m;
+    m.probe = "coll.all_reduce";
+    m.metric = metric;
+    m.value = value;
+    m.unit = "GB/s";
+    m.size_bytes = 1024;
+    return m;
+  }
+
+  fs::path base_;
+};
+
+TEST_F(RunWriterTest, CreatesParentsAndWritesEachRecordAsItComes) {
+  const fs::path dir = base_ / "nested" / "run1";
+  RunWriter writer(dir);
+  EXPECT_TRUE(fs::is_directory(dir));
+  EXPECT_EQ(read_file(dir / "measurements.jsonl"), "");
+  EXPECT_EQ(read_file(dir / "findings.jsonl"), "");
+
+  writer.append(measurement("busbw", 1.5));
+  // Flushed: visible to another reader before the writer is closed.
+  const std::string first = read_file(dir / "measurements.jsonl");
+  EXPECT_EQ(std::count(first.begin(), first.end(), '\n'), 1);
+  EXPECT_THAT(first, HasSubstr(R"("metric":"busbw")"));
+
+  writer.append(measurement("algbw", 0.75));
+  Finding finding;
+  finding.severity = Severity::fail;
+  finding.probe = "coll.all_reduce";
+  finding.message = "too slow";
+  writer.append(finding);
+  EXPECT_THAT(read_file(dir / "findings.jsonl"), HasSubstr(R"("severity":"fail")"));
+
+  ASSERT_EQ(writer.measurements().size(), 2u);
+  EXPECT_EQ(writer.measurements()[1].metric, "algbw");
+  ASSERT_EQ(writer.findings().size(), 1u);
+
+  const std::vector<Measurement> back = read_measurements(dir);
+  ASSERT_EQ(back.size(), 2u);
+  EXPECT_EQ(back[0].metric, "busbw");
+  EXPECT_EQ(back[0].value, 1.5);
+  EXPECT_EQ(back[1].value, 0.75);
+  EXPECT_EQ(back[1].size_bytes, 1024u);
+}
+
+TEST_F(RunWriterTest, AcceptsAnExistingEmptyDirectory) {
+  fs::create_directories(base_);
+  RunWriter writer(base_);
+  EXPECT_TRUE(fs::exists(base_ / "measurements.jsonl"));
+}
+
+TEST_F(RunWriterTest, RefusesANonEmptyDirectoryAndLeavesItUntouched) {
+  fs::create_directories(base_);
+  std::ofstream(base_ / "measurements.jsonl") << "earlier run\n";
+  try {
+    RunWriter writer(base_);
+    FAIL() << "expected a ConfigError";
+  } catch (const ConfigError& error) {
+    EXPECT_THAT(error.what(),
+                StartsWith(base_.string() + ": run directory exists and is not empty"));
+  }
+  EXPECT_EQ(read_file(base_ / "measurements.jsonl"), "earlier run\n");
+  EXPECT_EQ(std::distance(fs::directory_iterator(base_), fs::directory_iterator()), 1);
+}
+
+TEST_F(RunWriterTest, RefusesAFile) {
+  fs::create_directories(base_);
+  std::ofstream(base_ / "file") << "x";
+  EXPECT_THROW(RunWriter(base_ / "file"), ConfigError);
+  EXPECT_EQ(read_file(base_ / "file"), "x");
+}
+
+TEST_F(RunWriterTest, SummaryIsReplacedWhole) {
+  RunWriter writer(base_);
+  writer.write_summary({{"verdict", "incomplete"}});
+  EXPECT_EQ(nlohmann::json::parse(read_file(base_ / "summary.json")).at("verdict"), "incomplete");
+  writer.write_summary({{"verdict", "pass"}, {"exit_code", 0}});
+  const auto summary = nlohmann::json::parse(read_file(base_ / "summary.json"));
+  EXPECT_EQ(summary.at("verdict"), "pass");
+  EXPECT_EQ(summary.at("exit_code"), 0);
+  EXPECT_FALSE(fs::exists(base_ / "summary.json.tmp"));
+}
+
+TEST_F(RunWriterTest, InvalidUtf8IsReplacedNotLost) {
+  RunWriter writer(base_);
+  Measurement m = measurement("busbw", 1);
+  m.subject = "dev\xff";
+  writer.append(m);
+  const std::vector<Measurement> back = read_measurements(base_);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].subject, "dev\xEF\xBF\xBD");  // U+FFFD
+}
+
+TEST_F(RunWriterTest, ReadMeasurementsNamesTheBadLine) {
+  {
+    RunWriter writer(base_);
+    writer.append(measurement("busbw", 1));
+    writer.append(measurement("busbw", 2));
+  }
+  std::ofstream(base_ / "measurements.jsonl", std::ios::app) << "\n{\"truncated\": \n";
+  const std::string path = (base_ / "measurements.jsonl").string();
+  try {
+    read_measurements(base_);
+    FAIL() << "expected a ConfigError";
+  } catch (const ConfigError& error) {
+    EXPECT_THAT(error.what(), StartsWith(path + ":4: invalid JSON: "));
+  }
+}
+
+TEST_F(RunWriterTest, ReadMeasurementsNamesTheBadField) {
+  fs::create_directories(base_);
+  std::ofstream(base_ / "measurements.jsonl") << R"({"schema_version":1,"kind":"measurement"})"
+                                              << "\n";
+  try {
+    read_measurements(base_);
+    FAIL() << "expected a ConfigError";
+  } catch (const ConfigError& error) {
+    EXPECT_EQ(std::string(error.what()),
+              (base_ / "measurements.jsonl").string() + ":1: missing field \"probe\"");
+  }
+}
+
+TEST_F(RunWriterTest, ReadMeasurementsWithoutTheFile) {
+  try {
+    read_measurements(base_);
+    FAIL() << "expected a ConfigError";
+  } catch (const ConfigError& error) {
+    EXPECT_EQ(std::string(error.what()),
+              (base_ / "measurements.jsonl").string() + ": cannot open measurements file");
+  }
+}
+
+TEST_F(RunWriterTest, Hdf5IsWrittenWhenAvailable) {
+  RunWriter writer(base_);
+  writer.append(measurement("busbw", 1.5));
+  const bool written = writer.write_hdf5();
+  EXPECT_EQ(written, hdf5_available());
+  if (!hdf5_available()) {
+    EXPECT_FALSE(fs::exists(base_ / "run.h5"));
+    GTEST_SKIP() << "built without HDF5";
+  }
+  // Every HDF5 file starts with this signature.
+  EXPECT_EQ(read_file(base_ / "run.h5").substr(0, 8), std::string("\x89HDF\r\n\x1a\n", 8));
+}
+
+}  // namespace
+}  // namespace fabcheck

@@ -124,7 +124,7 @@ void Runner::write_summary(const std::string& reason) {
   }
   for (const auto& [severity, count] : count_by_severity(findings)) counts[to_string(severity)] = count;
   nlohmann::json waived = nlohmann::json::array();
-  for (const auto& [id, reason] : s.probes_waived) waived.push_back({{"id", id}, {"reason", reason}});
+  for (const auto& [id, why] : s.probes_waived) waived.push_back({{"id", id}, {"reason", why}});
   nlohmann::json errored = nlohmann::json::array();
   for (const auto& [id, message] : s.probes_errored) errored.push_back({{"id", id}, {"message", message}});
   nlohmann::json summary = {

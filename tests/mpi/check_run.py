@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""MPI integration checks: runs fabcheck under mpirun as a user would and checks the run directory,
+the figures, the verdict and the exit code. One scenario per invocation (see tests/mpi/CMakeLists.txt)."""
+import argparse
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+MPIRUN = str(ROOT / "scripts" / "mpirun.sh")
+FIXTURES = ROOT / "tests" / "fixtures" / "profiles"
+
+
+def fail(message):
+    print("FAIL: " + message)
+    sys.exit(1)
+
+
+def run(args, fabcheck, np, extra, timeout=600):
+    command = [MPIRUN, str(np), fabcheck] + extra
+    print("$ " + " ".join(command), flush=True)
+    result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    print(result.stdout)
+    print(result.stderr, file=sys.stderr)
+    return result
+
+
+def read_jsonl(path):
+    records = []
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as error:
+            fail(f"{path}:{number}: not JSON: {error}")
+    return records
+
+
+def check_files(out):
+    for name in ("measurements.jsonl", "findings.jsonl", "summary.json"):
+        if not (out / name).is_file():
+            fail(f"{out / name} missing")
+    measurements = read_jsonl(out / "measurements.jsonl")
+    findings = read_jsonl(out / "findings.jsonl")
+    summary = json.loads((out / "summary.json").read_text())
+    for record in measurements + findings + [summary]:
+        if record.get("schema_version") != 1:
+            fail(f"record without schema_version 1: {record}")
+    return measurements, findings, summary
+
+
+def scenario_collective(a):
+    """One collective probe: files, busbw > 0 at every size, no wrong element, verdict pass."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = pathlib.Path(tmp) / "run"
+        result = run(a, a.fabcheck, a.np, ["run", "--probes", a.probe, "--sizes", "8:4M:8",
+                                            "--iters", "5", "--warmup", "1", "--placement", "both",
+                                            "--profile", str(FIXTURES / "integration.toml"),
+                                            "--out", str(out)])
+        if result.returncode != 0:
+            fail(f"exit code {result.returncode}, expected 0")
+        measurements, findings, summary = check_files(out)
+        mine = [m for m in measurements if m["probe"] == a.probe]
+        busbw = [m for m in mine if m["metric"] == "busbw"]
+        wrong = [m for m in mine if m["metric"] == "wrong_elements"]
+        if len(busbw) < 6:
+            fail(f"expected busbw at 6 sizes or more (both placements), got {len(busbw)}")
+        for m in busbw:
+            if not m["value"] > 0:
+                fail(f"busbw not above 0 at {m['size_bytes']} B: {m['value']}")
+            if m["params"]["ranks"] != str(a.np):
+                fail(f"ranks {m['params']['ranks']} != {a.np}")
+        for m in wrong:
+            if m["value"] != 0:
+                fail(f"{m['value']} wrong elements at {m['size_bytes']} B ({m['params']})")
+            if len(m["params"]["wrong_by_rank"].split(",")) != a.np:
+                fail(f"wrong_by_rank does not list {a.np} ranks: {m['params']['wrong_by_rank']}")
+        if summary["verdict"] != "pass" or summary["exit_code"] != 0:
+            fail(f"summary verdict {summary['verdict']} exit {summary['exit_code']}")
+        if summary["ranks"] != a.np or a.probe not in summary["probes"]["run"]:
+            fail(f"summary ranks/probes wrong: {summary['ranks']} {summary['probes']}")
+        if not any(f["severity"] == "pass" and f["probe"] == a.probe for f in findings):
+            fail("no PASS finding for the probe")
+        if "#wrong" not in result.stdout or "busbw" not in result.stdout:
+            fail("no nccl-tests-style table on the console")
+        if a.h5:
+            check_hdf5(out / "run.h5", len(measurements), len(findings))
+
+
+def check_hdf5(path, measurements, findings):
+    if not path.is_file():
+        fail(f"{path} missing")
+    code = ("import h5py,sys; f=h5py.File(sys.argv[1]); "
+            "print(len(f['measurements']), len(f['findings']), f.attrs['schema_version'])")
+    out = subprocess.run(["/usr/bin/python3", "-c", code, str(path)], capture_output=True, text=True)
+    if out.returncode != 0:
+        fail(f"h5py could not read {path}: {out.stderr}")
+    got = out.stdout.split()
+    if [int(got[0]), int(got[1]), int(got[2])] != [measurements, findings, 1]:
+        fail(f"run.h5 holds {got}, JSONL holds {measurements} measurements, {findings} findings")
+
+
+def scenario_fail_threshold(a):
+    """A profile no machine meets: exit 1 with a FAIL naming the probe and the size; evaluate agrees."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = pathlib.Path(tmp) / "run"
+        result = run(a, a.fabcheck, a.np, ["run", "--probes", "coll.all_reduce", "--sizes", "64K",
+                                            "--iters", "3", "--profile", str(FIXTURES / "impossible.toml"),
+                                            "--out", str(out)])
+        if result.returncode != 1:
+            fail(f"exit code {result.returncode}, expected 1")
+        _, findings, summary = check_files(out)
+        failed = [f for f in findings if f["severity"] == "fail"]
+        if not failed or failed[0]["probe"] != "coll.all_reduce" or failed[0]["size_bytes"] != 65536:
+            fail(f"no FAIL finding naming coll.all_reduce at 65536 B: {failed}")
+        if "coll.all_reduce" not in failed[0]["message"] or "64KiB" not in failed[0]["message"]:
+            fail(f"FAIL message does not name probe and size: {failed[0]['message']}")
+        if summary["verdict"] != "fail":
+            fail(f"summary verdict {summary['verdict']}")
+        # Re-judging the same measurements: against the impossible profile it fails again (1), against
+        # the integration profile it passes (0); nothing is rerun.
+        for profile, expected in (("impossible.toml", 1), ("integration.toml", 0)):
+            again = subprocess.run([a.fabcheck, "evaluate", str(out), "--profile", str(FIXTURES / profile)],
+                                   capture_output=True, text=True)
+            print(again.stdout, again.stderr)
+            if again.returncode != expected:
+                fail(f"evaluate with {profile}: exit {again.returncode}, expected {expected}")
+
+
+def scenario_bad_input(a):
+    """Each bad input: exit 2, one message naming file/line/value, no run directory."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = pathlib.Path(tmp)
+        syntax = tmp / "syntax.toml"
+        syntax.write_text('[profile]\nname = "x"\n\n[[expect]]\nprobe = "coll.all_reduce"\nmetric = \n')
+        unknown_key = tmp / "unknown-key.toml"
+        unknown_key.write_text('[profile]\nname = "x"\n\n[[expect]]\nprobe = "coll.all_reduce"\n'
+                               'metric = "busbw"\nunit = "GB/s"\npass = 1\nwarn = 0.5\nsource = "s"\n'
+                               'colour = "red"\n')
+        cases = [
+            (["--profile", str(syntax)], f"{syntax}:6"),
+            (["--profile", str(unknown_key)], f"{unknown_key}:11"),
+            (["--profile", str(FIXTURES / "unknown-metric.toml")], "unknown-metric.toml:10"),
+            (["--profile", str(tmp / "missing.toml")], "missing.toml"),
+            (["--probes", "coll.all_reduse"], "coll.all_reduse"),
+            (["--sizes", "8:1X:2"], "1X"),
+            (["--sizes", "1M:8:2"], "1M"),
+        ]
+        for extra, named in cases:
+            out = tmp / "out"
+            args = ["run", "--probes", "coll.all_reduce", "--out", str(out)] + extra
+            if "--probes" in extra:
+                args = ["run", "--out", str(out)] + extra
+            result = run(a, a.fabcheck, a.np, args)
+            if result.returncode != 2:
+                fail(f"{extra}: exit code {result.returncode}, expected 2")
+            if named not in result.stderr:
+                fail(f"{extra}: message does not name {named!r}: {result.stderr!r}")
+            if out.exists():
+                fail(f"{extra}: {out} was created")
+
+
+def scenario_hang(a):
+    """A rank that stops (SIGSTOP) mid-probe: the watchdog names it, results so far kept, exit 3."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = pathlib.Path(tmp) / "run"
+        command = [MPIRUN, str(a.np), a.fabcheck, "run", "--probes", "coll.all_reduce", "--sizes", "1K",
+                   "--iters", "100000000", "--timeout", "4", "--profile",
+                   str(FIXTURES / "integration.toml"), "--out", str(out)]
+        process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        deadline = time.time() + 120
+        while not (out / "summary.json").exists() and time.time() < deadline:
+            time.sleep(0.1)
+        time.sleep(1)
+        stopped = None
+        for pid in os.listdir("/proc"):
+            if not pid.isdigit() or int(pid) == process.pid:
+                continue
+            try:
+                environ = pathlib.Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+                cmdline = pathlib.Path(f"/proc/{pid}/cmdline").read_bytes()
+            except OSError:
+                continue
+            if str(out).encode() in cmdline and b"OMPI_COMM_WORLD_RANK=1" in environ:
+                os.kill(int(pid), signal.SIGSTOP)
+                stopped = int(pid)
+        if stopped is None:
+            process.kill()
+            fail("could not find rank 1 to stop")
+        stdout, stderr = process.communicate(timeout=120)
+        print(stdout, stderr)
+        if process.returncode != 3:
+            fail(f"exit code {process.returncode}, expected 3")
+        _, findings, summary = check_files(out)
+        errors = [f for f in findings if f["severity"] == "error"]
+        if not errors or "timeout" not in errors[0]["message"] or "rank 1" not in errors[0]["message"]:
+            fail(f"no ERROR finding naming rank 1: {errors}")
+        if "rank 1" not in stderr:
+            fail("stderr does not name rank 1")
+        if summary["verdict"] != "incomplete" or "rank 1" not in (summary["incomplete_reason"] or ""):
+            fail(f"summary: {summary['verdict']} {summary['incomplete_reason']}")
+
+
+def scenario_gate(a):
+    """fabcheck gate: the gate plan runs, waives what does not apply here, exits by its verdict."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = pathlib.Path(tmp) / "run"
+        result = run(a, a.fabcheck, a.np, ["gate", "--profile", str(FIXTURES / "integration.toml"),
+                                            "--out", str(out)])
+        if result.returncode != 0:
+            fail(f"exit code {result.returncode}, expected 0")
+        _, _, summary = check_files(out)
+        if summary["plan"] != "gate" or "coll.all_reduce" not in summary["probes"]["run"]:
+            fail(f"summary plan/probes: {summary['plan']} {summary['probes']}")
+        if "verdict: pass" not in result.stdout:
+            fail("no verdict line on the console")
+
+
+SCENARIOS = {
+    "collective": scenario_collective,
+    "fail-threshold": scenario_fail_threshold,
+    "bad-input": scenario_bad_input,
+    "hang": scenario_hang,
+    "gate": scenario_gate,
+}
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("scenario", choices=SCENARIOS)
+    parser.add_argument("--fabcheck", required=True)
+    parser.add_argument("--np", type=int, default=2)
+    parser.add_argument("--probe", default="coll.all_reduce")
+    parser.add_argument("--h5", action="store_true", help="also check run.h5 with h5py")
+    arguments = parser.parse_args()
+    SCENARIOS[arguments.scenario](arguments)
+    print("PASS")

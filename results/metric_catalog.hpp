@@ -16,4 +16,8 @@ struct MetricInfo {
 // probe id -> metric name -> info. Built by the probe registry; profiles are checked against it.
 using MetricCatalog = std::map<std::string, std::map<std::string, MetricInfo>>;
 
+// Keys a profile's [node] table may hold (what the node should have: "gpu_pcie" = "5x16",
+// "ib_ports" = 8), each with what it means. Built from the registry's judges.
+using NodeSettingCatalog = std::map<std::string, std::string>;
+
 }  // namespace fabcheck

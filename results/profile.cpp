@@ -57,8 +57,9 @@ std::string describe(const toml::node& node) {
 // Reads one profile's tables, naming the file and line of whatever is wrong.
 class ProfileParser {
  public:
-  ProfileParser(const std::string& source_name, const MetricCatalog& catalog)
-      : source_name_(source_name), catalog_(catalog) {}
+  ProfileParser(const std::string& source_name, const MetricCatalog& catalog,
+                const NodeSettingCatalog& node_settings)
+      : source_name_(source_name), catalog_(catalog), node_settings_(node_settings) {}
 
   Profile parse(std::string_view text) {
     toml::table root;
@@ -74,9 +75,11 @@ class ProfileParser {
         read_profile_table(node, profile);
       } else if (key.str() == "expect") {
         read_expectations(node, profile);
+      } else if (key.str() == "node") {
+        read_node_table(node, profile);
       } else {
-        fail(line_of(key),
-             "unknown top-level key \"" + std::string(key.str()) + "\" (known: expect, profile)");
+        fail(line_of(key), "unknown top-level key \"" + std::string(key.str()) +
+                               "\" (known: expect, node, profile)");
       }
     }
     if (profile.name.empty()) profile.name = fs::path(source_name_).stem().string();
@@ -128,6 +131,35 @@ class ProfileParser {
         fail(line_of(key), "unknown key \"" + std::string(key.str()) +
                                "\" in [profile] (known: " + kProfileKeys + ")");
       }
+    }
+  }
+
+  void read_node_table(const toml::node& node, Profile& profile) const {
+    const auto* table = node.as_table();
+    if (table == nullptr) fail(line_of(node), "\"node\" must be a table ([node]), got " + describe(node));
+    for (auto&& [key, value] : *table) {
+      const std::string name(key.str());
+      if (node_settings_.find(name) == node_settings_.end()) {
+        std::string known;
+        for (const auto& [known_key, meaning] : node_settings_) known += (known.empty() ? "" : ", ") + known_key;
+        fail(line_of(key), "unknown key \"" + name + "\" in [node] (known: " +
+                               (known.empty() ? std::string("none in this build") : known) + ")");
+      }
+      std::string text;
+      if (const auto* string = value.as_string()) {
+        text = string->get();
+      } else if (const auto* boolean = value.as_boolean()) {
+        text = boolean->get() ? "true" : "false";
+      } else if (value.is_integer() || value.is_floating_point()) {
+        std::ostringstream number;
+        number << read_number(value, name);
+        text = number.str();
+      } else {
+        fail(line_of(value), "key \"" + name + "\" in [node] must be a string, number or boolean, got " +
+                                 describe(value));
+      }
+      profile.node[name] = text;
+      profile.node_lines[name] = line_of(key);
     }
   }
 
@@ -255,21 +287,23 @@ class ProfileParser {
 
   const std::string& source_name_;
   const MetricCatalog& catalog_;
+  const NodeSettingCatalog& node_settings_;
 };
 
 }  // namespace
 
 Profile parse_profile(std::string_view text, const std::string& source_name,
-                      const MetricCatalog& catalog) {
-  return ProfileParser(source_name, catalog).parse(text);
+                      const MetricCatalog& catalog, const NodeSettingCatalog& node_settings) {
+  return ProfileParser(source_name, catalog, node_settings).parse(text);
 }
 
-Profile load_profile(const fs::path& path, const MetricCatalog& catalog) {
+Profile load_profile(const fs::path& path, const MetricCatalog& catalog,
+                     const NodeSettingCatalog& node_settings) {
   std::ifstream in(path, std::ios::binary);
   if (!in) throw ConfigError(path.string(), 0, "cannot read profile file");
   std::ostringstream text;
   text << in.rdbuf();
-  Profile profile = parse_profile(text.str(), path.string(), catalog);
+  Profile profile = parse_profile(text.str(), path.string(), catalog, node_settings);
   profile.path = path.string();
   return profile;
 }

@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -31,16 +32,22 @@ struct Profile {
   std::string description;
   std::string path;  // the file it was read from ("" for one built in code)
   std::vector<Expectation> expectations;
+  // The [node] table: what the node should have, for the family judges (values as text: strings
+  // as written, numbers and booleans as TOML writes them), and the line of each key.
+  std::map<std::string, std::string> node;
+  std::map<std::string, long> node_lines;
 };
 
 // Parses profile text. `source_name` is used in error messages ("generic-cpu.toml:12: ...").
 // Throws ConfigError naming file, line and value for syntax errors, unknown keys, unknown probes or
 // metrics, unit mismatches, malformed sizes, and thresholds on the wrong side of each other.
+// A [node] key not in `node_settings` is an error too.
 Profile parse_profile(std::string_view text, const std::string& source_name,
-                      const MetricCatalog& catalog);
+                      const MetricCatalog& catalog, const NodeSettingCatalog& node_settings = {});
 
 // Reads and parses a file; a missing or unreadable file is a ConfigError too.
-Profile load_profile(const std::filesystem::path& path, const MetricCatalog& catalog);
+Profile load_profile(const std::filesystem::path& path, const MetricCatalog& catalog,
+                     const NodeSettingCatalog& node_settings = {});
 
 // A NAME is looked up as <dir>/<NAME>.toml in each of `profile_dirs`; anything containing '/' or
 // ending in ".toml" is a file path. Throws ConfigError when nothing matches (listing what exists).

@@ -63,4 +63,17 @@ std::map<Severity, int> count_by_severity(const std::vector<Finding>& findings) 
   return counts;
 }
 
+std::string verdict_line(const std::vector<Finding>& findings, bool incomplete) {
+  const Verdict verdict = verdict_of(findings, incomplete);
+  std::string name = to_string(verdict);
+  for (char& c : name) c = static_cast<char>(c - 'a' + 'A');
+  const auto counts = count_by_severity(findings);
+  return "verdict: " + name + " (" + std::to_string(counts.at(Severity::pass)) + " pass, " +
+         std::to_string(counts.at(Severity::warn)) + " warn, " +
+         std::to_string(counts.at(Severity::fail)) + " fail, " +
+         std::to_string(counts.at(Severity::waived)) + " waived, " +
+         std::to_string(counts.at(Severity::error)) + " error); exit code " +
+         std::to_string(exit_code_of(verdict));
+}
+
 }  // namespace fabcheck

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <map>
+#include <string>
 #include <vector>
 
 #include "results/finding.hpp"
@@ -20,5 +21,8 @@ int exit_code_of(Verdict verdict);
 const char* to_string(Verdict verdict);
 
 std::map<Severity, int> count_by_severity(const std::vector<Finding>& findings);
+
+// "verdict: PASS (12 pass, 0 warn, 0 fail, 2 waived, 0 error); exit code 0"
+std::string verdict_line(const std::vector<Finding>& findings, bool incomplete = false);
 
 }  // namespace fabcheck

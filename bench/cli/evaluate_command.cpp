@@ -14,9 +14,16 @@ int evaluate_command(const std::string& run_dir, const std::string& profile_name
                      const Registry& registry) {
   std::vector<Finding> findings;
   try {
-    const Profile profile = load_profile(resolve_profile(profile_name, profile_dirs()), registry.catalog());
+    const Profile profile = registry.load_profile(resolve_profile(profile_name, profile_dirs()));
     const auto measurements = read_measurements(run_dir);
     findings = evaluate(measurements, profile);
+    std::vector<Measurement> judged;
+    for (const auto& m : measurements) {
+      if (m.status == MeasurementStatus::ok) judged.push_back(m);
+    }
+    for (const auto& judge : registry.judges()) {
+      for (auto& finding : judge.judge(judged, profile)) findings.push_back(std::move(finding));
+    }
     std::printf("# %zu measurements from %s judged against profile %s\n", measurements.size(),
                 run_dir.c_str(), profile.name.c_str());
   } catch (const ConfigError& error) {
@@ -25,18 +32,10 @@ int evaluate_command(const std::string& run_dir, const std::string& profile_name
   }
   for (const auto& finding : findings) {
     if (finding.severity == Severity::pass) continue;
-    std::printf("%-6s %s\n", to_string(finding.severity), finding.message.c_str());
+    std::printf("%-6s %s\n", severity_label(finding.severity), finding.message.c_str());
   }
-  const Verdict verdict = verdict_of(findings);
-  const auto counts = count_by_severity(findings);
-  auto count = [&counts](Severity severity) {
-    const auto it = counts.find(severity);
-    return it == counts.end() ? 0 : it->second;
-  };
-  std::printf("verdict: %s (%d pass, %d warn, %d fail, %d waived, %d error); exit code %d\n",
-              to_string(verdict), count(Severity::pass), count(Severity::warn), count(Severity::fail),
-              count(Severity::waived), count(Severity::error), exit_code_of(verdict));
-  return exit_code_of(verdict);
+  std::printf("%s\n", verdict_line(findings).c_str());
+  return exit_code_of(verdict_of(findings));
 }
 
 }  // namespace fabcheck

@@ -2,11 +2,15 @@
 #include "bench/cli/probe_families.hpp"
 
 #include "bench/coll/coll_probes.hpp"
+#include "bench/coll/nccl_probes.hpp"
+#include "fabric/register.hpp"
 
 namespace fabcheck {
 
 void register_all_probes(Registry& registry) {
   register_collective_probes(registry);
+  register_nccl_probes(registry);
+  register_fabric_probes(registry);
 }
 
 }  // namespace fabcheck

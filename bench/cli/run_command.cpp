@@ -63,7 +63,8 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
   options.storage_paths = args.storage_paths;
   if (!args.sysfs_root.empty()) options.sysfs_root = args.sysfs_root;
 
-  request.profile = load_profile(resolve_profile(args.profile, profile_dirs()), registry.catalog());
+  request.profile = registry.load_profile(resolve_profile(args.profile, profile_dirs()));
+  request.judges = registry.judges();
   if (!args.out.empty()) {
     std::error_code error;
     if (std::filesystem::exists(args.out, error) &&

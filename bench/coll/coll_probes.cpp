@@ -15,6 +15,13 @@ namespace {
 // Sizes when neither the plan nor --sizes gives any.
 constexpr const char* kDefaultSizes = "1K:64M:4";
 
+// --sizes first; else the plan's sizes for this backend (coll.sizes.<backend>); else the default.
+std::vector<std::uint64_t> sizes_for(const RunOptions& options, const std::string& backend) {
+  if (!options.sizes.empty()) return options.sizes;
+  const auto it = options.extra.find("coll.sizes." + backend);
+  return parse_size_sweep(it == options.extra.end() ? kDefaultSizes : it->second);
+}
+
 class CollectiveProbe final : public Probe {
  public:
   explicit CollectiveProbe(Collective collective) : collective_(collective) {}
@@ -38,7 +45,7 @@ class CollectiveProbe final : public Probe {
     SweepConfig config;
     config.collective = collective_;
     config.placements = placements_from(context.options);
-    config.sizes = context.options.sizes.empty() ? parse_size_sweep(kDefaultSizes) : context.options.sizes;
+    config.sizes = sizes_for(context.options, choice.name);
     config.warmup = context.options.warmup;
     config.iters = context.options.iters;
     run_collective_sweep(*backend, config, context.world, sink, id(),

@@ -7,10 +7,15 @@
 namespace fabcheck {
 namespace {
 
-RunOptions options_for(const char* sizes, int iters, int warmup, double timeout_s,
-                       std::map<std::string, std::string> extra = {}) {
+// Collective sizes are per backend (coll.sizes.mpi / coll.sizes.nccl, read by the coll.* probes):
+// host-memory MPI saturates at a few MiB, eight NVLink GPUs only near a GiB. --sizes overrides both.
+RunOptions options_for(const char* mpi_sizes, const char* nccl_sizes, int iters, int warmup,
+                       double timeout_s, std::map<std::string, std::string> extra = {}) {
   RunOptions options;
-  options.sizes = parse_size_sweep(sizes);
+  parse_size_sweep(mpi_sizes);  // a typo here is a bug, caught by the plan tests
+  parse_size_sweep(nccl_sizes);
+  extra["coll.sizes.mpi"] = mpi_sizes;
+  extra["coll.sizes.nccl"] = nccl_sizes;
   options.iters = iters;
   options.warmup = warmup;
   options.probe_timeout_s = timeout_s;
@@ -22,13 +27,17 @@ std::vector<Plan> make_builtin_plans() {
   return {
       {"gate", "pre-job prolog on the job's own nodes: pass, or what to drain, in under 60 s",
        "fabric.pcie_links,fabric.ib_ports,coll.all_reduce,coll.all_gather,"
-       "fabric.nccl_transport,storage.seq_write,storage.seq_read",
-       options_for("1M,8M,64M", 10, 3, 30, {{"storage.profile", "gate"}})},
+       "fabric.nccl_transport,fabric.ib_counters,storage.seq_write,storage.seq_read",
+       options_for("1M,8M,64M", "64M,256M,1G", 10, 3, 30, {{"storage.profile", "gate"}})},
       {"acceptance", "new nodes: every component, full sweeps, in-place and out-of-place",
-       "fabric.*,gpu.*,coll.*,storage.*",
-       options_for("8:256M:2", 20, 5, 600, {{"placement", "both"}, {"storage.profile", "acceptance"}})},
+       // nic_loopback first: NCCL reads its transport variables once per process.
+       "fabric.pcie_links,fabric.ib_ports,fabric.topology,coll.nic_loopback,gpu.*,coll.all_reduce,"
+       "coll.all_gather,coll.reduce_scatter,coll.broadcast,coll.alltoall,coll.sendrecv,"
+       "fabric.nccl_transport,fabric.rdma_bw,fabric.rdma_lat,storage.*,fabric.ib_counters",
+       options_for("8:256M:2", "8:8G:2", 20, 5, 600,
+                   {{"placement", "both"}, {"storage.profile", "acceptance"}})},
       {"quick", "a few seconds: every collective at small sizes (smoke test)", "coll.*",
-       options_for("8:1M:8", 5, 2, 60)},
+       options_for("8:1M:8", "8:1M:8", 5, 2, 60)},
   };
 }
 

@@ -35,6 +35,22 @@ MetricCatalog Registry::catalog() const {
   return catalog;
 }
 
+void Registry::add_judge(Judge judge) { judges_.push_back(std::move(judge)); }
+
+NodeSettingCatalog Registry::node_settings() const {
+  NodeSettingCatalog settings;
+  for (const auto& judge : judges_) settings.insert(judge.settings.begin(), judge.settings.end());
+  return settings;
+}
+
+Profile Registry::load_profile(const std::filesystem::path& path) const {
+  Profile profile = fabcheck::load_profile(path, catalog(), node_settings());
+  for (const auto& judge : judges_) {
+    if (judge.validate) judge.validate(profile);
+  }
+  return profile;
+}
+
 std::vector<Probe*> Registry::select(const std::string& comma_separated_ids, bool skip_unknown) const {
   std::vector<Probe*> selected;
   auto take = [&selected](Probe* probe) {

@@ -1,14 +1,28 @@
 // Registry: the probes this binary knows, added by explicit register_*_probes() calls.
 #pragma once
 
+#include <filesystem>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "bench/core/probe.hpp"
+#include "results/finding.hpp"
 #include "results/metric_catalog.hpp"
+#include "results/profile.hpp"
 
 namespace fabcheck {
+
+// A family's rules beyond numeric thresholds (a link below its own maximum, a GPU slower than its
+// peers). The runner calls `judge` on the root after each probe with that probe's measurements from
+// every rank (status ok only: waived and failed records are judged by the evaluator).
+struct Judge {
+  std::string name;
+  NodeSettingCatalog settings;                   // the [node] keys it reads, with their meaning
+  std::function<void(const Profile&)> validate;  // throws ConfigError on a bad [node] value
+  std::function<std::vector<Finding>(const std::vector<Measurement>&, const Profile&)> judge;
+};
 
 class Registry {
  public:
@@ -19,6 +33,14 @@ class Registry {
   std::vector<Probe*> all() const;
   // Every probe's metrics, for checking profiles.
   MetricCatalog catalog() const;
+
+  void add_judge(Judge judge);
+  const std::vector<Judge>& judges() const { return judges_; }
+  // Every judge's [node] keys, for checking profiles.
+  NodeSettingCatalog node_settings() const;
+  // Loads a profile checked against this registry's metrics and [node] keys, and validated by
+  // every judge (ConfigError naming file, line and value otherwise).
+  Profile load_profile(const std::filesystem::path& path) const;
   // Resolves "coll.all_reduce,coll.*" (a trailing ".*" takes a family) into probes, in the order
   // given, without repeats. Throws ConfigError naming an unknown id and listing the known ones;
   // with `skip_unknown` (for built-in plans) ids this build lacks are left out instead.
@@ -26,6 +48,7 @@ class Registry {
 
  private:
   std::vector<std::unique_ptr<Probe>> probes_;
+  std::vector<Judge> judges_;
 };
 
 }  // namespace fabcheck

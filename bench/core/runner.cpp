@@ -55,18 +55,8 @@ std::vector<Measurement> decode(const std::string& text, int rank) {
   return result;
 }
 
+constexpr double kWatchdogMargin_s = 15;
 constexpr const char* kInProgress = "run in progress (or killed before it finished)";
-
-const char* severity_label(Severity severity) {
-  switch (severity) {
-    case Severity::pass: return "PASS";
-    case Severity::warn: return "WARN";
-    case Severity::fail: return "FAIL";
-    case Severity::waived: return "WAIVED";
-    case Severity::error: return "ERROR";
-  }
-  return "?";
-}
 
 }  // namespace
 
@@ -188,7 +178,9 @@ void Runner::run_probe(World& world, Probe& probe) {
     return;
   }
 
-  world.checkpoint("probe " + id, s.request.options.probe_timeout_s);
+  // A margin over the probe's own limit, so a backend that bounds its operations itself (NCCL
+  // aborts its communicators and names the GPUs) reports first.
+  world.checkpoint("probe " + id, s.request.options.probe_timeout_s + kWatchdogMargin_s);
   CollectingSink sink(world);
   RunContext context{world, s.request.options, s.request.out_dir};
   try {
@@ -210,6 +202,13 @@ void Runner::run_probe(World& world, Probe& probe) {
   std::lock_guard lock(s.mutex);
   s.probes_run.push_back(id);
   bool errored = false;
+  std::vector<Measurement> judged;  // this probe's ok measurements, for the family judges
+  auto record = [&s](const Finding& finding) {
+    if (s.console && finding.severity != Severity::pass) {
+      std::fprintf(s.console, "%-6s %s\n", severity_label(finding.severity), finding.message.c_str());
+    }
+    s.writer->append(finding);
+  };
   for (std::size_t r = 0; r < gathered.size(); ++r) {
     for (auto& measurement : decode(gathered[r], static_cast<int>(r))) {
       s.writer->append(measurement);
@@ -217,13 +216,12 @@ void Runner::run_probe(World& world, Probe& probe) {
         s.probes_errored.emplace_back(id, measurement.message);
         errored = true;
       }
-      for (auto& finding : evaluate_measurement(measurement, s.request.profile)) {
-        if (s.console && finding.severity != Severity::pass) {
-          std::fprintf(s.console, "%-6s %s\n", severity_label(finding.severity), finding.message.c_str());
-        }
-        s.writer->append(finding);
-      }
+      for (const auto& finding : evaluate_measurement(measurement, s.request.profile)) record(finding);
+      if (measurement.status == MeasurementStatus::ok) judged.push_back(std::move(measurement));
     }
+  }
+  for (const auto& judge : s.request.judges) {
+    for (const auto& finding : judge.judge(judged, s.request.profile)) record(finding);
   }
   if (s.console) std::fputs("\n", s.console);
   write_summary(kInProgress);
@@ -277,19 +275,9 @@ int Runner::execute(World& world) {
       std::fprintf(stderr, "fabcheck: run.h5 not written: %s\n", error.what());
     }
     const auto& findings = s.writer->findings();
-    const Verdict verdict = verdict_of(findings);
-    exit_code = exit_code_of(verdict);
-    const auto counts = count_by_severity(findings);
-    auto count = [&counts](Severity severity) {
-      const auto it = counts.find(severity);
-      return it == counts.end() ? 0 : it->second;
-    };
+    exit_code = exit_code_of(verdict_of(findings));
     if (s.console) {
-      std::fprintf(s.console,
-                   "verdict: %s (%d pass, %d warn, %d fail, %d waived, %d error); exit code %d\n"
-                   "results: %s\n",
-                   to_string(verdict), count(Severity::pass), count(Severity::warn),
-                   count(Severity::fail), count(Severity::waived), count(Severity::error), exit_code,
+      std::fprintf(s.console, "%s\nresults: %s\n", verdict_line(findings).c_str(),
                    s.request.out_dir.c_str());
       std::fflush(s.console);
     }

@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/core/probe.hpp"
+#include "bench/core/registry.hpp"
 #include "results/profile.hpp"
 #include "results/run_writer.hpp"
 
@@ -19,6 +20,7 @@ namespace fabcheck {
 
 struct RunRequest {
   std::vector<Probe*> probes;
+  std::vector<Judge> judges;
   RunOptions options;
   Profile profile;
   // Empty: ./fabcheck-results/<UTC timestamp>-<root's host>/, chosen by the root for every rank.

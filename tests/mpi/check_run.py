@@ -216,7 +216,7 @@ def scenario_gate(a):
         _, _, summary = check_files(out)
         if summary["plan"] != "gate" or "coll.all_reduce" not in summary["probes"]["run"]:
             fail(f"summary plan/probes: {summary['plan']} {summary['probes']}")
-        if "verdict: pass" not in result.stdout:
+        if "verdict: PASS" not in result.stdout:
             fail("no verdict line on the console")
 
 

@@ -4,6 +4,7 @@
 #include "bench/coll/coll_probes.hpp"
 #include "bench/core/plan.hpp"
 #include "bench/core/registry.hpp"
+#include "bench/core/size_range.hpp"
 #include "results/config_error.hpp"
 
 namespace fabcheck {
@@ -50,9 +51,11 @@ TEST(Registry, CatalogHasEveryCollectiveMetric) {
 TEST(Plans, GateIsShortAndAcceptanceSweepsBothPlacements) {
   const Plan& gate = find_plan("gate");
   EXPECT_LE(gate.options.probe_timeout_s, 60);
-  EXPECT_LE(gate.options.sizes.size(), 4u);
+  EXPECT_LE(parse_size_sweep(gate.options.extra.at("coll.sizes.mpi")).size(), 4u);
+  EXPECT_LE(parse_size_sweep(gate.options.extra.at("coll.sizes.nccl")).size(), 4u);
   const Plan& acceptance = find_plan("acceptance");
-  EXPECT_EQ(acceptance.options.sizes.size(), 26u);
+  EXPECT_EQ(parse_size_sweep(acceptance.options.extra.at("coll.sizes.mpi")).size(), 26u);
+  EXPECT_EQ(parse_size_sweep(acceptance.options.extra.at("coll.sizes.nccl")).size(), 31u);
   EXPECT_EQ(placements_from(acceptance.options).size(), 2u);
   EXPECT_THROW(find_plan("nightly"), ConfigError);
 }

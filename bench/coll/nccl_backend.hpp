@@ -1,0 +1,52 @@
+// The NCCL collective backend's entry points: whether NCCL can run here, and a backend for one
+// probe (device buffers, one stream per GPU, non-blocking communicators with a timeout).
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string>
+
+#include "bench/coll/backend.hpp"
+#include "bench/coll/nccl_environment.hpp"
+#include "bench/core/probe.hpp"
+
+namespace fabcheck {
+
+struct NcclAvailability {
+  bool available = false;
+  // Why not: "built without CUDA", "no CUDA device (<cudaGetErrorString>)".
+  std::string reason;
+  int device_count = 0;  // visible CUDA devices in this process
+};
+
+// Cheap (asks the CUDA runtime once, then remembers); never hangs or throws on a machine without
+// a driver. For Probe::applies and `fabcheck list`.
+NcclAvailability nccl_availability();
+
+// Whether this process has created an NCCL communicator. NCCL reads its transport settings
+// (NCCL_P2P_DISABLE, NCCL_SHM_DISABLE, NCCL_NET_GDR_LEVEL) once a process, at the first one, so a
+// probe that forces them must come before any other NCCL probe.
+bool nccl_communicator_created();
+
+// Which ranks share a communicator.
+enum class NcclScope {
+  world,  // every rank of the World (MPI: one GPU per rank; no MPI: every visible GPU)
+  host,   // the ranks (GPUs) of each host, one communicator per host
+};
+
+struct NcclBackendSettings {
+  NcclScope scope = NcclScope::world;
+  // NCCL_* variables the probe needs whatever the user set (e.g. nic_loopback_environment()).
+  EnvironmentMap forced_environment;
+};
+
+// Creates the communicators for one probe, with NCCL's debug log going to
+// <run_dir>/nccl-logs/<probe_id>.%h.%p.log (see nccl_environment.hpp); the environment is restored
+// once they exist. Every operation is bounded by options.probe_timeout_s from here on. Throws
+// NcclError (NCCL/CUDA failure, timeout) or ConfigError (more ranks on a host than GPUs).
+std::unique_ptr<CollectiveBackend> make_nccl_backend(World& world, const RunOptions& options,
+                                                     const std::filesystem::path& run_dir,
+                                                     const std::string& probe_id,
+                                                     const NcclBackendSettings& settings = {});
+
+}  // namespace fabcheck

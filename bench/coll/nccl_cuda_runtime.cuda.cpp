@@ -1,0 +1,338 @@
+// CudaNcclRuntime: NcclRuntime on cudart and NCCL — non-blocking communicators, one stream and a
+// pair of timing events per GPU, device buffers, and the verification kernels.
+#include <cuda_runtime_api.h>
+#include <nccl.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cstring>
+
+#include "bench/coll/nccl_buffer_layout.hpp"
+#include "bench/coll/nccl_cuda_runtime.hpp"
+#include "bench/coll/nccl_error.hpp"
+#include "bench/coll/nccl_verify_kernels.hpp"
+#include "bench/coll/verification.hpp"
+#include "bench/core/world.hpp"
+
+static_assert(sizeof(ncclUniqueId) == fabcheck::kNcclUniqueIdBytes);
+
+namespace fabcheck {
+
+namespace {
+
+std::atomic<bool> communicator_started{false};
+
+std::string cuda_text(cudaError_t error) {
+  return std::string(cudaGetErrorName(error)) + ": " + cudaGetErrorString(error);
+}
+
+std::string nccl_text(ncclResult_t result, ncclComm_t comm) {
+  std::string text = ncclGetErrorString(result);
+  const char* last = ncclGetLastError(comm);
+  if (last != nullptr && *last != '\0') text += " (" + std::string(last) + ")";
+  return text;
+}
+
+NcclPoll poll_from(ncclResult_t result, ncclComm_t comm) {
+  if (result == ncclSuccess) return {};
+  if (result == ncclInProgress) return {NcclCommState::in_progress, {}};
+  return {NcclCommState::failed, nccl_text(result, comm)};
+}
+
+struct DeviceMember {
+  int ordinal = 0;
+  int rank = 0;
+  ncclComm_t comm = nullptr;
+  cudaStream_t stream = nullptr;
+  cudaEvent_t start = nullptr;
+  cudaEvent_t stop = nullptr;
+  float* send = nullptr;
+  float* recv = nullptr;
+  std::uint64_t send_capacity = 0;  // elements
+  std::uint64_t recv_capacity = 0;
+  unsigned long long* wrong = nullptr;
+};
+
+class CudaNcclRuntime : public NcclRuntime {
+ public:
+  ~CudaNcclRuntime() override { release(); }
+
+  int device_count() override {
+    int count = 0;
+    const cudaError_t error = cudaGetDeviceCount(&count);
+    if (error != cudaSuccess) {
+      (void)cudaGetLastError();
+      throw NcclError("no CUDA device (" + std::string(cudaGetErrorString(error)) + ")");
+    }
+    return count;
+  }
+
+  GpuIdentity identify(int device_ordinal) override {
+    GpuIdentity identity;
+    char bus_id[32] = {};
+    check(cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device_ordinal), "cudaDeviceGetPCIBusId",
+          device_ordinal);
+    identity.bus_id = bus_id;
+    cudaDeviceProp properties{};
+    check(cudaGetDeviceProperties(&properties, device_ordinal), "cudaGetDeviceProperties",
+          device_ordinal);
+    identity.model = properties.name;
+    return identity;
+  }
+
+  std::string library_version() override {
+    int code = 0;
+    if (ncclGetVersion(&code) != ncclSuccess) return "unknown";
+    return std::to_string(code / 10000) + "." + std::to_string(code / 100 % 100) + "." +
+           std::to_string(code % 100);
+  }
+
+  void reread_debug_environment() override {
+#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 24, 3)
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    ncclResetDebugInit();
+#pragma GCC diagnostic pop
+#endif
+  }
+
+  NcclUniqueIdBytes new_unique_id() override {
+    ncclUniqueId id;
+    const ncclResult_t result = ncclGetUniqueId(&id);
+    if (result != ncclSuccess) {
+      throw NcclError("nccl: ncclGetUniqueId on " + local_hostname() +
+                      " failed: " + nccl_text(result, nullptr));
+    }
+    NcclUniqueIdBytes bytes{};
+    std::memcpy(bytes.data(), id.internal, bytes.size());
+    return bytes;
+  }
+
+  NcclPoll start_init(const std::vector<NcclMemberSpec>& members, int nranks,
+                      const NcclUniqueIdBytes& id_bytes) override {
+    for (const auto& spec : members) {
+      // Kept in members_ at once so release() frees whatever a failing step leaves behind.
+      DeviceMember& member = members_.emplace_back();
+      member.ordinal = spec.device_ordinal;
+      member.rank = spec.rank;
+      select(member);
+      check(cudaStreamCreateWithFlags(&member.stream, cudaStreamNonBlocking), "cudaStreamCreate",
+            member.ordinal);
+      check(cudaEventCreate(&member.start), "cudaEventCreate", member.ordinal);
+      check(cudaEventCreate(&member.stop), "cudaEventCreate", member.ordinal);
+      check(cudaMalloc(&member.wrong, sizeof(unsigned long long)), "cudaMalloc", member.ordinal);
+    }
+    ncclUniqueId id;
+    std::memcpy(id.internal, id_bytes.data(), id_bytes.size());
+    communicator_started = true;
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    config.blocking = 0;
+    ncclResult_t result = ncclGroupStart();
+    for (auto& member : members_) {
+      if (result != ncclSuccess) break;
+      select(member);
+      result = ncclCommInitRankConfig(&member.comm, nranks, id, member.rank, &config);
+      if (result == ncclInProgress) result = ncclSuccess;
+    }
+    const ncclResult_t ended = ncclGroupEnd();
+    if (result != ncclSuccess) return {NcclCommState::failed, nccl_text(result, nullptr)};
+    return poll_from(ended, nullptr);
+  }
+
+  NcclPoll poll(std::size_t index) override {
+    const DeviceMember& member = members_.at(index);
+    if (member.comm == nullptr) return {NcclCommState::failed, "no communicator"};
+    ncclResult_t state = ncclSuccess;
+    const ncclResult_t result = ncclCommGetAsyncError(member.comm, &state);
+    if (result != ncclSuccess) return {NcclCommState::failed, nccl_text(result, member.comm)};
+    return poll_from(state, member.comm);
+  }
+
+  bool stream_idle(std::size_t index) override {
+    const DeviceMember& member = members_.at(index);
+    const cudaError_t status = cudaStreamQuery(member.stream);
+    if (status == cudaErrorNotReady) return false;
+    check(status, "the operations' stream", member.ordinal);
+    return true;
+  }
+
+  void abort_all() override {
+    for (auto& member : members_) {
+      if (member.comm != nullptr) (void)ncclCommAbort(member.comm);
+      member.comm = nullptr;
+    }
+  }
+
+  void prepare(std::size_t index, const NcclOperation& op) override {
+    DeviceMember& member = members_.at(index);
+    select(member);
+    const NcclBufferLayout layout =
+        nccl_buffer_layout(op.collective, op.placement, op.shape, member.rank);
+    reserve(member, member.send, member.send_capacity, layout.send_elements);
+    reserve(member, member.recv, member.recv_capacity, layout.recv_elements);
+  }
+
+  void fill(std::size_t index, const NcclOperation& op, std::uint32_t seed) override {
+    DeviceMember& member = members_.at(index);
+    select(member);
+    const NcclBufferLayout layout =
+        nccl_buffer_layout(op.collective, op.placement, op.shape, member.rank);
+    float* output = layout.in_place ? member.send : member.recv;
+    const std::uint64_t output_size = layout.in_place ? layout.send_elements : layout.recv_elements;
+    check(launch_poison(output, output_size, member.stream), "poisoning the output",
+          member.ordinal);
+    check(launch_fill_input(member.send + layout.input_offset, layout.input_count, member.rank,
+                            seed, member.stream),
+          "filling the input", member.ordinal);
+    check(cudaStreamSynchronize(member.stream), "filling the input", member.ordinal);
+  }
+
+  std::uint64_t count_wrong(std::size_t index, const NcclOperation& op,
+                            std::uint32_t seed) override {
+    DeviceMember& member = members_.at(index);
+    select(member);
+    const NcclBufferLayout layout =
+        nccl_buffer_layout(op.collective, op.placement, op.shape, member.rank);
+    const float* output = (layout.in_place ? member.send : member.recv) + layout.output_offset;
+    unsigned long long wrong = 0;
+    check(cudaMemsetAsync(member.wrong, 0, sizeof wrong, member.stream), "cudaMemsetAsync",
+          member.ordinal);
+    check(launch_count_wrong(output, layout.output_count, op, member.rank, seed, member.wrong,
+                             member.stream),
+          "counting wrong elements", member.ordinal);
+    check(
+        cudaMemcpyAsync(&wrong, member.wrong, sizeof wrong, cudaMemcpyDeviceToHost, member.stream),
+        "cudaMemcpyAsync", member.ordinal);
+    check(cudaStreamSynchronize(member.stream), "counting wrong elements", member.ordinal);
+    return wrong;
+  }
+
+  void record_start() override {
+    for (auto& member : members_) {
+      select(member);
+      check(cudaEventRecord(member.start, member.stream), "cudaEventRecord", member.ordinal);
+    }
+  }
+
+  void record_stop() override {
+    for (auto& member : members_) {
+      select(member);
+      check(cudaEventRecord(member.stop, member.stream), "cudaEventRecord", member.ordinal);
+    }
+  }
+
+  NcclPoll enqueue(const NcclOperation& op) override {
+    ncclResult_t result = ncclGroupStart();
+    ncclComm_t failed_comm = nullptr;
+    for (auto& member : members_) {
+      if (result != ncclSuccess) break;
+      select(member);
+      result = enqueue_one(member, op);
+      if (result == ncclInProgress) result = ncclSuccess;
+      if (result != ncclSuccess) failed_comm = member.comm;
+    }
+    const ncclResult_t ended = ncclGroupEnd();
+    if (result != ncclSuccess) return {NcclCommState::failed, nccl_text(result, failed_comm)};
+    return poll_from(ended, members_.empty() ? nullptr : members_.front().comm);
+  }
+
+  double elapsed_s(std::size_t index) override {
+    const DeviceMember& member = members_.at(index);
+    float ms = 0;
+    check(cudaEventElapsedTime(&ms, member.start, member.stop), "cudaEventElapsedTime",
+          member.ordinal);
+    return static_cast<double>(ms) / 1e3;
+  }
+
+ private:
+  void check(cudaError_t error, const std::string& what, int ordinal) const {
+    if (error == cudaSuccess) return;
+    throw NcclError("cuda: " + what + " failed on " + local_hostname() + " gpu ordinal " +
+                    std::to_string(ordinal) + ": " + cuda_text(error));
+  }
+
+  void select(const DeviceMember& member) const {
+    check(cudaSetDevice(member.ordinal), "cudaSetDevice", member.ordinal);
+  }
+
+  void reserve(const DeviceMember& member, float*& buffer, std::uint64_t& capacity,
+               std::uint64_t elements) const {
+    if (elements <= capacity) return;
+    if (buffer != nullptr) check(cudaFree(buffer), "cudaFree", member.ordinal);
+    buffer = nullptr;
+    capacity = 0;
+    const std::uint64_t bytes = elements * sizeof(float);
+    check(cudaMalloc(&buffer, bytes), "cudaMalloc of " + std::to_string(bytes) + " bytes",
+          member.ordinal);
+    capacity = elements;
+  }
+
+  static ncclResult_t enqueue_one(DeviceMember& member, const NcclOperation& op) {
+    const NcclBufferLayout layout =
+        nccl_buffer_layout(op.collective, op.placement, op.shape, member.rank);
+    const float* in = member.send + layout.input_offset;
+    float* out = (layout.in_place ? member.send : member.recv) + layout.output_offset;
+    const int n = op.nranks;
+    switch (op.collective) {
+      case Collective::all_reduce:
+        return ncclAllReduce(in, out, op.shape.recv_count, ncclFloat, ncclSum, member.comm,
+                             member.stream);
+      case Collective::all_gather:
+        return ncclAllGather(in, out, op.shape.send_count, ncclFloat, member.comm, member.stream);
+      case Collective::reduce_scatter:
+        return ncclReduceScatter(in, out, op.shape.recv_count, ncclFloat, ncclSum, member.comm,
+                                 member.stream);
+      case Collective::broadcast:
+        return ncclBroadcast(in, out, op.shape.send_count, ncclFloat, verify::kRoot, member.comm,
+                             member.stream);
+      case Collective::alltoall: {
+        const std::uint64_t block = op.shape.send_count / static_cast<std::uint64_t>(n);
+        ncclResult_t result = ncclSuccess;
+        for (int peer = 0; peer < n && result == ncclSuccess; ++peer) {
+          const std::uint64_t offset = static_cast<std::uint64_t>(peer) * block;
+          result = ncclSend(in + offset, block, ncclFloat, peer, member.comm, member.stream);
+          if (result == ncclSuccess) {
+            result = ncclRecv(out + offset, block, ncclFloat, peer, member.comm, member.stream);
+          }
+        }
+        return result;
+      }
+      case Collective::sendrecv: {
+        const ncclResult_t sent = ncclSend(in, op.shape.send_count, ncclFloat,
+                                           (member.rank + 1) % n, member.comm, member.stream);
+        if (sent != ncclSuccess) return sent;
+        return ncclRecv(out, op.shape.recv_count, ncclFloat, (member.rank + n - 1) % n, member.comm,
+                        member.stream);
+      }
+    }
+    return ncclInvalidArgument;
+  }
+
+  // Every operation has completed (or the communicators were aborted) by the time the runtime is
+  // destroyed, so ncclCommAbort frees what ncclCommDestroy would, with no path that blocks.
+  void release() noexcept {
+    abort_all();
+    for (auto& member : members_) {
+      if (cudaSetDevice(member.ordinal) != cudaSuccess) continue;
+      if (member.send != nullptr) (void)cudaFree(member.send);
+      if (member.recv != nullptr) (void)cudaFree(member.recv);
+      if (member.wrong != nullptr) (void)cudaFree(member.wrong);
+      if (member.start != nullptr) (void)cudaEventDestroy(member.start);
+      if (member.stop != nullptr) (void)cudaEventDestroy(member.stop);
+      if (member.stream != nullptr) (void)cudaStreamDestroy(member.stream);
+    }
+    members_.clear();
+  }
+
+  std::vector<DeviceMember> members_;
+};
+
+}  // namespace
+
+std::unique_ptr<NcclRuntime> make_cuda_nccl_runtime() {
+  return std::make_unique<CudaNcclRuntime>();
+}
+
+bool cuda_nccl_communicator_started() { return communicator_started; }
+
+}  // namespace fabcheck

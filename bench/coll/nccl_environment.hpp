@@ -1,0 +1,45 @@
+// The NCCL_* environment of an NCCL probe: the user's own settings (respected and recorded), the
+// debug log written per probe and per rank into the run directory, and forced transport settings.
+#pragma once
+
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+
+namespace fabcheck {
+
+using EnvironmentMap = std::map<std::string, std::string>;
+
+// Every NCCL_* variable of this process's environment (the user's, outside a probe), for
+// summary.json.
+EnvironmentMap user_nccl_environment();
+
+// The folder NCCL debug logs go to: <run_dir>/nccl-logs.
+std::filesystem::path nccl_log_dir(const std::filesystem::path& run_dir);
+
+// What to set before a probe's communicators are created: NCCL_DEBUG=INFO,
+// NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH,ENV and NCCL_DEBUG_FILE=<log dir>/<probe_id>.%h.%p.log, except
+// those the user set (`user`), then `forced` (which wins over the user: a probe's own transport
+// settings are its purpose).
+EnvironmentMap nccl_probe_environment(const EnvironmentMap& user,
+                                      const std::filesystem::path& run_dir,
+                                      const std::string& probe_id, const EnvironmentMap& forced);
+
+// coll.nic_loopback: no NVLink/PCIe peer access and no shared memory, GPUDirect RDMA at any
+// distance, so even a single-node all-reduce goes through the NICs.
+EnvironmentMap nic_loopback_environment();
+
+// Sets variables while alive and restores what was there before (or unsets) when destroyed.
+class ScopedEnvironment {
+ public:
+  explicit ScopedEnvironment(const EnvironmentMap& values);
+  ~ScopedEnvironment();
+  ScopedEnvironment(const ScopedEnvironment&) = delete;
+  ScopedEnvironment& operator=(const ScopedEnvironment&) = delete;
+
+ private:
+  std::map<std::string, std::optional<std::string>> previous_;
+};
+
+}  // namespace fabcheck

@@ -1,0 +1,76 @@
+// coll.nic_loopback: an all-reduce among the GPUs of each node with NVLink/PCIe peer access and
+// shared memory disabled and GPUDirect RDMA forced, so every byte crosses the NICs (the GDR + IB
+// loopback check of SuperBench and AzHC); one communicator per node, the same engine as coll.*.
+#include <algorithm>
+
+#include "bench/coll/coll_probes.hpp"
+#include "bench/coll/engine.hpp"
+#include "bench/coll/nccl_backend.hpp"
+#include "bench/coll/nccl_probes.hpp"
+#include "bench/core/size_range.hpp"
+
+namespace fabcheck {
+
+namespace {
+
+// Large messages: the figure to compare with the NICs' line rate.
+constexpr const char* kDefaultSizes = "16M:256M:4";
+
+// GPUs each node's communicator would have (the smallest node's, so every rank decides alike).
+int gpus_per_node(const World& world, const NcclAvailability& nccl) {
+  if (!world.is_mpi()) return nccl.device_count;
+  int smallest = world.size();
+  for (const auto& host : world.distinct_hosts()) {
+    smallest = std::min(
+        smallest, static_cast<int>(std::count(world.hosts().begin(), world.hosts().end(), host)));
+  }
+  return smallest;
+}
+
+class NicLoopbackProbe final : public Probe {
+ public:
+  std::string id() const override { return "coll.nic_loopback"; }
+  std::string description() const override {
+    return "NCCL all-reduce among each node's GPUs forced through the NICs (no P2P, no SHM, GDR)";
+  }
+  std::vector<MetricSpec> metrics() const override { return collective_metrics(); }
+
+  Applicability applies(const World& world, const RunOptions& /*options*/) const override {
+    const NcclAvailability nccl = nccl_availability();
+    if (!nccl.available) return Applicability::waived(nccl.reason);
+    if (gpus_per_node(world, nccl) < 2) {
+      return Applicability::waived(
+          "needs two GPUs (ranks) on every node: a one-rank all-reduce never reaches the NIC");
+    }
+    if (nccl_communicator_created()) {
+      return Applicability::waived(
+          "an earlier NCCL probe in this process already made NCCL read NCCL_P2P_DISABLE, "
+          "NCCL_SHM_DISABLE and NCCL_NET_GDR_LEVEL; run coll.nic_loopback first or on its own");
+    }
+    return Applicability::yes();
+  }
+
+  void run(RunContext& context, MeasurementSink& sink) override {
+    NcclBackendSettings settings;
+    settings.scope = NcclScope::host;
+    settings.forced_environment = nic_loopback_environment();
+    auto backend =
+        make_nccl_backend(context.world, context.options, context.run_dir, id(), settings);
+    SweepConfig config;
+    config.collective = Collective::all_reduce;
+    config.sizes =
+        context.options.sizes.empty() ? parse_size_sweep(kDefaultSizes) : context.options.sizes;
+    config.warmup = context.options.warmup;
+    config.iters = context.options.iters;
+    run_collective_sweep(*backend, config, context.world, sink, id(),
+                         context.world.is_root() ? stdout : nullptr);
+  }
+};
+
+}  // namespace
+
+void register_nccl_probes(Registry& registry) {
+  registry.add(std::make_unique<NicLoopbackProbe>());
+}
+
+}  // namespace fabcheck

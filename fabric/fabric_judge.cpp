@@ -1,0 +1,193 @@
+// Judges fabric measurements (PCIe links, IB ports, counter changes) into findings with evidence.
+#include "fabric/fabric_judge.hpp"
+
+#include <string>
+
+#include "fabric/link_measurements.hpp"
+
+namespace fabcheck {
+
+namespace {
+
+std::string param(const Measurement& m, const std::string& key) {
+  auto it = m.params.find(key);
+  return it == m.params.end() ? std::string() : it->second;
+}
+
+Finding finding_for(const Measurement& m, Severity severity) {
+  Finding f;
+  f.severity = severity;
+  f.probe = m.probe;
+  f.metric = m.metric;
+  f.subject = m.subject;
+  f.host = m.host;
+  f.rank = m.rank;
+  f.observed = m.value;
+  f.unit = m.unit;
+  f.evidence = m.message;
+  return f;
+}
+
+const PcieExpectation* expectation_for(const std::string& kind, const FabricExpectations& e) {
+  if (kind == "gpu") return &e.gpu;
+  if (kind == "hca") return &e.hca;
+  if (kind == "nic") return &e.nic;
+  if (kind == "nvme") return &e.nvme;
+  return nullptr;
+}
+
+std::string device_words(const Measurement& m) {
+  std::string upstream = param(m, "upstream_port");
+  return m.subject + " (" + param(m, "kind") + ", upstream port " +
+         (upstream == "root" ? std::string("root complex") : upstream) + ")";
+}
+
+constexpr const char* kLinkRemedy =
+    "reseat the device or its riser/cable, check the slot and the upstream port's own link, "
+    "update firmware; a link trained down costs bandwidth on every transfer";
+
+void judge_pcie(const Measurement& m, const FabricExpectations& e, std::vector<Finding>& out) {
+  std::string kind = param(m, "kind");
+  const std::string& metric = m.metric;
+  bool idle_gpu = param(m, "load") == "idle";
+  if ((metric == "link_width_deficit" || metric == "link_gen_deficit") && m.value > 0) {
+    Finding f = finding_for(m, Severity::fail);
+    f.expected = 0;
+    f.message = device_words(m) + " link below its maximum: " + param(m, "current") + ", max " +
+                param(m, "max");
+    f.remedy = kLinkRemedy;
+    out.push_back(std::move(f));
+  } else if (metric == "idle_link_gen_deficit" && m.value > 0) {
+    Finding f = finding_for(m, Severity::pass);
+    f.message = device_words(m) + " at " + param(m, "current") + " (max " + param(m, "max") +
+                ") read while idle: informational, GPUs lower their link generation at idle";
+    f.remedy = "re-read under load (e.g. after gpu.h2d) to judge the generation";
+    out.push_back(std::move(f));
+  } else if (metric.size() > 9 && metric.compare(metric.size() - 9, 9, "_link_gen") == 0) {
+    // Below its own max is reported by link_gen_deficit; this is for a device whose max is short.
+    const PcieExpectation* want = expectation_for(kind, e);
+    bool at_max = m.value >= std::stod("0" + param(m, "max_gen"));
+    if (want && want->gen > 0 && m.value < want->gen && !idle_gpu && at_max) {
+      Finding f = finding_for(m, Severity::fail);
+      f.expected = want->gen;
+      f.message = device_words(m) + " at " + param(m, "current") + " below the expected Gen" +
+                  std::to_string(want->gen) + " (max " + param(m, "max") + ")";
+      f.remedy = kLinkRemedy;
+      out.push_back(std::move(f));
+    }
+  } else if (metric.size() > 11 && metric.compare(metric.size() - 11, 11, "_link_width") == 0) {
+    const PcieExpectation* want = expectation_for(kind, e);
+    bool at_max = m.value >= std::stod("0" + param(m, "max_width"));
+    if (want && want->width > 0 && m.value < want->width && at_max) {
+      Finding f = finding_for(m, Severity::fail);
+      f.expected = want->width;
+      f.message = device_words(m) + " at " + param(m, "current") + " below the expected x" +
+                  std::to_string(want->width) + " (max " + param(m, "max") + ")";
+      f.remedy = kLinkRemedy;
+      out.push_back(std::move(f));
+    }
+  } else if ((metric == "aer_fatal" || metric == "aer_nonfatal") && m.value > 0) {
+    Finding f = finding_for(m, metric == "aer_fatal" ? Severity::fail : Severity::warn);
+    f.expected = 0;
+    f.message = device_words(m) + " logged " + std::to_string(static_cast<long long>(m.value)) +
+                (metric == "aer_fatal" ? " fatal" : " non-fatal") +
+                " uncorrectable PCIe errors (AER)";
+    f.remedy = "check dmesg for AER reports on this BDF and its upstream port; reseat or replace";
+    out.push_back(std::move(f));
+  }
+}
+
+void judge_ib_ports(const Measurement& m, const FabricExpectations& e, std::vector<Finding>& out) {
+  if (m.metric == "active_ports") {
+    if (e.ib_ports && *e.ib_ports > 0 && m.value < *e.ib_ports) {
+      Finding f = finding_for(m, Severity::fail);
+      f.expected = *e.ib_ports;
+      std::string total = param(m, "ports");
+      f.message =
+          (total == "0" ? std::string("no RDMA device on a node that expects ") +
+                              std::to_string(*e.ib_ports) + " active ports"
+                        : std::to_string(static_cast<int>(m.value)) + " of " + total +
+                              " RDMA ports active, " + std::to_string(*e.ib_ports) + " expected");
+      f.remedy = total == "0" ? "check the HCAs are seen (lspci), the mlx5_core/mlx5_ib and "
+                                "ib_uverbs modules are loaded, and rdma-core is installed"
+                              : "check cables, switch ports and the subnet manager (ibstat)";
+      out.push_back(std::move(f));
+    }
+  } else if (m.metric == "port_active" && m.status == MeasurementStatus::ok && m.value < 1) {
+    Finding f = finding_for(m, Severity::fail);
+    f.expected = 1;
+    f.message = m.message.empty() ? m.subject + " is not active" : m.message;
+    f.remedy = "check the cable and switch port; ibstat, and the subnet manager for a port in INIT";
+    out.push_back(std::move(f));
+  } else if (m.metric == "port_rate" && e.ib_rate_gbps > 0 && m.value < e.ib_rate_gbps) {
+    Finding f = finding_for(m, Severity::fail);
+    f.expected = e.ib_rate_gbps;
+    f.message = m.message + ", below the expected " +
+                std::to_string(static_cast<int>(e.ib_rate_gbps)) + " Gb/s";
+    f.remedy =
+        "a port at a lower rate or width trained down: check the cable (mlxlink), the "
+        "switch port and the HCA firmware";
+    out.push_back(std::move(f));
+  } else if (m.metric == "saturated_counters" && m.value > 0) {
+    Finding f = finding_for(m, Severity::warn);
+    f.expected = 0;
+    f.message = m.message + "; new errors on it can no longer be seen";
+    f.remedy =
+        "find out why it counted so far (cable, port), then clear the counters "
+        "(perfquery -x -R)";
+    out.push_back(std::move(f));
+  }
+}
+
+void judge_ib_counters(const Measurement& m, std::vector<Finding>& out) {
+  if (m.metric == "error_counter_delta" && m.value > 0) {
+    Finding f = finding_for(m, Severity::fail);
+    f.expected = 0;
+    f.message =
+        "error counters grew during the run over " + param(m, "interval_s") + " s: " + m.message;
+    f.remedy =
+        "symbol errors and link recoveries point at the cable or transceiver; receive "
+        "errors and discards at the link or congestion; check with mlxlink / ibqueryerrors";
+    out.push_back(std::move(f));
+  }
+}
+
+}  // namespace
+
+std::vector<Finding> judge_fabric_measurements(const std::vector<Measurement>& measurements,
+                                               const FabricExpectations& expectations) {
+  std::vector<Finding> out;
+  bool expects_rdma = expectations.ib_ports && *expectations.ib_ports > 0;
+  for (const auto& m : measurements) {
+    bool ours =
+        m.probe == kPcieLinksProbe || m.probe == kIbPortsProbe || m.probe == kIbCountersProbe;
+    if (!ours) continue;
+    if (m.status == MeasurementStatus::waived) {
+      // "No RDMA device" is a FAIL (from active_ports) where ports are expected, not a waiver.
+      if (m.probe == kIbPortsProbe && expects_rdma) continue;
+      Finding f = finding_for(m, Severity::waived);
+      f.observed.reset();
+      f.message = m.message;
+      f.evidence.clear();
+      out.push_back(std::move(f));
+      continue;
+    }
+    if (m.status == MeasurementStatus::error) {
+      Finding f = finding_for(m, Severity::error);
+      f.observed.reset();
+      f.message = m.message;
+      out.push_back(std::move(f));
+      continue;
+    }
+    if (m.probe == kPcieLinksProbe) {
+      judge_pcie(m, expectations, out);
+    } else if (m.probe == kIbPortsProbe) {
+      judge_ib_ports(m, expectations, out);
+    } else {
+      judge_ib_counters(m, out);
+    }
+  }
+  return out;
+}
+
+}  // namespace fabcheck

@@ -1,0 +1,76 @@
+// fabric.ib_counters: growth of the RDMA ports' error counters since fabric.ib_ports read them
+// (or over --opt ib_counters.interval_s=S when it did not run).
+#include <chrono>
+#include <cstdlib>
+#include <thread>
+
+#include "bench/core/timer.hpp"
+#include "fabric/ib_counter_snapshot.hpp"
+#include "fabric/ib_port.hpp"
+#include "fabric/link_measurements.hpp"
+#include "fabric/probes.hpp"
+#include "results/config_error.hpp"
+
+namespace fabcheck {
+
+namespace {
+
+double interval_option(const RunOptions& options) {
+  auto it = options.extra.find("ib_counters.interval_s");
+  if (it == options.extra.end()) return 5.0;
+  char* end = nullptr;
+  double value = std::strtod(it->second.c_str(), &end);
+  if (end == it->second.c_str() || *end != '\0' || value < 0 || value > 3600) {
+    throw ConfigError("--opt ib_counters.interval_s: expected seconds (0..3600), got \"" +
+                      it->second + "\"");
+  }
+  return value;
+}
+
+class IbCountersProbe : public Probe {
+ public:
+  std::string id() const override { return kIbCountersProbe; }
+  std::string description() const override {
+    return "growth of RDMA port error counters (symbol errors, link downed, receive errors, "
+           "discards, out_of_buffer, ...) since fabric.ib_ports, i.e. across the heavy probes";
+  }
+  std::vector<MetricSpec> metrics() const override { return ib_counter_metrics(); }
+  Applicability applies(const World&, const RunOptions&) const override {
+    return Applicability::yes();
+  }
+  void run(RunContext& context, MeasurementSink& sink) override {
+    if (context.world.local_rank() != 0) return;
+    const std::string& root = context.options.sysfs_root;
+    auto stored =
+        load_counter_snapshot(counter_snapshot_path(context.run_dir, context.world.host()));
+    if (!stored) {
+      auto ports = read_ib_ports(root);
+      if (ports.empty()) {
+        Measurement none;
+        none.probe = kIbCountersProbe;
+        none.metric = "error_counter_delta";
+        none.unit = "count";
+        none.subject = "rdma";
+        none.status = MeasurementStatus::waived;
+        none.message = "no RDMA device (nothing in /sys/class/infiniband)";
+        sink.emit(std::move(none));
+        return;
+      }
+      stored.emplace();
+      stored->taken_at_s = now_seconds();
+      for (const auto& port : ports) stored->ports[port.subject()] = port.counters;
+      std::this_thread::sleep_for(std::chrono::duration<double>(interval_option(context.options)));
+    }
+    auto after = read_ib_counters(root);
+    for (auto& m :
+         ib_counter_measurements(stored->ports, after, now_seconds() - stored->taken_at_s)) {
+      sink.emit(std::move(m));
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Probe> make_ib_counters_probe() { return std::make_unique<IbCountersProbe>(); }
+
+}  // namespace fabcheck

@@ -1,0 +1,50 @@
+// fabric.ib_ports: state, physical state, rate and stuck counters of every RDMA port; keeps a
+// counter snapshot for fabric.ib_counters.
+#include "bench/core/timer.hpp"
+#include "fabric/ib_counter_snapshot.hpp"
+#include "fabric/ib_port.hpp"
+#include "fabric/link_measurements.hpp"
+#include "fabric/probes.hpp"
+#include "fabric/verbs_devices.hpp"
+
+namespace fabcheck {
+
+namespace {
+
+class IbPortsProbe : public Probe {
+ public:
+  std::string id() const override { return kIbPortsProbe; }
+  std::string description() const override {
+    return "InfiniBand/RoCE ports: state, physical state, rate, link layer, counters stuck at "
+           "their maximum (sysfs and libibverbs)";
+  }
+  std::vector<MetricSpec> metrics() const override { return ib_port_metrics(); }
+  Applicability applies(const World&, const RunOptions&) const override {
+    return Applicability::yes();  // a node without RDMA devices reports it (WAIVED or FAIL)
+  }
+  void run(RunContext& context, MeasurementSink& sink) override {
+    if (context.world.local_rank() != 0) return;
+    auto ports = read_ib_ports(context.options.sysfs_root);
+    bool live = context.options.sysfs_root == "/";
+    VerbsDevices verbs = live ? list_verbs_devices() : VerbsDevices{};
+    for (auto& m : ib_port_measurements(ports)) {
+      if (live) {
+        m.params["libibverbs"] =
+            verbs.library_loaded ? std::to_string(verbs.names.size()) + " devices" : verbs.problem;
+      }
+      sink.emit(std::move(m));
+    }
+    if (!ports.empty()) {
+      StoredCounters stored;
+      stored.taken_at_s = now_seconds();
+      for (const auto& port : ports) stored.ports[port.subject()] = port.counters;
+      save_counter_snapshot(counter_snapshot_path(context.run_dir, context.world.host()), stored);
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Probe> make_ib_ports_probe() { return std::make_unique<IbPortsProbe>(); }
+
+}  // namespace fabcheck

@@ -1,0 +1,24 @@
+// The NCCL debug logs of a run: <run_dir>/nccl-logs/<probe-id>.<host>.<pid>.log, grouped by probe.
+#pragma once
+
+#include "bench/coll/nccl_environment.hpp"
+
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace fabcheck {
+
+// The folder the NCCL backend writes into is nccl_log_dir() in bench/coll/nccl_environment.hpp.
+
+// The probe id a log file belongs to: its first two dot-separated name parts
+// ("coll.all_reduce.node-a.1234.log" -> "coll.all_reduce"); "" when the name has no such form.
+std::string probe_of_nccl_log(const std::string& file_name);
+
+// probe id -> files (sorted), of the *.log files in `dir` whose name contains ".<host>." (all
+// files when `host` is empty).
+std::map<std::string, std::vector<std::string>> nccl_logs_by_probe(const std::filesystem::path& dir,
+                                                                   const std::string& host);
+
+}  // namespace fabcheck

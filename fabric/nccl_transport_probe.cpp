@@ -1,0 +1,76 @@
+// fabric.nccl_transport: which transports NCCL really used in this run's NCCL probes, from the
+// debug logs they left in <run_dir>/nccl-logs.
+#include <algorithm>
+
+#include "fabric/nccl_log.hpp"
+#include "fabric/nccl_log_files.hpp"
+#include "fabric/nccl_transport.hpp"
+#include "fabric/probes.hpp"
+
+namespace fabcheck {
+
+namespace {
+
+constexpr const char* kProbe = "fabric.nccl_transport";
+// Its NCCL log sends one node's traffic through the NICs on purpose.
+constexpr const char* kLoopbackProbe = "coll.nic_loopback";
+
+class NcclTransportProbe : public Probe {
+ public:
+  std::string id() const override { return kProbe; }
+  std::string description() const override {
+    return "transports NCCL chose in this run (NET/IB with or without GDRDMA, NET/Socket, P2P, "
+           "SHM), read from the NCCL debug logs of the NCCL probes";
+  }
+  std::vector<MetricSpec> metrics() const override {
+    std::vector<MetricSpec> specs;
+    for (const char* lower :
+         {"socket_channels", "ib_channels_without_gdr", "intra_node_non_p2p_channels",
+          "unrecognised_lines", "shm_channels"}) {
+      specs.push_back({lower, MetricInfo{"count", Better::lower}});
+    }
+    for (const char* higher : {"ib_channels", "gdr_channels", "p2p_channels"}) {
+      specs.push_back({higher, MetricInfo{"count", Better::higher}});
+    }
+    return specs;
+  }
+  Applicability applies(const World&, const RunOptions&) const override {
+    return Applicability::yes();  // whether an NCCL probe ran is only known when this one runs
+  }
+  void run(RunContext& context, MeasurementSink& sink) override {
+    if (context.world.local_rank() != 0) return;
+    auto dir = nccl_log_dir(context.run_dir);
+    auto groups = nccl_logs_by_probe(dir, context.world.host());
+    if (groups.empty() && context.world.is_root()) {
+      groups = nccl_logs_by_probe(dir, "");  // logs named after a host the World does not know
+    }
+    if (groups.empty()) {
+      if (!context.world.is_root()) return;
+      Measurement none;
+      none.probe = kProbe;
+      none.metric = "socket_channels";
+      none.unit = "count";
+      none.subject = "run";
+      none.status = MeasurementStatus::waived;
+      none.message = "no NCCL probe ran in this run (no logs in " + dir.string() + ")";
+      sink.emit(std::move(none));
+      return;
+    }
+    for (const auto& [probe, files] : groups) {
+      NcclLog log = read_nccl_logs(files);
+      for (auto& m : nccl_transport_measurements(log, kProbe, probe)) {
+        if (probe == kLoopbackProbe && m.metric == "intra_node_non_p2p_channels") continue;
+        m.params["files"] = std::to_string(files.size());
+        sink.emit(std::move(m));
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Probe> make_nccl_transport_probe() {
+  return std::make_unique<NcclTransportProbe>();
+}
+
+}  // namespace fabcheck

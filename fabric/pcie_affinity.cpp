@@ -1,0 +1,69 @@
+// Where a PCIe device sits: its NUMA node and nearby CPUs, and the GPU nearest to it in PCIe.
+#include "fabric/pcie_affinity.hpp"
+
+#include <algorithm>
+#include <iterator>
+
+#include "fabric/sysfs_file.hpp"
+#include "fabric/text_scan.hpp"
+
+namespace fabcheck {
+
+namespace fs = std::filesystem;
+
+namespace {
+fs::path device_dir(const fs::path& root, const std::string& bdf) {
+  return root / "sys/bus/pci/devices" / bdf;
+}
+}  // namespace
+
+int pci_numa_node(const fs::path& sysfs_root, const std::string& bdf) {
+  auto text = read_sysfs_text(device_dir(sysfs_root, bdf) / "numa_node");
+  if (!text) return -1;
+  auto node = text::parse_small_int(*text);
+  return node ? *node : -1;
+}
+
+std::vector<int> parse_cpu_list(const std::string& text) {
+  std::vector<int> cpus;
+  std::string_view rest = text::trim(text);
+  while (!rest.empty()) {
+    std::size_t comma = rest.find(',');
+    std::string_view part = rest.substr(0, comma);
+    rest.remove_prefix(comma == std::string_view::npos ? rest.size() : comma + 1);
+    std::size_t dash = part.find('-');
+    auto first = text::parse_small_int(part.substr(0, dash));
+    auto last =
+        dash == std::string_view::npos ? first : text::parse_small_int(part.substr(dash + 1));
+    if (!first || !last || *last < *first || *last - *first > 4096) return {};
+    for (int cpu = *first; cpu <= *last; ++cpu) cpus.push_back(cpu);
+  }
+  return cpus;
+}
+
+std::vector<int> pci_local_cpus(const fs::path& sysfs_root, const std::string& bdf) {
+  auto text = read_sysfs_text(device_dir(sysfs_root, bdf) / "local_cpulist");
+  return text ? parse_cpu_list(*text) : std::vector<int>{};
+}
+
+std::string nearest_pci_device(const fs::path& sysfs_root, const std::string& bdf,
+                               const std::vector<std::string>& candidates) {
+  std::error_code error;
+  fs::path self = fs::canonical(device_dir(sysfs_root, bdf), error);
+  if (error) return candidates.empty() ? "" : candidates.front();
+  std::string best;
+  std::ptrdiff_t best_shared = -1;
+  for (const auto& candidate : candidates) {
+    fs::path other = fs::canonical(device_dir(sysfs_root, candidate), error);
+    if (error) continue;
+    auto [a, b] = std::mismatch(self.begin(), self.end(), other.begin(), other.end());
+    std::ptrdiff_t shared = std::distance(self.begin(), a);
+    if (shared > best_shared) {
+      best_shared = shared;
+      best = candidate;
+    }
+  }
+  return best;
+}
+
+}  // namespace fabcheck

@@ -1,0 +1,31 @@
+// The perftest command line for one rail of one node pair (server or client side).
+#include "fabric/perftest_command.hpp"
+
+namespace fabcheck {
+
+const char* perftest_program(PerftestTool tool) {
+  return tool == PerftestTool::write_bw ? "ib_write_bw" : "ib_write_lat";
+}
+
+std::vector<std::string> perftest_argv(const PerftestInvocation& in) {
+  std::vector<std::string> argv{
+      perftest_program(in.tool),   "-d", in.hca, "-i", std::to_string(in.ib_port), "-p",
+      std::to_string(in.tcp_port), "-F"};  // -F: do not fail when the CPU frequency governor varies
+  if (in.size_bytes > 0) {
+    argv.insert(argv.end(), {"-s", std::to_string(in.size_bytes)});
+  }
+  if (in.iterations > 0) argv.insert(argv.end(), {"-n", std::to_string(in.iterations)});
+  if (in.tool == PerftestTool::write_bw) {
+    argv.push_back("--report_gbits");
+    // ib_write_lat refuses CUDA memory without --write_with_imm; latency stays on host memory.
+    if (!in.cuda_bus_id.empty()) argv.push_back("--use_cuda_bus_id=" + in.cuda_bus_id);
+  }
+  if (!in.json_file.empty()) {
+    argv.push_back("--out_json");
+    argv.push_back("--out_json_file=" + in.json_file);
+  }
+  if (!in.server.empty()) argv.push_back(in.server);
+  return argv;
+}
+
+}  // namespace fabcheck

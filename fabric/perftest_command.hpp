@@ -1,0 +1,27 @@
+// The perftest command line for one rail of one node pair (server or client side).
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fabcheck {
+
+enum class PerftestTool { write_bw, write_lat };
+const char* perftest_program(PerftestTool tool);  // "ib_write_bw", "ib_write_lat"
+
+struct PerftestInvocation {
+  PerftestTool tool = PerftestTool::write_bw;
+  std::string hca;               // -d mlx5_0
+  int ib_port = 1;               // -i
+  int tcp_port = 18515;          // -p: one per rail so the rails run side by side
+  std::string server;            // the server's address on the client side; "" on the server side
+  std::uint64_t size_bytes = 0;  // -s; 0: perftest's default
+  int iterations = 0;            // -n; 0: perftest's default
+  std::string cuda_bus_id;  // --use_cuda_bus_id=<BDF> (GPU memory; bandwidth only), "" for host
+  std::string json_file;    // --out_json --out_json_file=<file>, "" for none
+};
+
+std::vector<std::string> perftest_argv(const PerftestInvocation& invocation);
+
+}  // namespace fabcheck

@@ -1,0 +1,306 @@
+// fabric.rdma_bw and fabric.rdma_lat: perftest between node pairs, every rail side by side, with
+// addresses agreed over the World, each process pinned to its HCA's CPUs, GPU memory (nearest GPU)
+// for bandwidth when there are GPUs. A single node tests each HCA in loopback.
+#include <chrono>
+#include <fstream>
+#include <sstream>
+#include <thread>
+
+#include "fabric/child_process.hpp"
+#include "fabric/ib_port.hpp"
+#include "fabric/pair_schedule.hpp"
+#include "fabric/pcie_affinity.hpp"
+#include "fabric/pcie_link.hpp"
+#include "fabric/perftest_command.hpp"
+#include "fabric/perftest_output.hpp"
+#include "fabric/probes.hpp"
+#include "fabric/text_scan.hpp"
+
+namespace fabcheck {
+
+namespace {
+
+constexpr int kFirstTcpPort = 18515;
+constexpr double kRunTimeoutS = 120;
+
+// What one host brings to the test: its active HCAs (sorted) and whether perftest is installed.
+struct HostRdma {
+  std::string host;
+  std::vector<std::string> hcas;
+  std::string problem;  // why this host cannot take part, "" when it can
+};
+
+std::string encode(const HostRdma& h) {
+  std::string out = h.host + "\t" + h.problem + "\t";
+  for (const auto& hca : h.hcas) out += hca + ",";
+  return out;
+}
+
+HostRdma decode(const std::string& text) {
+  HostRdma h;
+  std::size_t a = text.find('\t');
+  std::size_t b = text.find('\t', a + 1);
+  if (a == std::string::npos || b == std::string::npos) return h;
+  h.host = text.substr(0, a);
+  h.problem = text.substr(a + 1, b - a - 1);
+  std::string list = text.substr(b + 1);
+  for (std::size_t start = 0, end; (end = list.find(',', start)) != std::string::npos;
+       start = end + 1) {
+    h.hcas.push_back(list.substr(start, end - start));
+  }
+  return h;
+}
+
+std::string local_problem(const std::vector<IbPortState>& ports, PerftestTool tool) {
+  bool any_active = false;
+  for (const auto& port : ports) any_active = any_active || port.active();
+  if (ports.empty()) return "no RDMA device";
+  if (!any_active) return "no active RDMA port";
+  if (find_in_path(perftest_program(tool)).empty()) {
+    return std::string(perftest_program(tool)) + " not installed (perftest package)";
+  }
+  return "";
+}
+
+class RdmaPerftestProbe : public Probe {
+ public:
+  explicit RdmaPerftestProbe(PerftestTool tool) : tool_(tool) {}
+
+  std::string id() const override {
+    return tool_ == PerftestTool::write_bw ? "fabric.rdma_bw" : "fabric.rdma_lat";
+  }
+  std::string description() const override {
+    return tool_ == PerftestTool::write_bw
+               ? "RDMA write bandwidth per HCA between node pairs (perftest ib_write_bw, Gb/s)"
+               : "RDMA write latency per HCA between node pairs (perftest ib_write_lat, us)";
+  }
+  std::vector<MetricSpec> metrics() const override {
+    if (tool_ == PerftestTool::write_bw) return {{"write_bw", MetricInfo{"Gb/s", Better::higher}}};
+    return {{"write_lat", MetricInfo{"us", Better::lower}}};
+  }
+  Applicability applies(const World& world, const RunOptions& options) const override {
+    if (world.size() > 1) return Applicability::yes();  // hosts compare notes in run()
+    std::string problem = local_problem(read_ib_ports(options.sysfs_root), tool_);
+    return problem.empty() ? Applicability::yes() : Applicability::waived(problem);
+  }
+  void run(RunContext& context, MeasurementSink& sink) override;
+
+ private:
+  void run_round(RunContext& context, MeasurementSink& sink, const HostRdma& me,
+                 const std::vector<std::pair<HostRdma, HostRdma>>& pairs);
+  void emit_result(MeasurementSink& sink, const PerftestInvocation& run, const ChildResult& result,
+                   const std::string& peer, const std::string& pinning);
+  PerftestTool tool_;
+};
+
+void RdmaPerftestProbe::run(RunContext& context, MeasurementSink& sink) {
+  World& world = context.world;
+  HostRdma mine;
+  if (world.local_rank() == 0) {
+    auto ports = read_ib_ports(context.options.sysfs_root);
+    mine.host = world.host();
+    mine.problem = local_problem(ports, tool_);
+    for (const auto& port : ports) {
+      if (port.active()) mine.hcas.push_back(port.device);
+    }
+  }
+  auto gathered = world.gather_to_root(world.local_rank() == 0 ? encode(mine) : "");
+  std::string plan_text;
+  if (world.is_root()) {
+    std::vector<HostRdma> usable;
+    for (const auto& text : gathered) {
+      if (text.empty()) continue;
+      HostRdma host = decode(text);
+      if (host.problem.empty()) {
+        usable.push_back(host);
+        continue;
+      }
+      Measurement waived;
+      waived.probe = id();
+      waived.metric = metrics().front().name;
+      waived.unit = metrics().front().info.unit;
+      waived.host = host.host;
+      waived.subject = "rdma";
+      waived.status = MeasurementStatus::waived;
+      waived.message = host.host + ": " + host.problem;
+      sink.emit(std::move(waived));
+    }
+    auto all_pairs = context.options.extra.count("rdma.pairs") &&
+                     context.options.extra.at("rdma.pairs") == "all";
+    std::vector<PairRound> rounds;
+    if (usable.size() == 1) {
+      rounds.push_back({{0, 0}});  // loopback on the one node
+    } else {
+      int n = static_cast<int>(usable.size());
+      rounds = all_pairs ? circle_rounds(n) : quick_rounds(n);
+    }
+    std::ostringstream plan;
+    for (const auto& round : rounds) {
+      for (const auto& pair : round) {
+        plan << encode(usable[static_cast<std::size_t>(pair.a)]) << "\n"
+             << encode(usable[static_cast<std::size_t>(pair.b)]) << "\n";
+      }
+      plan << "\n";  // end of round
+    }
+    plan_text = plan.str();
+  }
+  plan_text = world.broadcast_from_root(plan_text);
+
+  std::vector<std::pair<HostRdma, HostRdma>> round;
+  std::istringstream lines(plan_text);
+  std::string line;
+  while (std::getline(lines, line)) {
+    if (line.empty()) {
+      run_round(context, sink, mine, round);
+      round.clear();
+      continue;
+    }
+    std::string client_line;
+    std::getline(lines, client_line);
+    round.emplace_back(decode(line), decode(client_line));
+  }
+}
+
+void RdmaPerftestProbe::run_round(RunContext& context, MeasurementSink& sink, const HostRdma& me,
+                                  const std::vector<std::pair<HostRdma, HostRdma>>& pairs) {
+  World& world = context.world;
+  const std::string& root = context.options.sysfs_root;
+  std::uint64_t size = context.options.sizes.empty()
+                           ? (tool_ == PerftestTool::write_bw ? 8u << 20 : 2u)
+                           : context.options.sizes.front();
+  std::vector<std::string> gpus;
+  for (const auto& link : read_pcie_links(root)) {
+    if (link.kind == PcieDeviceKind::gpu) gpus.push_back(link.bdf);
+  }
+  bool use_cuda = !(context.options.extra.count("rdma.use_cuda") &&
+                    context.options.extra.at("rdma.use_cuda") == "0");
+  auto invocation = [&](const std::string& hca, int rail, const std::string& server) {
+    PerftestInvocation run;
+    run.tool = tool_;
+    run.hca = hca;
+    run.tcp_port = kFirstTcpPort + rail;
+    run.server = server;
+    run.size_bytes = size;
+    std::error_code error;
+    auto device = std::filesystem::canonical(
+        std::filesystem::path(root) / "sys/class/infiniband" / hca / "device", error);
+    if (use_cuda && !gpus.empty() && !error) {
+      run.cuda_bus_id = nearest_pci_device(root, device.filename().string(), gpus);
+    }
+    return run;
+  };
+  auto cpus_of = [&](const std::string& hca) {
+    std::error_code error;
+    auto dev = std::filesystem::canonical(
+        std::filesystem::path(root) / "sys/class/infiniband" / hca / "device", error);
+    return error ? std::vector<int>{} : pci_local_cpus(root, dev.filename().string());
+  };
+
+  std::vector<std::unique_ptr<ChildProcess>> servers;
+  std::vector<std::tuple<PerftestInvocation, std::string, std::vector<int>>> clients;
+  for (const auto& [server, client] : pairs) {
+    std::size_t rails = std::min(server.hcas.size(), client.hcas.size());
+    bool loopback = server.host == client.host;
+    for (std::size_t rail = 0; rail < rails; ++rail) {
+      if (me.host == server.host && world.local_rank() == 0) {
+        auto run = invocation(server.hcas[rail], static_cast<int>(rail), "");
+        servers.push_back(std::make_unique<ChildProcess>(perftest_argv(run), cpus_of(run.hca)));
+      }
+      if (me.host == client.host && world.local_rank() == 0) {
+        auto run = invocation(client.hcas[rail], static_cast<int>(rail),
+                              loopback ? std::string("localhost") : server.host);
+        run.json_file =
+            (context.run_dir / "fabric" / (id() + "." + me.host + "." + run.hca + ".json"))
+                .string();
+        clients.emplace_back(run, server.host + "/" + server.hcas[rail], cpus_of(run.hca));
+      }
+    }
+  }
+  world.barrier();  // every server of this round is started
+  if (!clients.empty()) {
+    std::filesystem::create_directories(context.run_dir / "fabric");
+    std::this_thread::sleep_for(std::chrono::seconds(1));  // let the servers bind their ports
+    std::vector<std::unique_ptr<ChildProcess>> running;
+    for (const auto& [run, peer, cpus] : clients) {
+      running.push_back(std::make_unique<ChildProcess>(perftest_argv(run), cpus));
+    }
+    for (std::size_t i = 0; i < running.size(); ++i) {
+      const auto& [run, peer, cpus] = clients[i];
+      std::string pinning =
+          cpus.empty() ? "unpinned" : std::to_string(cpus.size()) + " HCA-local CPUs";
+      emit_result(sink, run, running[i]->wait(kRunTimeoutS), peer, pinning);
+    }
+  }
+  for (auto& server : servers) server->wait(kRunTimeoutS);
+  world.barrier();  // the round is over everywhere before the next one starts servers
+}
+
+void RdmaPerftestProbe::emit_result(MeasurementSink& sink, const PerftestInvocation& run,
+                                    const ChildResult& result, const std::string& peer,
+                                    const std::string& pinning) {
+  Measurement m;
+  m.probe = id();
+  m.metric = metrics().front().name;
+  m.unit = metrics().front().info.unit;
+  m.subject = run.hca;
+  m.peer = peer;
+  m.size_bytes = run.size_bytes;
+  m.params["tcp_port"] = std::to_string(run.tcp_port);
+  m.params["memory"] = run.cuda_bus_id.empty() ? "host" : "cuda:" + run.cuda_bus_id;
+  m.params["pinning"] = pinning;
+  std::string json;
+  if (std::ifstream in{run.json_file}) {
+    std::ostringstream text;
+    text << in.rdbuf();
+    json = text.str();
+  }
+  auto fail = [&](const std::string& why) {
+    std::string tail = result.output.size() > 400 ? result.output.substr(result.output.size() - 400)
+                                                  : result.output;
+    m.status = MeasurementStatus::error;
+    m.message = std::string(perftest_program(run.tool)) + " " + run.hca + " -> " + peer + ": " +
+                why + (tail.empty() ? "" : "; output: " + std::string(text::trim(tail)));
+    sink.emit(std::move(m));
+  };
+  if (!result.problem.empty()) return fail(result.problem);
+  if (result.timed_out) return fail("timed out");
+  if (result.exit_code != 0) return fail("exit code " + std::to_string(result.exit_code));
+  if (tool_ == PerftestTool::write_bw) {
+    PerftestBw bw =
+        json.empty() ? parse_perftest_bw_text(result.output) : parse_perftest_bw_json(json);
+    if (!bw.ok()) return fail(bw.error);
+    const auto& row = bw.rows.back();
+    bool mib = bw.unit == "MiB/s";
+    m.value = mib ? mib_per_s_to_gbps(row.average) : row.average;
+    m.params["peak_gbps"] = std::to_string(mib ? mib_per_s_to_gbps(row.peak) : row.peak);
+    m.params["msg_rate_mpps"] = std::to_string(row.msg_rate_mpps);
+  } else {
+    PerftestLat lat =
+        json.empty() ? parse_perftest_lat_text(result.output) : parse_perftest_lat_json(json);
+    if (!lat.ok()) return fail(lat.error);
+    const auto& row = lat.rows.back();
+    m.value = row.t_typical;
+    SampleStats stats;
+    stats.count = row.iterations;
+    stats.min = row.t_min;
+    stats.median = row.t_typical;
+    stats.max = row.t_max;
+    stats.p99 = row.p99;
+    stats.mean = row.t_avg;
+    stats.cv = row.t_avg > 0 ? row.t_stdev / row.t_avg : 0;
+    m.stats = stats;
+    m.params["p99_9_us"] = std::to_string(row.p999);
+  }
+  sink.emit(std::move(m));
+}
+
+}  // namespace
+
+std::unique_ptr<Probe> make_rdma_bw_probe() {
+  return std::make_unique<RdmaPerftestProbe>(PerftestTool::write_bw);
+}
+std::unique_ptr<Probe> make_rdma_lat_probe() {
+  return std::make_unique<RdmaPerftestProbe>(PerftestTool::write_lat);
+}
+
+}  // namespace fabcheck

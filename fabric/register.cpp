@@ -1,0 +1,21 @@
+// Registers the fabric probes (PCIe links, IB ports and counters, NCCL transport proof, RDMA
+// tests).
+#include "fabric/register.hpp"
+
+#include "fabric/fabric_profile.hpp"
+#include "fabric/probes.hpp"
+
+namespace fabcheck {
+
+void register_fabric_probes(Registry& registry) {
+  registry.add(make_pcie_links_probe());
+  registry.add(make_ib_ports_probe());
+  registry.add(make_ib_counters_probe());
+  registry.add(make_topology_probe());
+  registry.add(make_nccl_transport_probe());
+  registry.add(make_rdma_bw_probe());
+  registry.add(make_rdma_lat_probe());
+  registry.add_judge(make_fabric_judge());
+}
+
+}  // namespace fabcheck

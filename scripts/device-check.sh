@@ -1,0 +1,349 @@
+#!/usr/bin/env bash
+# The one command that verifies fabcheck's GPU code on a GPU machine with CUDA, cmake and g++ but no
+# MPI, HDF5 or internet: builds a CUDA configuration (header-only dependencies and GoogleTest from
+# .deps/, see scripts/device-prepare.sh), runs the GPU unit tests, the single-process NCCL probes,
+# any gpu.* probes and, when its source was carried, nccl-tests for comparison; leaves the results,
+# a log per step and summary.md in OUT_DIR. Bounded to under 8 minutes; every step's status is
+# recorded and a failed step does not stop the later ones.
+#
+# Usage: scripts/device-check.sh OUT_DIR
+#   DEVICE_CHECK_BUDGET_S   seconds for everything (default 450)
+#   FABCHECK_DEVICE_BUILD   build folder (default <checkout>/build-device)
+#   NCCL_HOME               where NCCL is (include/nccl.h, lib/libnccl.so*), when not found alone
+#   CUDA_ARCHS              CMake CUDA architectures (default: the first GPU's, else "80;90")
+set -u
+
+if [[ $# -ne 1 ]]; then
+  echo "usage: $0 OUT_DIR" >&2
+  exit 2
+fi
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+out="$(mkdir -p "$1" && cd "$1" && pwd)"
+build="${FABCHECK_DEVICE_BUILD:-$root/build-device}"
+budget_s="${DEVICE_CHECK_BUDGET_S:-450}"
+jobs="$(nproc 2>/dev/null || echo 4)"
+started_at="$(date +%s)"
+mkdir -p "$out/logs" "$build"
+printf 'step\tstatus\tseconds\tnote\n' >"$out/steps.tsv"
+
+remaining_s() { echo $((budget_s - ($(date +%s) - started_at))); }
+record() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$out/steps.tsv"; }
+say() { echo "device-check: $*"; }
+
+# run_step NAME LIMIT_S COMMAND...: runs under `timeout` (never past the budget), output in
+# logs/NAME.log; records PASS, FAIL (exit code) or TIMEOUT; returns the exit code.
+run_step() {
+  local name="$1" limit="$2"
+  shift 2
+  local left=$(($(remaining_s) - 15))
+  if ((left < 5)); then
+    record "$name" SKIPPED 0 "time budget spent"
+    say "$name: skipped, time budget spent"
+    return 125
+  fi
+  ((limit > left)) && limit=$left
+  local t0 rc took status note
+  t0="$(date +%s)"
+  timeout --kill-after=10 "$limit" "$@" >"$out/logs/$name.log" 2>&1
+  rc=$?
+  took=$(($(date +%s) - t0))
+  if ((rc == 0)); then
+    status=PASS note="exit 0"
+  elif ((rc == 124 || rc == 137)); then
+    status=TIMEOUT note="stopped after ${limit}s"
+  else
+    status=FAIL note="exit $rc"
+  fi
+  record "$name" "$status" "$took" "$note"
+  say "$name: $status ($note, ${took}s; log: logs/$name.log)"
+  return $rc
+}
+
+# fabcheck's exit codes, for the record.
+fabcheck_note() {
+  case "$1" in
+    0) echo "pass" ;;
+    1) echo "a FAIL finding" ;;
+    2) echo "usage or configuration error" ;;
+    3) echo "incomplete: a probe error or timeout" ;;
+    *) echo "exit $1" ;;
+  esac
+}
+
+# ---- the machine ---------------------------------------------------------------------------------
+{
+  echo "date: $(date -u +%FT%TZ)  host: $(hostname)"
+  echo "CUDA_VISIBLE_DEVICES=${CUDA_VISIBLE_DEVICES-<unset>}"
+  command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=index,name,pci.bus_id,compute_cap,driver_version,memory.total --format=csv
+  command -v nvidia-smi >/dev/null && nvidia-smi topo -m
+  for tool in nvcc cmake g++ ninja python3; do
+    printf '%s: ' "$tool"
+    if command -v "$tool" >/dev/null; then "$tool" --version 2>&1 | grep -m1 -iE 'release|version|[0-9]+\.[0-9]+'; else echo missing; fi
+  done
+} >"$out/environment.txt" 2>&1
+
+export PATH="$PATH:/usr/local/cuda/bin"
+cuda_home="$(dirname "$(dirname "$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)")")"
+gpus=0
+if command -v nvidia-smi >/dev/null; then gpus="$(nvidia-smi -L 2>/dev/null | grep -c '^GPU')"; fi
+if [[ -n "${CUDA_VISIBLE_DEVICES-}" ]]; then gpus="$(awk -F, '{print NF}' <<<"$CUDA_VISIBLE_DEVICES")"; fi
+archs="${CUDA_ARCHS:-}"
+if [[ -z "$archs" ]] && command -v nvidia-smi >/dev/null; then
+  archs="$(nvidia-smi --query-gpu=compute_cap --format=csv,noheader 2>/dev/null | head -1 | tr -d '. ')"
+fi
+archs="${archs:-80;90}"
+say "$gpus GPU(s), CUDA architectures $archs, budget ${budget_s}s, results in $out"
+
+# ---- NCCL: system, NCCL_HOME, or the nvidia-nccl Python wheel; a folder shaped like NCCL_HOME -----
+# Sets nccl_include, nccl_library and a folder shaped like NCCL_HOME in $build/nccl-home.
+nccl_include=""
+nccl_library=""
+find_nccl() {
+  local dir
+  if [[ -n "${NCCL_HOME:-}" && -f "$NCCL_HOME/include/nccl.h" ]]; then
+    nccl_include="$NCCL_HOME/include"
+    nccl_library="$(compgen -G "$NCCL_HOME/lib*/libnccl.so*" | head -1)"
+  fi
+  if [[ -z "$nccl_library" ]]; then
+    for dir in "$cuda_home/include" /usr/include /usr/local/include; do
+      [[ -f "$dir/nccl.h" ]] && nccl_include="$dir" && break
+    done
+    for dir in "$cuda_home/lib64" /usr/lib/x86_64-linux-gnu /usr/local/lib; do
+      nccl_library="$(compgen -G "$dir/libnccl.so*" | head -1)"
+      [[ -n "$nccl_library" ]] && break
+    done
+  fi
+  if [[ -z "$nccl_include" || -z "$nccl_library" ]] && command -v python3 >/dev/null; then
+    dir="$(python3 -c 'import nvidia.nccl as m; print(list(m.__path__)[0])' 2>/dev/null)"
+    if [[ -n "$dir" && -f "$dir/include/nccl.h" ]]; then
+      nccl_include="$dir/include"
+      nccl_library="$(compgen -G "$dir/lib/libnccl.so*" | head -1)"
+    fi
+  fi
+  [[ -n "$nccl_include" && -n "$nccl_library" ]] || return 1
+  rm -rf "$build/nccl-home"
+  mkdir -p "$build/nccl-home/lib"
+  ln -s "$nccl_include" "$build/nccl-home/include"
+  ln -s "$nccl_library" "$build/nccl-home/lib/libnccl.so"
+  LD_LIBRARY_PATH="$(dirname "$nccl_library")${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}"
+  export LD_LIBRARY_PATH
+}
+nccl_found=""
+if find_nccl; then
+  nccl_found="$nccl_include $nccl_library"
+  record find_nccl PASS 0 "$nccl_found"
+  say "NCCL: $nccl_found"
+else
+  record find_nccl FAIL 0 "no nccl.h/libnccl: set NCCL_HOME"
+  say "NCCL not found: set NCCL_HOME (include/nccl.h, lib/libnccl.so)"
+fi
+
+# ---- nccl-tests, built in the background while fabcheck builds ------------------------------------
+nccl_tests_src="$root/.deps/src/nccl-tests"
+nccl_tests_bin="$build/nccl-tests"
+nccl_tests_pid=""
+if [[ -n "$nccl_found" && -f "$nccl_tests_src/src/common.cu" ]]; then
+  gencode=""
+  for arch in ${archs//;/ }; do gencode+=" -gencode=arch=compute_$arch,code=sm_$arch"; done
+  export JOBS="$jobs"
+  # Its own process group (setsid), so it can be stopped whole if the budget runs out.
+  # shellcheck disable=SC2016  # expanded by the inner bash
+  setsid -w bash -c '
+    src="$1" bin="$2"; shift 2
+    cd "$src/src" &&
+      timeout 300 make -j "$JOBS" "$@" "BUILDDIR=$bin" os.build &&
+      timeout 300 make -j "$JOBS" "$@" "BUILDDIR=$bin" "$bin/all_reduce_perf" "$bin/all_gather_perf"
+  ' _ "$nccl_tests_src" "$nccl_tests_bin" MPI=0 "CUDA_HOME=$cuda_home" \
+    "NCCL_HOME=$build/nccl-home" "NVCC_GENCODE=$gencode" >"$out/logs/nccl_tests_build.log" 2>&1 &
+  nccl_tests_pid=$!
+  nccl_tests_t0="$(date +%s)"
+else
+  record nccl_tests_build SKIPPED 0 "no nccl-tests source in .deps/src (scripts/device-prepare.sh with NCCL_TESTS_SRC) or no NCCL"
+fi
+
+# ---- GoogleTest: the system's, or built from the carried source ----------------------------------
+gtest_args=()
+have_gtest=0
+if find /usr /usr/local -maxdepth 6 -name GTestConfig.cmake 2>/dev/null | grep -q .; then
+  have_gtest=1
+  record gtest PASS 0 "system GoogleTest"
+elif [[ -f "$root/.deps/src/googletest/CMakeLists.txt" ]]; then
+  # shellcheck disable=SC2016  # expanded by the inner bash
+  if run_step gtest 120 bash -c '
+    cmake -S "$1/.deps/src/googletest" -B "$2/gtest-build" -DCMAKE_BUILD_TYPE=Release \
+      -DCMAKE_INSTALL_PREFIX="$2/gtest-install" -DBUILD_GMOCK=ON -DINSTALL_GTEST=ON &&
+      cmake --build "$2/gtest-build" -j "$3" && cmake --install "$2/gtest-build"
+  ' _ "$root" "$build" "$jobs"; then
+    have_gtest=1
+    gtest_args=(-DCMAKE_PREFIX_PATH="$build/gtest-install")
+  fi
+else
+  record gtest SKIPPED 0 "no GoogleTest here or in .deps/src: unit tests not built"
+fi
+((have_gtest)) || gtest_args=(-DFABCHECK_BUILD_TESTS=OFF)
+
+# ---- configure and build -------------------------------------------------------------------------
+generator=()
+command -v ninja >/dev/null && generator=(-G Ninja)
+[[ -f "$build/CMakeCache.txt" ]] && generator=()  # keep the generator an earlier run chose
+built=0
+if [[ -n "$nccl_found" ]]; then
+  if run_step configure 90 cmake -S "$root" -B "$build" "${generator[@]}" \
+    -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFABCHECK_WITH_CUDA=ON -DFABCHECK_WITH_MPI=OFF \
+    -DFABCHECK_WITH_HDF5=OFF -DCMAKE_CUDA_ARCHITECTURES="$archs" \
+    -DFABCHECK_NCCL_INCLUDE="$build/nccl-home/include" \
+    -DFABCHECK_NCCL_LIBRARY="$build/nccl-home/lib/libnccl.so" "${gtest_args[@]}"; then
+    targets=(fabcheck)
+    for unit in unit_bench unit_kernels; do
+      cmake --build "$build" --target help 2>/dev/null | grep -qw "$unit" && targets+=("$unit")
+    done
+    run_step build 300 cmake --build "$build" -j "$jobs" --target "${targets[@]}" && built=1
+    if ((!built)) && [[ ! -x "$build/bench/cli/fabcheck" ]]; then
+      run_step build_fabcheck_only 120 cmake --build "$build" -j "$jobs" --target fabcheck
+    fi
+  fi
+else
+  record configure SKIPPED 0 "NCCL not found"
+fi
+fabcheck="$build/bench/cli/fabcheck"
+
+# ---- GPU unit tests ------------------------------------------------------------------------------
+for unit in unit_bench unit_kernels; do
+  binary="$build/tests/$unit"
+  filter='*'
+  [[ "$unit" == unit_bench ]] && filter='Nccl*'  # the GPU-facing part of bench; the rest is CI's
+  if [[ -x "$binary" ]]; then
+    run_step "$unit" 120 "$binary" --gtest_filter="$filter" --gtest_output="xml:$out/$unit.xml"
+    rc=$?
+    counts="$(grep -oE '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?' "$out/logs/$unit.log" |
+      sed -E 's/\[ +([A-Z]+) +\] ([0-9]+).*/\2 \1/' | tr 'A-Z\n' 'a-z ')"
+    ((rc != 125)) && sed -i "\$s/\t[^\t]*\$/\texit $rc: ${counts:-no test counts}/" "$out/steps.tsv"
+  else
+    record "$unit" SKIPPED 0 "not built (see configure/build)"
+  fi
+done
+
+# ---- fabcheck: single-process NCCL collectives, then gpu.* probes ---------------------------------
+wanted_probes="coll.nic_loopback coll.all_reduce coll.all_gather coll.reduce_scatter coll.broadcast coll.alltoall coll.sendrecv"
+if [[ -x "$fabcheck" ]]; then
+  "$fabcheck" list >"$out/logs/fabcheck_list.log" 2>&1
+  # The ones this build has; coll.nic_loopback first (NCCL reads its transport settings once).
+  coll_probes=""
+  for probe in $wanted_probes; do
+    grep -q "^$probe " "$out/logs/fabcheck_list.log" && coll_probes+="${coll_probes:+,}$probe"
+  done
+  if [[ -n "$coll_probes" ]]; then
+    run_step fabcheck_nccl 150 "$fabcheck" run --single-process --backend nccl --probes "$coll_probes" \
+      --sizes 1M:1G:4 --placement both --timeout 60 --out "$out/fabcheck-nccl"
+    rc=$?
+  else
+    record fabcheck_nccl SKIPPED 0 "no coll.* probes in this build"
+    rc=125
+  fi
+  ((rc != 125)) && sed -i "\$s/\t[^\t]*\$/\texit $rc: $(fabcheck_note $rc)/" "$out/steps.tsv"
+  if grep -qE '^gpu\.' "$out/logs/fabcheck_list.log"; then
+    run_step fabcheck_gpu 120 "$fabcheck" run --single-process --probes 'gpu.*' --timeout 60 \
+      --out "$out/fabcheck-gpu"
+    rc=$?
+    ((rc != 125)) && sed -i "\$s/\t[^\t]*\$/\texit $rc: $(fabcheck_note $rc)/" "$out/steps.tsv"
+  else
+    record fabcheck_gpu SKIPPED 0 "no gpu.* probes in this build"
+  fi
+else
+  record fabcheck_nccl SKIPPED 0 "fabcheck not built"
+  record fabcheck_gpu SKIPPED 0 "fabcheck not built"
+fi
+
+# ---- nccl-tests, the same sizes, for comparison --------------------------------------------------
+if [[ -n "$nccl_tests_pid" ]]; then
+  while kill -0 "$nccl_tests_pid" 2>/dev/null && (($(remaining_s) > 60)); do sleep 2; done
+  if kill -0 "$nccl_tests_pid" 2>/dev/null; then
+    kill -- "-$nccl_tests_pid" 2>/dev/null
+    record nccl_tests_build TIMEOUT $(($(date +%s) - nccl_tests_t0)) "left unfinished to stay in budget"
+  elif wait "$nccl_tests_pid"; then
+    record nccl_tests_build PASS $(($(date +%s) - nccl_tests_t0)) "logs/nccl_tests_build.log"
+    for test in all_reduce_perf all_gather_perf; do
+      run_step "nccl_tests_$test" 60 "$nccl_tests_bin/$test" -b 1M -e 1G -f 4 -g "$((gpus > 0 ? gpus : 1))" -w 5 -n 20
+    done
+  else
+    record nccl_tests_build FAIL $(($(date +%s) - nccl_tests_t0)) "logs/nccl_tests_build.log"
+  fi
+fi
+
+# ---- summary -------------------------------------------------------------------------------------
+summarize() {
+  python3 - "$out" <<'PY'
+import json, os, re, sys
+out = sys.argv[1]
+lines = ["# device-check summary", ""]
+with open(os.path.join(out, "steps.tsv")) as f:
+    rows = [r.rstrip("\n").split("\t") for r in f if r.strip()]
+lines += ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
+lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
+
+def measurements(run):
+    path = os.path.join(out, run, "measurements.jsonl")
+    if not os.path.exists(path):
+        return []
+    with open(path) as f:
+        return [json.loads(l) for l in f if l.strip()]
+
+# fabcheck figures: one row per probe, size and placement.
+table = {}
+waived = []
+for m in measurements("fabcheck-nccl") + measurements("fabcheck-gpu"):
+    if m.get("status") != "ok":
+        waived.append(f"{m['probe']}: {m.get('status')} {m.get('message', '')}".strip())
+        continue
+    key = (m["probe"], m.get("size_bytes") or 0, m.get("params", {}).get("placement", ""), m.get("subject", ""))
+    table.setdefault(key, {})[m["metric"]] = m["value"]
+if table:
+    lines += ["", "## fabcheck", "", "| probe | subject | size | placement | metric values |", "|---|---|---|---|---|"]
+    for (probe, size, placement, subject), metrics in sorted(table.items()):
+        values = ", ".join(f"{k} {v:.4g}" if isinstance(v, (int, float)) else f"{k} {v}" for k, v in sorted(metrics.items()))
+        lines.append(f"| {probe} | {subject} | {size} | {placement} | {values} |")
+if waived:
+    lines += ["", "Not measured:", ""] + [f"- {w}" for w in sorted(set(waived))]
+
+# nccl-tests side by side (out-of-place): busbw ratio, or algbw when busbw is 0 (one GPU).
+def nccl_tests(name):
+    path = os.path.join(out, "logs", f"nccl_tests_{name}_perf.log")
+    rows = {}
+    if os.path.exists(path):
+        for line in open(path):
+            f = line.split()
+            if len(f) >= 13 and f[0].isdigit():
+                rows[int(f[0])] = (float(f[5]), float(f[6]), float(f[7]))  # time us, algbw, busbw
+    return rows
+for coll in ("all_reduce", "all_gather"):
+    theirs = nccl_tests(coll)
+    if not theirs:
+        continue
+    lines += ["", f"## coll.{coll} vs nccl-tests {coll}_perf (out-of-place)", "",
+              "| size | fabcheck time us | nccl-tests time us | fabcheck busbw | nccl-tests busbw | fabcheck algbw | nccl-tests algbw | ratio |",
+              "|---|---|---|---|---|---|---|---|"]
+    for size, (t_time, t_alg, t_bus) in sorted(theirs.items()):
+        mine = table.get((f"coll.{coll}", size, "out", "world"), {})
+        m_bus, m_alg, m_time = mine.get("busbw"), mine.get("algbw"), mine.get("time_us")
+        if t_bus > 0 and m_bus:
+            ratio = f"{m_bus / t_bus:.3f} (busbw)"
+        elif t_alg > 0 and m_alg:
+            ratio = f"{m_alg / t_alg:.3f} (algbw)"
+        else:
+            ratio = "n/a"
+        fmt = lambda v: "-" if v is None else f"{v:.2f}"
+        lines.append(f"| {size} | {fmt(m_time)} | {t_time:.2f} | {fmt(m_bus)} | {t_bus:.2f} | {fmt(m_alg)} | {t_alg:.2f} | {ratio} |")
+print("\n".join(lines))
+PY
+}
+if command -v python3 >/dev/null; then
+  summarize >"$out/summary.md" 2>"$out/logs/summary.log" || {
+    echo "summary failed: see logs/summary.log" >>"$out/summary.md"
+  }
+else
+  { echo "# device-check summary (python3 missing: steps only)"; cat "$out/steps.tsv"; } >"$out/summary.md"
+fi
+cat "$out/summary.md"
+say "done in $(($(date +%s) - started_at))s"
+if grep -qP '\t(FAIL|TIMEOUT)\t' "$out/steps.tsv"; then exit 1; fi
+exit 0

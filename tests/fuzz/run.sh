@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Builds the fabric fuzz targets with clang-14 + libFuzzer (ASan, UBSan) and runs each for SECONDS
+# (default 20), seeded with the recorded fixtures. Usage: tests/fuzz/run.sh [SECONDS]
+set -euo pipefail
+seconds="${1:-20}"
+here="$(cd "$(dirname "$0")" && pwd)"
+root="$(cd "$here/../.." && pwd)"
+out="${FABCHECK_FUZZ_DIR:-$root/build-fuzz}"
+cxx="${CXX_FUZZ:-clang++-14}"
+if ! command -v "$cxx" >/dev/null; then
+  echo "fuzz: $cxx not found; skipped" >&2
+  exit 0
+fi
+mkdir -p "$out"
+flags=(-std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
+       -I"$root" -DFMT_HEADER_ONLY=1)
+common=("$root/fabric/text_scan.cpp" "$root/fabric/sysfs_file.cpp")
+build() {  # name sources...
+  local name="$1"; shift
+  if [[ ! -x "$out/$name" || -n "$(find "$here" "$root/fabric" -newer "$out/$name" -name '*.[ch]pp' | head -1)" ]]; then
+    echo "fuzz: building $name"
+    "$cxx" "${flags[@]}" "$@" "${common[@]}" -o "$out/$name"
+  fi
+}
+build nccl_log_fuzz "$here/nccl_log_fuzz.cpp" "$root/fabric/nccl_log.cpp" "$root/fabric/nccl_transport.cpp"
+build sysfs_fuzz "$here/sysfs_fuzz.cpp" "$root/fabric/pcie_link.cpp" "$root/fabric/ib_port.cpp" \
+  "$root/fabric/pcie_affinity.cpp" "$root/fabric/perftest_output.cpp"
+
+seed() {  # target fixture-dirs...
+  local corpus="$out/corpus-$1"; shift
+  mkdir -p "$corpus"
+  for dir in "$@"; do find "$dir" -type f -size -64k -exec cp -n {} "$corpus/" \; 2>/dev/null || true; done
+  echo "$corpus"
+}
+fixtures="$root/tests/fixtures/fabric"
+nccl_corpus="$(seed nccl "$fixtures/nccl")"
+sysfs_corpus="$(seed sysfs "$fixtures/perftest")"
+for f in current_link_speed max_link_speed aer_dev_correctable; do
+  cp -n "$fixtures/sysfs/healthy/sys/devices/pci0000:16/0000:16:01.0/0000:17:01.0/0000:19:00.0/$f" \
+    "$sysfs_corpus/$f" 2>/dev/null || true
+done
+cp -n "$fixtures/sysfs/healthy/sys/class/infiniband/mlx5_0/ports/1/rate" "$sysfs_corpus/rate" 2>/dev/null || true
+cp -n "$fixtures/sysfs/degraded/sys/class/infiniband/mlx5_5/ports/1/state" "$sysfs_corpus/state" 2>/dev/null || true
+
+status=0
+for target in nccl_log_fuzz:"$nccl_corpus" sysfs_fuzz:"$sysfs_corpus"; do
+  name="${target%%:*}"; corpus="${target#*:}"
+  echo "fuzz: running $name for ${seconds}s"
+  (cd "$out" && "./$name" -max_total_time="$seconds" -max_len=65536 -timeout=10 -print_final_stats=1 \
+     "$corpus" 2>"$out/$name.log") || { status=1; echo "fuzz: $name FAILED, see $out/$name.log"; tail -30 "$out/$name.log"; }
+  grep -E '^stat::number_of_executed_units' "$out/$name.log" || true
+done
+exit $status

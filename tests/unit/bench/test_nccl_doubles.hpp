@@ -1,0 +1,236 @@
+// Test doubles for the NCCL backend's host-side tests: a World whose collectives are scripted, and
+// an NcclRuntime that runs the collectives on host memory for every member of one process.
+#pragma once
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <map>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "bench/coll/nccl_buffer_layout.hpp"
+#include "bench/coll/nccl_error.hpp"
+#include "bench/coll/nccl_runtime.hpp"
+#include "bench/coll/verification.hpp"
+#include "bench/core/world.hpp"
+
+namespace fabcheck::testing {
+
+// One rank's view of a world: gather/broadcast return what the test scripted for the other ranks
+// and record what this rank sent.
+class ScriptedWorld final : public World {
+ public:
+  ScriptedWorld(int rank, std::vector<std::string> hosts, bool mpi) : mpi_(mpi) {
+    set_layout(rank, std::move(hosts));
+  }
+
+  bool is_mpi() const override { return mpi_; }
+  void barrier() override {}
+  void max_in_place(std::vector<double>&) override {}
+  void sum_in_place(std::vector<double>&) override {}
+  std::vector<std::string> gather_to_root(const std::string& mine) override {
+    gathered_mine.push_back(mine);
+    if (!is_root()) return {};
+    std::vector<std::string> all = gather_reply;
+    all[static_cast<std::size_t>(rank())] = mine;
+    return all;
+  }
+  std::string broadcast_from_root(const std::string& value) override {
+    broadcast_sent.push_back(value);
+    return is_root() ? value : broadcast_reply;
+  }
+  void checkpoint(const std::string&, double) override {}
+
+  std::vector<std::string> gather_reply;  // the root's gather result (its own entry is replaced)
+  std::string broadcast_reply;            // what a non-root rank receives
+  std::vector<std::string> gathered_mine;
+  std::vector<std::string> broadcast_sent;
+
+ private:
+  bool mpi_;
+};
+
+inline NcclUniqueIdBytes id_filled_with(std::uint8_t byte) {
+  NcclUniqueIdBytes id{};
+  id.fill(byte);
+  return id;
+}
+
+// Runs every operation on host vectors, across the members of this process (a whole
+// communicator); each enqueue completes at once unless a fault is scripted.
+class FakeNcclRuntime final : public NcclRuntime {
+ public:
+  struct Shared {  // what the test inspects after the runtime has been handed to the backend
+    int devices = 2;
+    std::string model = "Fake H200";
+    NcclUniqueIdBytes id = id_filled_with(0xab);
+    int init_in_progress_polls = 0;  // poll() answers in_progress this many times after start_init
+    NcclPoll init_result;
+    std::set<std::size_t> hung_members;  // their stream never becomes idle after an enqueue
+    std::map<std::size_t, std::string> failing_members;  // poll() after an enqueue fails with text
+    std::map<std::size_t, std::uint64_t> corrupt_elements;  // outputs spoiled after each enqueue
+    std::map<std::size_t, double> elapsed;                  // seconds per member
+    // Observed:
+    int nranks = 0;
+    std::vector<NcclMemberSpec> specs;
+    NcclUniqueIdBytes init_id{};
+    int unique_ids_made = 0;
+    int polls = 0;
+    int aborts = 0;
+    int rereads = 0;
+    int enqueues = 0;
+    std::map<std::string, std::string> env_at_init;  // NCCL_* seen by start_init
+  };
+
+  explicit FakeNcclRuntime(Shared& shared) : s_(shared) {}
+
+  int device_count() override { return s_.devices; }
+  GpuIdentity identify(int ordinal) override {
+    char bus[16];
+    std::snprintf(bus, sizeof bus, "0000:%02x:00.0", ordinal + 5);
+    return {bus, s_.model};
+  }
+  std::string library_version() override { return "2.28.9"; }
+  void reread_debug_environment() override { ++s_.rereads; }
+  NcclUniqueIdBytes new_unique_id() override {
+    ++s_.unique_ids_made;
+    return s_.id;
+  }
+
+  NcclPoll start_init(const std::vector<NcclMemberSpec>& members, int nranks,
+                      const NcclUniqueIdBytes& id) override {
+    s_.specs = members;
+    s_.nranks = nranks;
+    s_.init_id = id;
+    for (const char* name : {"NCCL_DEBUG", "NCCL_DEBUG_SUBSYS", "NCCL_DEBUG_FILE",
+                             "NCCL_P2P_DISABLE", "NCCL_SHM_DISABLE", "NCCL_NET_GDR_LEVEL"}) {
+      if (const char* value = std::getenv(name)) s_.env_at_init[name] = value;
+    }
+    buffers_.assign(members.size(), {});
+    in_progress_left_ = s_.init_in_progress_polls;
+    return s_.init_result;
+  }
+
+  NcclPoll poll(std::size_t member) override {
+    ++s_.polls;
+    if (in_progress_left_ > 0) {
+      --in_progress_left_;
+      return {NcclCommState::in_progress, {}};
+    }
+    const auto failing = s_.failing_members.find(member);
+    if (s_.enqueues > 0 && failing != s_.failing_members.end()) {
+      return {NcclCommState::failed, failing->second};
+    }
+    return {};
+  }
+  bool stream_idle(std::size_t member) override {
+    return s_.enqueues == 0 || s_.hung_members.count(member) == 0;
+  }
+  void abort_all() override { ++s_.aborts; }
+
+  void prepare(std::size_t member, const NcclOperation& op) override {
+    const auto layout = layout_of(member, op);
+    buffers_[member].send.assign(layout.send_elements, 0.0f);
+    buffers_[member].recv.assign(layout.recv_elements, 0.0f);
+  }
+  void fill(std::size_t member, const NcclOperation& op, std::uint32_t seed) override {
+    const auto layout = layout_of(member, op);
+    auto& output = layout.in_place ? buffers_[member].send : buffers_[member].recv;
+    std::fill(output.begin(), output.end(), -1.0f);
+    for (std::uint64_t i = 0; i < layout.input_count; ++i) {
+      buffers_[member].send[layout.input_offset + i] =
+          verify::input_value(s_.specs[member].rank, i, seed);
+    }
+  }
+  std::uint64_t count_wrong(std::size_t member, const NcclOperation& op,
+                            std::uint32_t seed) override {
+    const auto layout = layout_of(member, op);
+    const auto& output = layout.in_place ? buffers_[member].send : buffers_[member].recv;
+    std::uint64_t wrong = 0;
+    for (std::uint64_t i = 0; i < layout.output_count; ++i) {
+      const float expected =
+          verify::expected_output(op.collective, s_.specs[member].rank, op.nranks,
+                                  op.shape.send_count, op.shape.recv_count, i, seed);
+      if (output[layout.output_offset + i] != expected) ++wrong;
+    }
+    return wrong;
+  }
+
+  void record_start() override {}
+  void record_stop() override {}
+  NcclPoll enqueue(const NcclOperation& op) override;
+  double elapsed_s(std::size_t member) override {
+    const auto it = s_.elapsed.find(member);
+    return it == s_.elapsed.end() ? 0.001 : it->second;
+  }
+
+ private:
+  struct Buffers {
+    std::vector<float> send;
+    std::vector<float> recv;
+  };
+
+  NcclBufferLayout layout_of(std::size_t member, const NcclOperation& op) const {
+    return nccl_buffer_layout(op.collective, op.placement, op.shape, s_.specs[member].rank);
+  }
+
+  Shared& s_;
+  std::vector<Buffers> buffers_;
+  int in_progress_left_ = 0;
+};
+
+// The data movement of each collective, on the members' host buffers (member index = rank).
+inline NcclPoll FakeNcclRuntime::enqueue(const NcclOperation& op) {
+  ++s_.enqueues;
+  const std::size_t n = buffers_.size();
+  std::vector<std::vector<float>> inputs(n);
+  for (std::size_t r = 0; r < n; ++r) {
+    const auto layout = layout_of(r, op);
+    const auto& send = buffers_[r].send;
+    inputs[r].assign(
+        send.begin() + static_cast<std::ptrdiff_t>(layout.input_offset),
+        send.begin() + static_cast<std::ptrdiff_t>(layout.input_offset + layout.input_count));
+  }
+  const std::uint64_t send_count = op.shape.send_count;
+  const std::uint64_t recv_count = op.shape.recv_count;
+  for (std::size_t r = 0; r < n; ++r) {
+    const auto layout = layout_of(r, op);
+    auto& buffer = layout.in_place ? buffers_[r].send : buffers_[r].recv;
+    float* out = buffer.data() + layout.output_offset;
+    for (std::uint64_t i = 0; i < recv_count; ++i) {
+      float value = 0;
+      switch (op.collective) {
+        case Collective::all_reduce:
+          for (std::size_t q = 0; q < n; ++q) value += inputs[q][i];
+          break;
+        case Collective::all_gather:
+          value = inputs[i / send_count][i % send_count];
+          break;
+        case Collective::reduce_scatter:
+          for (std::size_t q = 0; q < n; ++q) value += inputs[q][r * recv_count + i];
+          break;
+        case Collective::broadcast:
+          value = inputs[verify::kRoot][i];
+          break;
+        case Collective::alltoall: {
+          const std::uint64_t block = send_count / n;
+          value = inputs[i / block][r * block + i % block];
+          break;
+        }
+        case Collective::sendrecv:
+          value = inputs[(r + n - 1) % n][i];
+          break;
+      }
+      out[i] = value;
+    }
+    const auto corrupt = s_.corrupt_elements.find(r);
+    if (corrupt != s_.corrupt_elements.end()) {
+      for (std::uint64_t i = 0; i < corrupt->second && i < recv_count; ++i) out[i] += 100.0f;
+    }
+  }
+  return {};
+}
+
+}  // namespace fabcheck::testing

@@ -1,0 +1,64 @@
+// NCCL_* environment of NCCL probes: debug log settings, the user's own variables, scoped setting.
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+
+#include "bench/coll/nccl_environment.hpp"
+
+namespace fabcheck {
+namespace {
+
+TEST(NcclEnvironment, DebugLogGoesToThePerProbeFileInTheRunDirectory) {
+  const EnvironmentMap env = nccl_probe_environment({}, "/runs/r1", "coll.all_reduce", {});
+  EXPECT_EQ(env,
+            (EnvironmentMap{{"NCCL_DEBUG", "INFO"},
+                            {"NCCL_DEBUG_SUBSYS", "INIT,NET,GRAPH,ENV"},
+                            {"NCCL_DEBUG_FILE", "/runs/r1/nccl-logs/coll.all_reduce.%h.%p.log"}}));
+  EXPECT_EQ(nccl_log_dir("/runs/r1"), std::filesystem::path("/runs/r1/nccl-logs"));
+}
+
+TEST(NcclEnvironment, TheUsersOwnDebugSettingsWin) {
+  const EnvironmentMap user{{"NCCL_DEBUG", "WARN"}, {"NCCL_IB_HCA", "mlx5_0"}};
+  const EnvironmentMap env = nccl_probe_environment(user, "/r", "coll.all_gather", {});
+  EXPECT_EQ(env.count("NCCL_DEBUG"), 0u);
+  EXPECT_EQ(env.at("NCCL_DEBUG_SUBSYS"), "INIT,NET,GRAPH,ENV");
+  EXPECT_EQ(env.at("NCCL_DEBUG_FILE"), "/r/nccl-logs/coll.all_gather.%h.%p.log");
+  EXPECT_EQ(env.count("NCCL_IB_HCA"), 0u);  // left as the user set it, not re-set
+}
+
+TEST(NcclEnvironment, ForcedSettingsWinOverTheUsers) {
+  const EnvironmentMap user{{"NCCL_P2P_DISABLE", "0"}};
+  const EnvironmentMap env =
+      nccl_probe_environment(user, "/r", "coll.nic_loopback", nic_loopback_environment());
+  EXPECT_EQ(env.at("NCCL_P2P_DISABLE"), "1");
+  EXPECT_EQ(env.at("NCCL_SHM_DISABLE"), "1");
+  EXPECT_EQ(env.at("NCCL_NET_GDR_LEVEL"), "5");
+  EXPECT_EQ(env.size(), 6u);
+}
+
+TEST(NcclEnvironment, ScopedEnvironmentRestoresWhatWasThere) {
+  ::unsetenv("FABCHECK_TEST_UNSET");
+  ::setenv("FABCHECK_TEST_SET", "before", 1);
+  {
+    const ScopedEnvironment scope({{"FABCHECK_TEST_UNSET", "x"}, {"FABCHECK_TEST_SET", "during"}});
+    EXPECT_STREQ(std::getenv("FABCHECK_TEST_UNSET"), "x");
+    EXPECT_STREQ(std::getenv("FABCHECK_TEST_SET"), "during");
+  }
+  EXPECT_EQ(std::getenv("FABCHECK_TEST_UNSET"), nullptr);
+  EXPECT_STREQ(std::getenv("FABCHECK_TEST_SET"), "before");
+  ::unsetenv("FABCHECK_TEST_SET");
+}
+
+TEST(NcclEnvironment, UserEnvironmentHoldsOnlyNcclVariables) {
+  ::setenv("NCCL_FABCHECK_TEST", "a=b", 1);
+  ::setenv("XNCCL_FABCHECK_TEST", "no", 1);
+  const EnvironmentMap env = user_nccl_environment();
+  EXPECT_EQ(env.at("NCCL_FABCHECK_TEST"), "a=b");
+  EXPECT_EQ(env.count("XNCCL_FABCHECK_TEST"), 0u);
+  for (const auto& [name, value] : env) EXPECT_EQ(name.rfind("NCCL_", 0), 0u) << name;
+  ::unsetenv("NCCL_FABCHECK_TEST");
+  ::unsetenv("XNCCL_FABCHECK_TEST");
+}
+
+}  // namespace
+}  // namespace fabcheck

@@ -1,0 +1,277 @@
+// Findings from the recorded sysfs trees: the healthy node flags nothing, each defect is named.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <string>
+
+#include "fabric/commands.hpp"
+#include "fabric/fabric_judge.hpp"
+#include "fabric/ib_port.hpp"
+#include "fabric/link_measurements.hpp"
+#include "fabric/pcie_link.hpp"
+#include "fabric/register.hpp"
+#include "results/config_error.hpp"
+#include "results/evaluator.hpp"
+
+namespace fabcheck {
+namespace {
+
+std::string tree(const std::string& name) {
+  return std::string(FABCHECK_FIXTURES_DIR) + "/fabric/sysfs/" + name;
+}
+
+FabricExpectations h100_node() {
+  FabricExpectations e;
+  e.gpu = {5, 16};
+  e.hca = {5, 16};
+  e.nvme = {4, 4};
+  e.ib_ports = 8;
+  e.ib_rate_gbps = 400;
+  return e;
+}
+
+std::vector<Finding> judge_tree(const std::string& name, const FabricExpectations& e) {
+  auto measurements = pcie_link_measurements(read_pcie_links(tree(name)), false);
+  auto ports = ib_port_measurements(read_ib_ports(tree(name)));
+  measurements.insert(measurements.end(), ports.begin(), ports.end());
+  return judge_fabric_measurements(measurements, e);
+}
+
+std::vector<Finding> problems(const std::vector<Finding>& findings) {
+  std::vector<Finding> out;
+  std::copy_if(findings.begin(), findings.end(), std::back_inserter(out), [](const Finding& f) {
+    return f.severity == Severity::fail || f.severity == Severity::warn ||
+           f.severity == Severity::error;
+  });
+  return out;
+}
+
+const Finding* find(const std::vector<Finding>& findings, const std::string& subject,
+                    const std::string& metric) {
+  auto it = std::find_if(findings.begin(), findings.end(), [&](const Finding& f) {
+    return f.subject == subject && f.metric == metric;
+  });
+  return it == findings.end() ? nullptr : &*it;
+}
+
+std::string run_inventory(const InventoryOptions& options, int& code) {
+  std::FILE* out = std::tmpfile();
+  code = inventory_command(options, out);
+  std::rewind(out);
+  std::string text;
+  char buffer[4096];
+  std::size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, out)) > 0) text.append(buffer, n);
+  std::fclose(out);
+  return text;
+}
+
+TEST(FabricJudge, HealthyNodeFlagsNothing) {
+  auto findings = judge_tree("healthy", h100_node());
+  EXPECT_TRUE(problems(findings).empty()) << problems(findings).front().message;
+  // The idle GPU is noted, not failed.
+  const Finding* idle = find(findings, "0000:f8:00.0", "idle_link_gen_deficit");
+  ASSERT_NE(idle, nullptr);
+  EXPECT_EQ(idle->severity, Severity::pass);
+  EXPECT_NE(idle->message.find("idle"), std::string::npos);
+}
+
+TEST(FabricJudge, GpuTrainedDownToGen4x8) {
+  auto findings = judge_tree("degraded", h100_node());
+  const Finding* gpu = find(findings, "0000:38:00.0", "link_width_deficit");
+  ASSERT_NE(gpu, nullptr);
+  EXPECT_EQ(gpu->severity, Severity::fail);
+  EXPECT_EQ(gpu->observed, 8.0);  // lanes missing
+  EXPECT_NE(gpu->message.find("gpu"), std::string::npos);
+  EXPECT_NE(gpu->message.find("upstream port 0000:37:00.0"), std::string::npos);
+  EXPECT_NE(gpu->message.find("Gen4 x8, max Gen5 x16"), std::string::npos);
+}
+
+TEST(FabricJudge, NvmeAtX2) {
+  auto findings = judge_tree("degraded", h100_node());
+  const Finding* nvme = find(findings, "0000:0b:00.0", "link_width_deficit");
+  ASSERT_NE(nvme, nullptr);
+  EXPECT_EQ(nvme->severity, Severity::fail);
+  EXPECT_NE(nvme->message.find("nvme"), std::string::npos);
+  EXPECT_NE(nvme->message.find("Gen4 x2, max Gen4 x4"), std::string::npos);
+  EXPECT_NE(nvme->message.find("0000:00:03.1"), std::string::npos);
+}
+
+TEST(FabricJudge, HcaAt200WhereNdrIsExpected) {
+  auto findings = judge_tree("degraded", h100_node());
+  const Finding* rate = find(findings, "mlx5_2/1", "port_rate");
+  ASSERT_NE(rate, nullptr);
+  EXPECT_EQ(rate->severity, Severity::fail);
+  EXPECT_EQ(rate->observed, 200.0);
+  EXPECT_EQ(rate->expected, 400.0);
+  EXPECT_NE(rate->message.find("200 Gb/sec (4X HDR)"), std::string::npos);
+}
+
+TEST(FabricJudge, PortDown) {
+  auto findings = judge_tree("degraded", h100_node());
+  const Finding* down = find(findings, "mlx5_5/1", "port_active");
+  ASSERT_NE(down, nullptr);
+  EXPECT_EQ(down->severity, Severity::fail);
+  EXPECT_NE(down->message.find("1: DOWN"), std::string::npos);
+  EXPECT_NE(down->message.find("3: Disabled"), std::string::npos);
+  const Finding* count = find(findings, "node", "active_ports");
+  ASSERT_NE(count, nullptr);
+  EXPECT_EQ(count->observed, 7.0);
+  EXPECT_EQ(count->expected, 8.0);
+}
+
+TEST(FabricJudge, SaturatedCounter) {
+  auto findings = judge_tree("degraded", h100_node());
+  const Finding* stuck = find(findings, "mlx5_6/1", "saturated_counters");
+  ASSERT_NE(stuck, nullptr);
+  EXPECT_EQ(stuck->severity, Severity::warn);
+  EXPECT_NE(stuck->message.find("counters/link_downed stuck at its maximum 255"),
+            std::string::npos);
+}
+
+TEST(FabricJudge, DegradedTreeHasExactlyTheseProblems) {
+  auto found = problems(judge_tree("degraded", h100_node()));
+  std::vector<std::string> keys;
+  for (const auto& f : found) keys.push_back(f.subject + " " + f.metric);
+  std::sort(keys.begin(), keys.end());
+  EXPECT_EQ(keys, (std::vector<std::string>{"0000:0b:00.0 link_width_deficit",
+                                            "0000:38:00.0 link_width_deficit", "mlx5_2/1 port_rate",
+                                            "mlx5_5/1 port_active", "mlx5_6/1 saturated_counters",
+                                            "node active_ports"}));
+}
+
+TEST(FabricJudge, SymbolErrorsGrowingBetweenSnapshots) {
+  auto before = read_ib_counters(tree("counters-before"));
+  auto after = read_ib_counters(tree("counters-after"));
+  auto records = ib_counter_measurements(before, after, 60);
+  ASSERT_EQ(records.size(), 1u);
+  EXPECT_EQ(records[0].value, 32.0);
+  EXPECT_EQ(records[0].params.at("counters/symbol_error"), "+32");
+  auto findings = judge_fabric_measurements(records, {});
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].severity, Severity::fail);
+  EXPECT_NE(findings[0].message.find("counters/symbol_error +32"), std::string::npos);
+  // The same snapshot twice: nothing grew.
+  EXPECT_TRUE(judge_fabric_measurements(ib_counter_measurements(before, before, 60), {}).empty());
+}
+
+TEST(FabricJudge, NoRdmaDeviceIsWaivedUnlessPortsAreExpected) {
+  auto records = ib_port_measurements({});
+  FabricExpectations none;
+  auto waived = judge_fabric_measurements(records, none);
+  ASSERT_EQ(waived.size(), 1u);
+  EXPECT_EQ(waived[0].severity, Severity::waived);
+  EXPECT_NE(waived[0].message.find("no RDMA device"), std::string::npos);
+
+  FabricExpectations eight;
+  eight.ib_ports = 8;
+  auto failed = judge_fabric_measurements(records, eight);
+  ASSERT_EQ(failed.size(), 1u);
+  EXPECT_EQ(failed[0].severity, Severity::fail);
+  EXPECT_NE(failed[0].message.find("no RDMA device on a node that expects 8"), std::string::npos);
+}
+
+TEST(FabricJudge, DeviceAtItsMaxBelowTheExpectedTier) {
+  FabricExpectations e;
+  e.nvme = {5, 4};  // Gen5 NVMe expected; the tree has Gen4 drives running at their max
+  auto findings = problems(judge_tree("healthy", e));
+  ASSERT_EQ(findings.size(), 2u);
+  EXPECT_EQ(findings[0].metric, "nvme_link_gen");
+  EXPECT_EQ(findings[0].expected, 5.0);
+}
+
+TEST(PcieExpectationOption, Parses) {
+  auto full = parse_pcie_expectation("--expect-gpu-pcie", "5x16");
+  EXPECT_EQ(full.gen, 5);
+  EXPECT_EQ(full.width, 16);
+  auto gen = parse_pcie_expectation("--expect-gpu-pcie", "Gen4");
+  EXPECT_EQ(gen.gen, 4);
+  EXPECT_EQ(gen.width, 0);
+  auto width = parse_pcie_expectation("--expect-gpu-pcie", "x8");
+  EXPECT_EQ(width.gen, 0);
+  EXPECT_EQ(width.width, 8);
+  for (const char* bad : {"", "7x16", "5x", "5x64", "fast"}) {
+    try {
+      parse_pcie_expectation("--expect-nvme-pcie", bad);
+      ADD_FAILURE() << bad;
+    } catch (const ConfigError& error) {
+      EXPECT_NE(std::string(error.what()).find("--expect-nvme-pcie"), std::string::npos);
+    }
+  }
+}
+
+TEST(InventoryCommand, HealthyTreePasses) {
+  InventoryOptions options;
+  options.sysfs_root = tree("healthy");
+  options.expectations = h100_node();
+  int code = -1;
+  std::string text = run_inventory(options, code);
+  EXPECT_EQ(code, 0) << text;
+  EXPECT_NE(text.find("0000:18:00.0  gpu   Gen5 x16 (max Gen5 x16)"), std::string::npos) << text;
+  EXPECT_NE(text.find("RDMA ports (8)"), std::string::npos);
+  EXPECT_NE(text.find("verdict: PASS (exit 0)"), std::string::npos);
+}
+
+TEST(InventoryCommand, DegradedTreeFails) {
+  InventoryOptions options;
+  options.sysfs_root = tree("degraded");
+  options.expectations = h100_node();
+  int code = -1;
+  std::string text = run_inventory(options, code);
+  EXPECT_EQ(code, 1) << text;
+  EXPECT_NE(text.find("FAIL   fabric.ib_ports mlx5_5/1"), std::string::npos) << text;
+}
+
+TEST(InventoryCommand, CounterSnapshots) {
+  InventoryOptions options;
+  options.sysfs_root = tree("counters-before");
+  options.counters_after_root = tree("counters-after");
+  int code = -1;
+  std::string text = run_inventory(options, code);
+  EXPECT_EQ(code, 1) << text;
+  EXPECT_NE(text.find("counters/symbol_error +32"), std::string::npos) << text;
+}
+
+TEST(InventoryCommand, NoRdmaDeviceExpectedFailsElseWaived) {
+  InventoryOptions options;
+  options.sysfs_root = tree("no-such-tree");
+  int code = -1;
+  std::string text = run_inventory(options, code);
+  EXPECT_EQ(code, 0) << text;
+  EXPECT_NE(text.find("WAIVED"), std::string::npos);
+  options.expectations.ib_ports = 8;
+  run_inventory(options, code);
+  EXPECT_EQ(code, 1);
+}
+
+TEST(FabricProfile, ExpectationsAsProfileEntries) {
+  Registry registry;
+  register_fabric_probes(registry);
+  Profile profile =
+      load_profile(std::string(FABCHECK_FIXTURES_DIR) + "/fabric/profiles/h100-ndr-fabric.toml",
+                   registry.catalog());
+  InventoryOptions options;
+  options.sysfs_root = tree("degraded");
+  options.profile = profile;
+  int code = -1;
+  std::string text = run_inventory(options, code);
+  EXPECT_EQ(code, 1) << text;
+  auto measurements = pcie_link_measurements(read_pcie_links(tree("degraded")), false);
+  auto ports = ib_port_measurements(read_ib_ports(tree("degraded")));
+  measurements.insert(measurements.end(), ports.begin(), ports.end());
+  std::vector<std::string> failed;
+  for (const auto& f : evaluate(measurements, profile)) {
+    if (f.severity == Severity::fail) failed.push_back(f.subject + " " + f.metric);
+  }
+  std::sort(failed.begin(), failed.end());
+  EXPECT_EQ(failed, (std::vector<std::string>{"0000:0b:00.0 link_width_deficit",
+                                              "0000:38:00.0 link_width_deficit",
+                                              "mlx5_2/1 port_rate", "node active_ports"}));
+  options.sysfs_root = tree("healthy");
+  run_inventory(options, code);
+  EXPECT_EQ(code, 0);
+}
+
+}  // namespace
+}  // namespace fabcheck

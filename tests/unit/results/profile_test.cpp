@@ -111,9 +111,9 @@ TEST(ParseProfileErrors, SyntaxErrorNamesTheLine) {
 
 TEST(ParseProfileErrors, UnknownTopLevelKey) {
   EXPECT_EQ(error_of("[profile]\nname = \"t\"\n\n[expectations]\n"),
-            "t.toml:4: unknown top-level key \"expectations\" (known: expect, profile)");
+            "t.toml:4: unknown top-level key \"expectations\" (known: expect, node, profile)");
   EXPECT_EQ(error_of("version = 2\n"),
-            "t.toml:1: unknown top-level key \"version\" (known: expect, profile)");
+            "t.toml:1: unknown top-level key \"version\" (known: expect, node, profile)");
 }
 
 TEST(ParseProfileErrors, UnknownKeyInProfileTable) {
@@ -272,13 +272,57 @@ TEST(ResolveProfile, PathsAreTakenAsGiven) {
 }
 
 TEST(ResolveProfile, UnknownNameListsTheAvailableOnes) {
+  const auto dir = std::filesystem::path(::testing::TempDir()) / "fabcheck_profiles_listed";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "test-cluster.toml") << "";
+  std::ofstream(dir / "unknown-metric.toml") << "";
+  std::ofstream(dir / "notes.txt") << "";
   try {
-    resolve_profile("h100", {kFixtures, "/nonexistent"});
+    resolve_profile("h100", {dir, "/nonexistent"});
     FAIL() << "expected a ConfigError";
   } catch (const ConfigError& error) {
     EXPECT_EQ(std::string(error.what()),
               "unknown profile \"h100\" (available: test-cluster, unknown-metric; searched: " +
-                  kFixtures + ", /nonexistent)");
+                  dir.string() + ", /nonexistent)");
+  }
+  std::filesystem::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace fabcheck
+
+namespace fabcheck {
+namespace {
+
+const NodeSettingCatalog kNodeSettings{{"gpu_pcie", "GPU link"}, {"ib_ports", "port count"}};
+
+TEST(ProfileNodeTable, KnownKeysAreKeptAsTextWithTheirLines) {
+  const Profile profile = parse_profile(
+      "[profile]\nname = \"t\"\n[node]\ngpu_pcie = \"5x16\"\nib_ports = 8\n", "t.toml", test_catalog(),
+      kNodeSettings);
+  EXPECT_EQ(profile.node.at("gpu_pcie"), "5x16");
+  EXPECT_EQ(profile.node.at("ib_ports"), "8");
+  EXPECT_EQ(profile.node_lines.at("ib_ports"), 5);
+}
+
+TEST(ProfileNodeTable, UnknownKeyNamesLineAndKnownKeys) {
+  try {
+    parse_profile("[profile]\nname = \"t\"\n[node]\ngpu_pcie = \"5x16\"\nnvlinks = 18\n", "t.toml",
+                  test_catalog(), kNodeSettings);
+    FAIL() << "accepted";
+  } catch (const ConfigError& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "t.toml:5: unknown key \"nvlinks\" in [node] (known: gpu_pcie, ib_ports)");
+  }
+}
+
+TEST(ProfileNodeTable, WithoutSettingsEveryKeyIsUnknownAndArraysAreRejected) {
+  EXPECT_THROW(parse_profile("[node]\ngpu_pcie = \"5x16\"\n", "t.toml", test_catalog()), ConfigError);
+  try {
+    parse_profile("[node]\nib_ports = [1, 2]\n", "t.toml", test_catalog(), kNodeSettings);
+    FAIL() << "accepted";
+  } catch (const ConfigError& error) {
+    EXPECT_THAT(std::string(error.what()), StartsWith("t.toml:2: key \"ib_ports\" in [node] must be"));
   }
 }
 

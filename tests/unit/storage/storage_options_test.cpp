@@ -1,0 +1,89 @@
+// storage.* options: defaults, parsing, and ConfigError messages naming key and value.
+#include "storage/storage_options.hpp"
+
+#include <gtest/gtest.h>
+
+#include "results/config_error.hpp"
+#include "storage/path_validation.hpp"
+
+namespace fabcheck {
+namespace {
+
+RunOptions with(std::map<std::string, std::string> extra) {
+  RunOptions options;
+  options.extra = std::move(extra);
+  return options;
+}
+
+std::string error_of(const RunOptions& options) {
+  try {
+    storage_options_from(options);
+  } catch (const ConfigError& error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST(StorageOptions, DefaultsSuitAGate) {
+  const StorageOptions options = storage_options_from(RunOptions{});
+  EXPECT_EQ(options.file_size, 64u << 20);
+  EXPECT_EQ(options.block_size, 1u << 20);
+  EXPECT_EQ(options.queue_depth, 32u);
+  EXPECT_DOUBLE_EQ(options.duration_s, 2.0);
+  EXPECT_TRUE(options.direct);
+  EXPECT_FALSE(options.ckpt_direct);
+}
+
+TEST(StorageOptions, ParsesEveryKey) {
+  const StorageOptions options = storage_options_from(with({{"storage.file_size", "4G"},
+                                                            {"storage.block_size", "128K"},
+                                                            {"storage.queue_depth", "64"},
+                                                            {"storage.duration_s", "15.5"},
+                                                            {"storage.engine", "psync"},
+                                                            {"storage.direct", "0"},
+                                                            {"storage.ckpt_size", "1G"},
+                                                            {"storage.ckpt_direct", "yes"},
+                                                            {"storage.md_files", "10000"},
+                                                            {"storage.fsync_block", "8K"},
+                                                            {"coll.other_family", "ignored"}}));
+  EXPECT_EQ(options.file_size, 4ull << 30);
+  EXPECT_EQ(options.block_size, 128u << 10);
+  EXPECT_EQ(options.queue_depth, 64u);
+  EXPECT_DOUBLE_EQ(options.duration_s, 15.5);
+  EXPECT_EQ(options.engine, "psync");
+  EXPECT_FALSE(options.direct);
+  EXPECT_EQ(options.ckpt_size, 1ull << 30);
+  EXPECT_TRUE(options.ckpt_direct);
+  EXPECT_EQ(options.md_files, 10000u);
+  EXPECT_EQ(options.fsync_block, 8192u);
+}
+
+TEST(StorageOptions, BadValuesNameKeyAndValue) {
+  EXPECT_EQ(error_of(with({{"storage.file_size", "lots"}})),
+            "--opt storage.file_size: \"lots\" is not a byte size (like 4096, 4K, 256M, 1G)");
+  EXPECT_EQ(error_of(with({{"storage.block_size", "1000"}})),
+            "--opt storage.block_size: \"1000\" is below the minimum of 4KiB");
+  EXPECT_EQ(error_of(with({{"storage.queue_depth", "0"}})),
+            "--opt storage.queue_depth: \"0\" is outside 1..4096");
+  EXPECT_EQ(error_of(with({{"storage.duration_s", "-1"}})),
+            "--opt storage.duration_s: \"-1\" is not a number of seconds in (0, 3600]");
+  EXPECT_EQ(error_of(with({{"storage.direct", "maybe"}})),
+            "--opt storage.direct: \"maybe\" is not a flag (1/0, true/false, yes/no, on/off)");
+  EXPECT_NE(error_of(with({{"storage.engine", "libaio"}})).find("\"libaio\""), std::string::npos);
+  EXPECT_NE(error_of(with({{"storage.filesize", "1G"}})).find("unknown storage option"),
+            std::string::npos);
+  EXPECT_NE(error_of(with({{"storage.file_size", "4K"}})).find("smaller than storage.block_size"),
+            std::string::npos);
+}
+
+TEST(StorageOptions, PlannedBytesIsTheLargestProbeFootprint) {
+  const RunOptions options = with({{"storage.file_size", "256M"}, {"storage.ckpt_size", "100M"}});
+  EXPECT_EQ(planned_storage_bytes(options, {"storage.seq_read"}, 4), 256ull << 20);
+  EXPECT_EQ(planned_storage_bytes(options, {"storage.seq_read", "storage.ckpt_write"}, 4),
+            400ull << 20);
+  EXPECT_EQ(planned_storage_bytes(options, {"storage.contention"}, 1), 356ull << 20);
+  EXPECT_EQ(planned_storage_bytes(options, {"coll.all_reduce"}, 8), 0u);
+}
+
+}  // namespace
+}  // namespace fabcheck

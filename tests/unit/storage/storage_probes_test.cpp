@@ -1,0 +1,137 @@
+// Every storage probe run in one process (single World) on a temporary directory with small
+// sizes: its metrics come out, data verifies, nothing is left behind and nothing else is touched.
+#include <gtest/gtest.h>
+
+#include "bench/core/registry.hpp"
+#include "results/profile.hpp"
+#include "storage/register.hpp"
+#include "temp_dir.hpp"
+
+namespace fabcheck {
+namespace {
+
+namespace fs = std::filesystem;
+using testing::TempDir;
+
+class VectorSink final : public MeasurementSink {
+ public:
+  void emit(Measurement measurement) override { measurements.push_back(std::move(measurement)); }
+  const Measurement* find(const std::string& metric) const {
+    for (const Measurement& m : measurements) {
+      if (m.metric == metric) return &m;
+    }
+    return nullptr;
+  }
+  std::vector<Measurement> measurements;
+};
+
+std::string ProbeTestName(const ::testing::TestParamInfo<std::string>& param_info) {
+  return param_info.param.substr(param_info.param.find('.') + 1);
+}
+
+class StorageProbes : public ::testing::TestWithParam<std::string> {
+ protected:
+  StorageProbes() { register_storage_probes(registry_); }
+
+  RunOptions small_options(const fs::path& path) const {
+    RunOptions options;
+    options.storage_paths = {path.string()};
+    options.extra = {{"storage.file_size", "8M"},
+                     {"storage.duration_s", "0.2"},
+                     {"storage.ckpt_size", "4M"},
+                     {"storage.md_files", "50"},
+                     {"storage.block_size", "256K"}};
+    return options;
+  }
+
+  Registry registry_;
+};
+
+TEST_P(StorageProbes, EmitsEveryDeclaredMetricAndLeavesNothingBehind) {
+  TempDir dir;
+  testing::write_whole_file(dir.path() / "existing.dat", "pre-existing bytes\n");
+  Probe* probe = registry_.find(GetParam());
+  ASSERT_NE(probe, nullptr);
+  auto world = make_single_world([](const std::string&) {});
+  const RunOptions options = small_options(dir.path());
+  ASSERT_TRUE(probe->applies(*world, options).applies);
+  RunContext context{*world, options, dir.path() / "run"};
+  VectorSink sink;
+  probe->run(context, sink);
+
+  for (const MetricSpec& spec : probe->metrics()) {
+    const Measurement* m = sink.find(spec.name);
+    ASSERT_NE(m, nullptr) << GetParam() << " did not emit " << spec.name;
+    EXPECT_EQ(m->unit, spec.info.unit) << spec.name;
+    EXPECT_EQ(m->probe, GetParam());
+    EXPECT_EQ(m->subject, dir.path().string());
+    EXPECT_FALSE(m->params.at("fs_type").empty());
+    if (spec.name == "wrong_elements") {
+      EXPECT_EQ(m->value, 0) << m->message;
+    } else {
+      EXPECT_GT(m->value, 0) << spec.name;
+    }
+  }
+  // Only the pre-existing file is left, unchanged.
+  std::vector<std::string> left;
+  for (const auto& entry : fs::directory_iterator(dir.path())) {
+    left.push_back(entry.path().filename().string());
+  }
+  EXPECT_EQ(left, std::vector<std::string>{"existing.dat"});
+  EXPECT_EQ(testing::read_whole_file(dir.path() / "existing.dat"), "pre-existing bytes\n");
+}
+
+INSTANTIATE_TEST_SUITE_P(All, StorageProbes,
+                         ::testing::Values("storage.seq_write", "storage.seq_read",
+                                           "storage.rand_read", "storage.fsync_lat",
+                                           "storage.ckpt_write", "storage.ckpt_read",
+                                           "storage.metadata", "storage.contention"),
+                         ProbeTestName);
+
+TEST(StorageProbeRegistry, WaivedWithoutAPathAndOneFamily) {
+  Registry registry;
+  register_storage_probes(registry);
+  auto world = make_single_world([](const std::string&) {});
+  const auto probes = registry.select("storage.*");
+  EXPECT_EQ(probes.size(), 8u);
+  for (Probe* probe : probes) {
+    const Applicability applies = probe->applies(*world, RunOptions{});
+    EXPECT_FALSE(applies.applies) << probe->id();
+    EXPECT_EQ(applies.reason, "no --storage-path given");
+  }
+}
+
+TEST(StorageProbeRegistry, RandReadReportsBothQueueDepthsWithPercentiles) {
+  TempDir dir;
+  Registry registry;
+  register_storage_probes(registry);
+  auto world = make_single_world([](const std::string&) {});
+  RunOptions options;
+  options.storage_paths = {dir.path().string()};
+  options.extra = {{"storage.file_size", "4M"}, {"storage.duration_s", "0.2"}};
+  RunContext context{*world, options, dir.path() / "run"};
+  VectorSink sink;
+  registry.find("storage.rand_read")->run(context, sink);
+  const Measurement* p99 = sink.find("lat_p99_us_qd32");
+  ASSERT_NE(p99, nullptr);
+  ASSERT_TRUE(p99->stats.has_value());
+  EXPECT_GT(p99->stats->count, 0u);
+  EXPECT_LE(p99->stats->median, p99->value);
+  EXPECT_EQ(p99->params.at("queue_depth"), "32");
+  EXPECT_EQ(p99->size_bytes, 4096u);
+  EXPECT_LE(std::stod(p99->params.at("p50_us")), std::stod(p99->params.at("p99.9_us")));
+  EXPECT_EQ(sink.find("iops_qd1")->params.at("queue_depth"), "1");
+}
+
+TEST(StorageProbeRegistry, ProposedProfilesMatchTheMetricCatalog) {
+  Registry registry;
+  register_storage_probes(registry);
+  const fs::path dir = fs::path(FABCHECK_FIXTURES_DIR) / "storage";
+  const Profile nvme = load_profile(dir / "nvme-gen4.toml", registry.catalog());
+  EXPECT_EQ(nvme.expectations.size(), 6u);
+  EXPECT_EQ(nvme.expectations[3].better, Better::lower);  // lat_p99_us_qd1
+  EXPECT_TRUE(load_profile(dir / "no-expectations.toml", registry.catalog()).expectations.empty());
+}
+
+}  // namespace
+}  // namespace fabcheck

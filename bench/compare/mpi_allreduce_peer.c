@@ -14,7 +14,7 @@ static int compare_doubles(const void* a, const void* b) {
 
 int main(int argc, char** argv) {
   int provided = 0, rank = 0, nranks = 1;
-  MPI_Init_thread(&argc, &argv, MPI_THREAD_MULTIPLE, &provided);
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_SINGLE, &provided);
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &nranks);
   const int iters = getenv("PEER_ITERS") ? atoi(getenv("PEER_ITERS")) : 20;

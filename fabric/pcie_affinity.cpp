@@ -24,26 +24,9 @@ int pci_numa_node(const fs::path& sysfs_root, const std::string& bdf) {
   return node ? *node : -1;
 }
 
-std::vector<int> parse_cpu_list(const std::string& text) {
-  std::vector<int> cpus;
-  std::string_view rest = text::trim(text);
-  while (!rest.empty()) {
-    std::size_t comma = rest.find(',');
-    std::string_view part = rest.substr(0, comma);
-    rest.remove_prefix(comma == std::string_view::npos ? rest.size() : comma + 1);
-    std::size_t dash = part.find('-');
-    auto first = text::parse_small_int(part.substr(0, dash));
-    auto last =
-        dash == std::string_view::npos ? first : text::parse_small_int(part.substr(dash + 1));
-    if (!first || !last || *last < *first || *last - *first > 4096) return {};
-    for (int cpu = *first; cpu <= *last; ++cpu) cpus.push_back(cpu);
-  }
-  return cpus;
-}
-
 std::vector<int> pci_local_cpus(const fs::path& sysfs_root, const std::string& bdf) {
   auto text = read_sysfs_text(device_dir(sysfs_root, bdf) / "local_cpulist");
-  return text ? parse_cpu_list(*text) : std::vector<int>{};
+  return text ? parse_cpu_list(*text).value_or(std::vector<int>{}) : std::vector<int>{};
 }
 
 std::string nearest_pci_device(const fs::path& sysfs_root, const std::string& bdf,

@@ -2,6 +2,8 @@
 // PCIe path (same switch first), from sysfs under a root.
 #pragma once
 
+#include "bench/core/cpu_list.hpp"
+
 #include <filesystem>
 #include <string>
 #include <vector>
@@ -13,7 +15,6 @@ int pci_numa_node(const std::filesystem::path& sysfs_root, const std::string& bd
 
 // CPUs listed in local_cpulist ("0-15,32-47"); empty when unknown or malformed.
 std::vector<int> pci_local_cpus(const std::filesystem::path& sysfs_root, const std::string& bdf);
-std::vector<int> parse_cpu_list(const std::string& text);
 
 // Of `candidates`, the BDF whose sysfs device path shares the longest prefix with `bdf`'s
 // (behind the same PCIe switch beats the same root complex); "" when there are none.

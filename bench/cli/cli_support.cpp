@@ -3,9 +3,11 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 
 #include "bench/core/world.hpp"
+#include "kernels/profile_choice.hpp"
 
 namespace fabcheck {
 
@@ -19,11 +21,30 @@ std::vector<std::filesystem::path> profile_dirs() {
   return dirs;
 }
 
+Profile load_profile_for(const std::string& name_or_file, const Registry& registry, std::string* why) {
+  std::string name = name_or_file;
+  if (name == "auto") {
+    const ProfileChoice choice = choose_profile_for_node();
+    name = choice.name;
+    if (why) *why = "auto: " + choice.reason;
+  } else if (why) {
+    *why = "given";
+  }
+  return registry.load_profile(resolve_profile(name, profile_dirs()));
+}
+
 int launcher_rank() {
   for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
     if (const char* value = std::getenv(name); value && *value) return std::atoi(value);
   }
   return 0;
+}
+
+int launcher_size() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE", "SLURM_NTASKS"}) {
+    if (const char* value = std::getenv(name); value && *value) return std::max(1, std::atoi(value));
+  }
+  return 1;
 }
 
 nlohmann::json build_versions() {

@@ -12,7 +12,7 @@ namespace fabcheck {
 struct RunArgs {
   std::string probes;
   std::string plan;
-  std::string profile = "generic-cpu";
+  std::string profile = "auto";
   std::string sizes;
   std::optional<int> iters;
   std::optional<int> warmup;

@@ -14,7 +14,7 @@ int evaluate_command(const std::string& run_dir, const std::string& profile_name
                      const Registry& registry) {
   std::vector<Finding> findings;
   try {
-    const Profile profile = registry.load_profile(resolve_profile(profile_name, profile_dirs()));
+    const Profile profile = load_profile_for(profile_name, registry, nullptr);
     const auto measurements = read_measurements(run_dir);
     findings = evaluate(measurements, profile);
     std::vector<Measurement> judged;

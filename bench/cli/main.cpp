@@ -20,7 +20,8 @@ void add_run_options(CLI::App& command, fabcheck::RunArgs& args, bool with_selec
     command.add_option("--probes", args.probes, "Probes to run: ID[,ID...]; FAMILY.* takes a family");
     command.add_option("--plan", args.plan, "A built-in plan: gate, acceptance, quick");
   }
-  command.add_option("--profile", args.profile, "Expected figures: a NAME in results/profiles or a FILE")
+  command.add_option("--profile", args.profile,
+                     "Expected figures: auto (from this node's GPUs), a NAME in results/profiles, or a FILE")
       ->capture_default_str();
   command.add_option("--sizes", args.sizes, "Message sizes: MIN:MAX:FACTOR (8:256M:2), SIZE, or a list");
   command.add_option("--iters", args.iters, "Timed iterations per size");
@@ -58,10 +59,10 @@ int main(int argc, char** argv) {
   add_run_options(*gate, gate_args, false);
 
   std::string evaluate_dir;
-  std::string evaluate_profile = "generic-cpu";
+  std::string evaluate_profile;
   auto* evaluate = app.add_subcommand("evaluate", "Re-judge a run directory's measurements");
   evaluate->add_option("RUN_DIR", evaluate_dir, "A run directory with measurements.jsonl")->required();
-  evaluate->add_option("--profile", evaluate_profile, "Profile NAME or FILE")->capture_default_str();
+  evaluate->add_option("--profile", evaluate_profile, "Profile NAME or FILE to judge against")->required();
 
   std::vector<std::string> log_files;
   std::string expect_network = "any";
@@ -122,8 +123,7 @@ int main(int argc, char** argv) {
     if (inventory->parsed()) {
       auto& expected = inventory_options.expectations;
       if (!inventory_profile.empty()) {
-        inventory_options.profile =
-            registry.load_profile(fabcheck::resolve_profile(inventory_profile, fabcheck::profile_dirs()));
+        inventory_options.profile = fabcheck::load_profile_for(inventory_profile, registry, nullptr);
         expected = fabcheck::fabric_expectations_from(*inventory_options.profile);
       }
       // Flags override the profile's [node] table.

@@ -4,6 +4,8 @@
 #include "bench/coll/coll_probes.hpp"
 #include "bench/coll/nccl_probes.hpp"
 #include "fabric/register.hpp"
+#include "kernels/register.hpp"
+#include "storage/register.hpp"
 
 namespace fabcheck {
 
@@ -11,6 +13,8 @@ void register_all_probes(Registry& registry) {
   register_collective_probes(registry);
   register_nccl_probes(registry);
   register_fabric_probes(registry);
+  register_kernel_probes(registry);
+  register_storage_probes(registry);
 }
 
 }  // namespace fabcheck

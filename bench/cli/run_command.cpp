@@ -10,6 +10,7 @@
 #include "bench/core/runner.hpp"
 #include "bench/core/size_range.hpp"
 #include "results/config_error.hpp"
+#include "storage/path_validation.hpp"
 
 namespace fabcheck {
 namespace {
@@ -61,9 +62,15 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
     options.backend = args.backend;
   }
   options.storage_paths = args.storage_paths;
+  if (!options.storage_paths.empty()) {
+    std::vector<std::string> ids;
+    for (const Probe* probe : request.probes) ids.push_back(probe->id());
+    validate_storage_paths(options.storage_paths,
+                           planned_storage_bytes(options, ids, launcher_size()));
+  }
   if (!args.sysfs_root.empty()) options.sysfs_root = args.sysfs_root;
 
-  request.profile = registry.load_profile(resolve_profile(args.profile, profile_dirs()));
+  request.profile = load_profile_for(args.profile, registry, &request.profile_reason);
   request.judges = registry.judges();
   if (!args.out.empty()) {
     std::error_code error;

@@ -32,6 +32,7 @@ class CollectiveProbe final : public Probe {
            " bandwidth and latency over a size sweep, verified (MPI host memory or NCCL GPUs)";
   }
   std::vector<MetricSpec> metrics() const override { return collective_metrics(); }
+  bool prints_own_table() const override { return true; }
 
   Applicability applies(const World& world, const RunOptions& options) const override {
     const BackendChoice choice = choose_collective_backend(options.backend, world);

@@ -13,12 +13,6 @@
 namespace fabcheck {
 namespace {
 
-std::string join_hosts(const World& world) {
-  std::string hosts;
-  for (const auto& host : world.distinct_hosts()) hosts += (hosts.empty() ? "" : ",") + host;
-  return hosts;
-}
-
 // Gathers each process's per-member wrong counts to the root, in member order.
 std::vector<std::uint64_t> gather_wrong_counts(World& world, const std::vector<std::uint64_t>& mine) {
   std::string encoded;
@@ -68,7 +62,7 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
                                            const std::string& probe_id, std::FILE* console) {
   const int nranks = backend.comm_size();
   const double factor = bus_factor(config.collective, nranks);
-  const std::string hosts = join_hosts(world);
+  const std::string hosts = world.joined_hosts();
 
   std::vector<std::string> members;
   for (const auto& lines : world.gather_to_root(fmt::format("{}", fmt::join(backend.member_descriptions(), "\n")))) {

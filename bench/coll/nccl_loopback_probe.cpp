@@ -34,6 +34,7 @@ class NicLoopbackProbe final : public Probe {
     return "NCCL all-reduce among each node's GPUs forced through the NICs (no P2P, no SHM, GDR)";
   }
   std::vector<MetricSpec> metrics() const override { return collective_metrics(); }
+  bool prints_own_table() const override { return true; }
 
   Applicability applies(const World& world, const RunOptions& /*options*/) const override {
     const NcclAvailability nccl = nccl_availability();

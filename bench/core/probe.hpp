@@ -65,6 +65,9 @@ class Probe {
   virtual Applicability applies(const World& world, const RunOptions& options) const = 0;
   // Runs on every rank. Throws on failure; the runner records an ERROR and goes on.
   virtual void run(RunContext& context, MeasurementSink& sink) = 0;
+  // True when run() prints its own console table (the collectives' nccl-tests table); otherwise
+  // the runner prints the gathered measurements as a generic table.
+  virtual bool prints_own_table() const { return false; }
 };
 
 }  // namespace fabcheck

@@ -14,14 +14,19 @@
 
 namespace fabcheck {
 
+// When the runner calls a judge: after each probe with that probe's measurements, or once after
+// every probe ran with all of them (for rules across probes and peers: a GPU slower than the rest).
+enum class JudgeScope { each_probe, whole_run };
+
 // A family's rules beyond numeric thresholds (a link below its own maximum, a GPU slower than its
-// peers). The runner calls `judge` on the root after each probe with that probe's measurements from
-// every rank (status ok only: waived and failed records are judged by the evaluator).
+// peers). The runner calls `judge` on the root with measurements from every rank (status ok only:
+// waived and failed records are judged by the evaluator), as `scope` says.
 struct Judge {
   std::string name;
   NodeSettingCatalog settings;                   // the [node] keys it reads, with their meaning
   std::function<void(const Profile&)> validate;  // throws ConfigError on a bad [node] value
   std::function<std::vector<Finding>(const std::vector<Measurement>&, const Profile&)> judge;
+  JudgeScope scope = JudgeScope::each_probe;
 };
 
 class Registry {

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "bench/core/interrupt.hpp"
+#include "bench/core/measurement_table.hpp"
 #include "bench/core/timer.hpp"
 #include "results/config_error.hpp"
 #include "results/evaluator.hpp"
@@ -73,6 +74,7 @@ struct Runner::State {
   std::vector<std::string> hosts;
   int ranks = 0;
   std::string incomplete_reason;  // sticky once set
+  std::vector<Measurement> judged;  // every ok measurement so far, for whole-run judges
 };
 
 Runner::Runner(RunRequest request, std::FILE* console) : state_(std::make_unique<State>()) {
@@ -129,7 +131,8 @@ void Runner::write_summary(const std::string& reason) {
       {"ranks", s.ranks},
       {"command_line", s.request.command_line},
       {"plan", s.request.plan_name},
-      {"profile", {{"name", s.request.profile.name}, {"path", s.request.profile.path}}},
+      {"profile", {{"name", s.request.profile.name}, {"path", s.request.profile.path},
+                   {"reason", s.request.profile_reason}}},
       {"started_utc", s.started_utc},
       {"finished_utc", incomplete_reason.empty() ? nlohmann::json(utc_timestamp()) : nlohmann::json()},
       {"incomplete_reason", incomplete_reason.empty() ? nlohmann::json() : nlohmann::json(incomplete_reason)},
@@ -138,6 +141,15 @@ void Runner::write_summary(const std::string& reason) {
       {"run_dir", s.writer->dir().string()},
   };
   s.writer->write_summary(summary);
+}
+
+void Runner::record(const Finding& finding) {
+  // Caller holds the mutex. The console shows what needs attention; the file keeps every finding.
+  State& s = *state_;
+  if (s.console && finding.severity != Severity::pass) {
+    std::fprintf(s.console, "%-6s %s\n", severity_label(finding.severity), finding.message.c_str());
+  }
+  s.writer->append(finding);
 }
 
 void Runner::run_probe(World& world, Probe& probe) {
@@ -201,16 +213,17 @@ void Runner::run_probe(World& world, Probe& probe) {
 
   std::lock_guard lock(s.mutex);
   s.probes_run.push_back(id);
+  std::vector<std::vector<Measurement>> by_rank;
+  for (std::size_t r = 0; r < gathered.size(); ++r) by_rank.push_back(decode(gathered[r], static_cast<int>(r)));
+  if (s.console && !probe.prints_own_table()) {
+    std::vector<Measurement> all;
+    for (const auto& from_rank : by_rank) all.insert(all.end(), from_rank.begin(), from_rank.end());
+    std::fputs(measurement_table(id, all).c_str(), s.console);
+  }
   bool errored = false;
   std::vector<Measurement> judged;  // this probe's ok measurements, for the family judges
-  auto record = [&s](const Finding& finding) {
-    if (s.console && finding.severity != Severity::pass) {
-      std::fprintf(s.console, "%-6s %s\n", severity_label(finding.severity), finding.message.c_str());
-    }
-    s.writer->append(finding);
-  };
-  for (std::size_t r = 0; r < gathered.size(); ++r) {
-    for (auto& measurement : decode(gathered[r], static_cast<int>(r))) {
+  for (auto& measurements : by_rank) {
+    for (auto& measurement : measurements) {
       s.writer->append(measurement);
       if (measurement.status == MeasurementStatus::error && !errored) {
         s.probes_errored.emplace_back(id, measurement.message);
@@ -221,8 +234,10 @@ void Runner::run_probe(World& world, Probe& probe) {
     }
   }
   for (const auto& judge : s.request.judges) {
+    if (judge.scope != JudgeScope::each_probe) continue;
     for (const auto& finding : judge.judge(judged, s.request.profile)) record(finding);
   }
+  s.judged.insert(s.judged.end(), judged.begin(), judged.end());
   if (s.console) std::fputs("\n", s.console);
   write_summary(kInProgress);
 }
@@ -259,15 +274,22 @@ int Runner::execute(World& world) {
   });
 
   if (world.is_root() && s.console) {
-    std::fprintf(s.console, "# fabcheck %s: %d rank(s) on %zu host(s), profile %s, results in %s\n\n",
+    std::fprintf(s.console,
+                 "# fabcheck %s: %d rank(s) on %zu host(s), results in %s\n"
+                 "# profile %s (%s)\n\n",
                  s.request.versions.value("fabcheck", "").c_str(), world.size(), s.hosts.size(),
-                 s.request.profile.name.c_str(), s.request.out_dir.c_str());
+                 s.request.out_dir.c_str(), s.request.profile.name.c_str(),
+                 s.request.profile_reason.c_str());
   }
   for (Probe* probe : s.request.probes) run_probe(world, *probe);
 
   int exit_code = 0;
   if (world.is_root()) {
     std::lock_guard lock(s.mutex);
+    for (const auto& judge : s.request.judges) {
+      if (judge.scope != JudgeScope::whole_run) continue;
+      for (const auto& finding : judge.judge(s.judged, s.request.profile)) record(finding);
+    }
     write_summary("");
     try {
       s.writer->write_hdf5();

@@ -23,6 +23,7 @@ struct RunRequest {
   std::vector<Judge> judges;
   RunOptions options;
   Profile profile;
+  std::string profile_reason;     // why this profile ("auto: no GPU ... -> generic-cpu")
   // Empty: ./fabcheck-results/<UTC timestamp>-<root's host>/, chosen by the root for every rank.
   std::filesystem::path out_dir;
   std::string command_line;
@@ -47,6 +48,7 @@ class Runner {
   struct State;
   void run_probe(World& world, Probe& probe);
   void write_summary(const std::string& incomplete_reason);
+  void record(const Finding& finding);
   std::unique_ptr<State> state_;
 };
 

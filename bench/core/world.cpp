@@ -34,6 +34,12 @@ std::vector<std::string> World::distinct_hosts() const {
   return result;
 }
 
+std::string World::joined_hosts() const {
+  std::string joined;
+  for (const auto& host : distinct_hosts()) joined += (joined.empty() ? "" : ",") + host;
+  return joined;
+}
+
 std::string World::describe_rank(int rank) const {
   if (rank < 0 || rank >= size()) return "rank " + std::to_string(rank);
   return "rank " + std::to_string(rank) + " (" + hosts_[static_cast<std::size_t>(rank)] + ")";

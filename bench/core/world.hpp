@@ -26,6 +26,8 @@ class World {
   int local_size() const { return local_size_; }
   // Distinct hosts, in order of their lowest rank.
   std::vector<std::string> distinct_hosts() const;
+  // The same, comma-separated: the host of a measurement combined across ranks ("node-a,node-b").
+  std::string joined_hosts() const;
   // "rank 3 (node-b)"
   std::string describe_rank(int rank) const;
 

@@ -14,7 +14,7 @@ fi
 mkdir -p "$out"
 flags=(-std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
        -I"$root" -DFMT_HEADER_ONLY=1)
-common=("$root/fabric/text_scan.cpp" "$root/fabric/sysfs_file.cpp")
+common=("$root/fabric/text_scan.cpp" "$root/fabric/sysfs_file.cpp" "$root/bench/core/cpu_list.cpp")
 build() {  # name sources...
   local name="$1"; shift
   if [[ ! -x "$out/$name" || -n "$(find "$here" "$root/fabric" -newer "$out/$name" -name '*.[ch]pp' | head -1)" ]]; then

@@ -1,0 +1,36 @@
+// Judgement of a GPU node: the slow GPU among its peers (DCGM's rule, with the median), hot or
+// throttling GPUs, PCIe links below their max under load, NVLinks down, memory held by strangers,
+// ECC and row-remap problems. Pure functions over recorded telemetry and measurements.
+#pragma once
+
+#include <vector>
+
+#include "kernels/gpu_node_record.hpp"
+#include "results/finding.hpp"
+#include "results/measurement.hpp"
+
+namespace fabcheck {
+
+struct GpuJudgementPolicy {
+  // Slow: a figure below the node median by more than this fraction (DCGM uses a tolerance of
+  // the peers' mean; the median is not dragged by the slow GPU itself).
+  double slow_warn_fraction = 0.05;
+  double slow_fail_fraction = 0.10;
+  // Hot: at or above this temperature without throttling yet (H100/H200/A100 slow down near 87-90).
+  double hot_warn_c = 85;
+  // Memory held by other processes before the job starts.
+  double foreign_memory_warn_gb = 0.5;
+  double foreign_memory_fail_gb = 2.0;
+};
+
+// Findings (WARN or FAIL only; a healthy node yields none) for one node. Every finding names the
+// GPU (subject "gpu<N>", its bus id in the message), the host, evidence and a remedy.
+std::vector<Finding> judge_gpu_node(const GpuNodeRecord& node,
+                                    const GpuJudgementPolicy& policy = {});
+
+// For the runner, on the root, after every probe ran: groups the run's measurements by host and
+// GPU and judges each node.
+std::vector<Finding> judge_gpu_measurements(const std::vector<Measurement>& measurements,
+                                            const GpuJudgementPolicy& policy = {});
+
+}  // namespace fabcheck

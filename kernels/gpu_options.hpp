@@ -1,0 +1,23 @@
+// The gpu.* probes' own options (--opt key=value) and sizes, read with errors that name the value.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "bench/core/probe.hpp"
+
+namespace fabcheck {
+
+// --opt gemm_seconds=S: how long each GEMM type is sustained (default 3; 0 < S <= 600).
+double gemm_seconds(const RunOptions& options);
+
+// --opt gemm_size=N: the M = N = K of the GEMM (default 8192; 256 <= N <= 32768).
+int gemm_size(const RunOptions& options);
+
+// The copy sizes a bandwidth probe measures: --sizes when given, else `defaults`. Each size is
+// rounded down to a multiple of 16 bytes (vector copies); a size below 16 bytes is a ConfigError.
+std::vector<std::uint64_t> copy_sizes(const RunOptions& options,
+                                      const std::vector<std::uint64_t>& defaults);
+
+}  // namespace fabcheck

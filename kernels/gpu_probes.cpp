@@ -1,0 +1,124 @@
+// The gpu.* probes: ids, descriptions, metrics and applicability, in every build; their bodies are
+// in gpu_probe_runs.hpp.
+#include <functional>
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "bench/coll/nccl_backend.hpp"
+#include "kernels/gpu_judgement.hpp"
+#include "kernels/gpu_probe_runs.hpp"
+#include "kernels/nvml_library.hpp"
+#include "kernels/register.hpp"
+#include "kernels/telemetry_measurements.hpp"
+
+namespace fabcheck {
+namespace {
+
+enum class Needs { nvml, cuda, cuda_pair };
+
+struct GpuProbeSpec {
+  std::string id;
+  std::string description;
+  std::vector<MetricSpec> metrics;
+  Needs needs;
+  std::function<void(RunContext&, MeasurementSink&)> body;
+};
+
+class GpuProbe final : public Probe {
+ public:
+  explicit GpuProbe(GpuProbeSpec spec) : spec_(std::move(spec)) {}
+  std::string id() const override { return spec_.id; }
+  std::string description() const override { return spec_.description; }
+  std::vector<MetricSpec> metrics() const override { return spec_.metrics; }
+
+  Applicability applies(const World& /*world*/, const RunOptions& /*options*/) const override {
+    if (spec_.needs == Needs::nvml) {
+      const NvmlSession& nvml = process_nvml();
+      if (!nvml.ok()) return Applicability::waived("no CUDA device (" + nvml.reason + ")");
+      if (nvml.device_count == 0) return Applicability::waived("no CUDA device (NVML sees none)");
+      return Applicability::yes();
+    }
+    const NcclAvailability cuda = nccl_availability();
+    if (!cuda.available) return Applicability::waived(cuda.reason);
+    if (spec_.needs == Needs::cuda_pair && cuda.device_count < 2) {
+      return Applicability::waived("fewer than 2 GPUs visible to this process (" +
+                                   std::to_string(cuda.device_count) + ")");
+    }
+    return Applicability::yes();
+  }
+
+  void run(RunContext& context, MeasurementSink& sink) override { spec_.body(context, sink); }
+
+ private:
+  GpuProbeSpec spec_;
+};
+
+MetricSpec higher(const char* name, const char* unit) { return {name, {unit, Better::higher}}; }
+MetricSpec lower(const char* name, const char* unit) { return {name, {unit, Better::lower}}; }
+
+std::vector<MetricSpec> with(std::vector<MetricSpec> specs, const std::vector<MetricSpec>& more) {
+  specs.insert(specs.end(), more.begin(), more.end());
+  return specs;
+}
+
+}  // namespace
+
+void register_kernel_probes(Registry& registry) {
+  const MetricSpec wrong = lower("wrong_elements", "count");
+  std::vector<GpuProbeSpec> specs = {
+      {"gpu.health",
+       "GPU health through NVML at rest: temperature, clocks, throttle reasons, power, ECC, "
+       "retired pages / row remap, PCIe link, NVLink states, memory held by other processes",
+       telemetry_metric_specs(), Needs::nvml, run_gpu_health},
+      {"gpu.hbm_bw",
+       "device memory bandwidth (bytes read + written): SM copy, STREAM triad, cudaMemcpy D2D",
+       {higher("copy_bw", "GB/s"), higher("triad_bw", "GB/s"), higher("memcpy_bw", "GB/s"), wrong},
+       Needs::cuda,
+       run_gpu_hbm_bw},
+      {"gpu.h2d",
+       "host-to-device copy from pinned memory on the GPU's NUMA node (copy engine), and plain "
+       "cudaMemcpy for comparison",
+       {higher("bw", "GB/s"), higher("plain_memcpy_bw", "GB/s"), wrong},
+       Needs::cuda,
+       run_gpu_h2d},
+      {"gpu.d2h",
+       "device-to-host copy into pinned memory on the GPU's NUMA node (copy engine), and plain "
+       "cudaMemcpy for comparison",
+       {higher("bw", "GB/s"), higher("plain_memcpy_bw", "GB/s"), wrong},
+       Needs::cuda,
+       run_gpu_d2h},
+      {"gpu.bidir",
+       "host-to-device and device-to-host at once (copy engines), sum of both directions",
+       {higher("bw", "GB/s"), wrong},
+       Needs::cuda,
+       run_gpu_bidir},
+      {"gpu.p2p",
+       "every GPU pair: copy engine and SM copy kernel, read and write, one direction and both",
+       {higher("ce_bw", "GB/s"), higher("ce_bidir_bw", "GB/s"), higher("sm_write_bw", "GB/s"),
+        higher("sm_read_bw", "GB/s"), higher("sm_bidir_bw", "GB/s"), wrong},
+       Needs::cuda_pair,
+       run_gpu_p2p},
+      {"gpu.launch_latency",
+       "kernel launch cost: an empty kernel's launch (host side), and launch plus completion",
+       {lower("launch_us", "us"), lower("launch_sync_us", "us")},
+       Needs::cuda,
+       run_gpu_launch_latency},
+      {"gpu.gemm",
+       "cuBLAS GEMM throughput, bf16 and tf32, sustained (--opt gemm_seconds=S) so clocks and "
+       "temperature settle; NVML telemetry sampled under that load",
+       with({higher("bf16_tflops", "TFLOP/s"), higher("tf32_tflops", "TFLOP/s"), wrong},
+            telemetry_metric_specs()),
+       Needs::cuda, run_gpu_gemm},
+  };
+  for (GpuProbeSpec& spec : specs) registry.add(std::make_unique<GpuProbe>(std::move(spec)));
+  // Slow, hot, throttled GPUs are told from their peers, so the judge sees the whole run at once.
+  registry.add_judge({"gpu", {}, nullptr,
+                      [](const std::vector<Measurement>& measurements, const Profile&) {
+                        return judge_gpu_measurements(measurements);
+                      },
+                      JudgeScope::whole_run});
+}
+
+}  // namespace fabcheck

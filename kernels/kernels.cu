@@ -1,0 +1,169 @@
+// fabcheck's device code: the spin gate, pattern fill and verification, SM copy, triad, GEMM input
+// fill and an empty kernel; launched only through the host functions of kernels.cuh.
+#include <cuda_bf16.h>
+
+#include "kernels/kernels.cuh"
+#include "kernels/random_pattern.hpp"
+
+namespace fabcheck::kernels {
+namespace {
+
+constexpr unsigned kThreads = 256;
+constexpr std::size_t kMaxBlocks = 65535;
+
+unsigned blocks_for(std::size_t count) {
+  const std::size_t wanted = (count + kThreads - 1) / kThreads;
+  return static_cast<unsigned>(wanted == 0 ? 1 : (wanted < kMaxBlocks ? wanted : kMaxBlocks));
+}
+
+__device__ std::size_t first_index() {
+  return static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
+}
+
+__device__ std::size_t grid_stride() { return static_cast<std::size_t>(gridDim.x) * blockDim.x; }
+
+__global__ void spin_gate_kernel(const volatile int* release, long long timeout_cycles) {
+  const long long start = clock64();
+  while (*release == 0) {
+    if (clock64() - start > timeout_cycles) break;
+  }
+}
+
+__global__ void empty_kernel() {}
+
+__global__ void fill_pattern_kernel(std::uint64_t* data, std::size_t count, std::uint64_t seed) {
+  for (std::size_t i = first_index(); i < count; i += grid_stride()) {
+    data[i] = pattern_value(seed, i);
+  }
+}
+
+__device__ void add_warp_count(unsigned long long mine, unsigned long long* wrong) {
+  for (int offset = 16; offset > 0; offset /= 2)
+    mine += __shfl_down_sync(0xffffffffu, mine, offset);
+  if ((threadIdx.x & 31u) == 0 && mine != 0) atomicAdd(wrong, mine);
+}
+
+__global__ void count_pattern_kernel(const std::uint64_t* data, std::size_t count,
+                                     std::uint64_t seed, unsigned long long* wrong) {
+  unsigned long long mine = 0;
+  for (std::size_t i = first_index(); i < count; i += grid_stride()) {
+    if (data[i] != pattern_value(seed, i)) ++mine;
+  }
+  add_warp_count(mine, wrong);
+}
+
+__global__ void count_triad_kernel(const std::uint64_t* a, std::size_t count, std::uint64_t seed_b,
+                                   std::uint64_t seed_c, std::uint64_t scalar,
+                                   unsigned long long* wrong) {
+  unsigned long long mine = 0;
+  for (std::size_t i = first_index(); i < count; i += grid_stride()) {
+    if (a[i] != triad_value(seed_b, seed_c, scalar, i)) ++mine;
+  }
+  add_warp_count(mine, wrong);
+}
+
+__global__ void sm_copy_kernel(uint4* dst, const uint4* src, std::size_t vectors) {
+  for (std::size_t i = first_index(); i < vectors; i += grid_stride()) dst[i] = src[i];
+}
+
+__global__ void byte_copy_kernel(unsigned char* dst, const unsigned char* src, std::size_t bytes) {
+  for (std::size_t i = first_index(); i < bytes; i += grid_stride()) dst[i] = src[i];
+}
+
+__global__ void triad_kernel(std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c,
+                             std::uint64_t scalar, std::size_t count) {
+  for (std::size_t i = first_index(); i < count; i += grid_stride()) a[i] = b[i] + scalar * c[i];
+}
+
+__global__ void fill_bf16_kernel(__nv_bfloat16* data, std::size_t count, std::uint64_t seed) {
+  for (std::size_t i = first_index(); i < count; i += grid_stride()) {
+    data[i] = __float2bfloat16(pattern_float(seed, i));
+  }
+}
+
+__global__ void fill_float_kernel(float* data, std::size_t count, std::uint64_t seed) {
+  for (std::size_t i = first_index(); i < count; i += grid_stride())
+    data[i] = pattern_float(seed, i);
+}
+
+// Blocks that fill the current device: a few per SM.
+unsigned device_blocks() {
+  int device = 0;
+  int sms = 0;
+  if (cudaGetDevice(&device) != cudaSuccess ||
+      cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device) != cudaSuccess) {
+    return 1024;
+  }
+  return static_cast<unsigned>(sms * 4);
+}
+
+}  // namespace
+
+cudaError_t launch_spin_gate(const volatile int* release, long long timeout_cycles,
+                             cudaStream_t stream) {
+  spin_gate_kernel<<<1, 1, 0, stream>>>(release, timeout_cycles);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_empty(cudaStream_t stream) {
+  empty_kernel<<<1, 1, 0, stream>>>();
+  return cudaGetLastError();
+}
+
+cudaError_t launch_fill_pattern(std::uint64_t* data, std::size_t count, std::uint64_t seed,
+                                cudaStream_t stream) {
+  fill_pattern_kernel<<<blocks_for(count), kThreads, 0, stream>>>(data, count, seed);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_count_pattern_mismatches(const std::uint64_t* data, std::size_t count,
+                                            std::uint64_t seed, unsigned long long* wrong,
+                                            cudaStream_t stream) {
+  count_pattern_kernel<<<blocks_for(count), kThreads, 0, stream>>>(data, count, seed, wrong);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_count_triad_mismatches(const std::uint64_t* a, std::size_t count,
+                                          std::uint64_t seed_b, std::uint64_t seed_c,
+                                          std::uint64_t scalar, unsigned long long* wrong,
+                                          cudaStream_t stream) {
+  count_triad_kernel<<<blocks_for(count), kThreads, 0, stream>>>(a, count, seed_b, seed_c, scalar,
+                                                                 wrong);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_sm_copy(void* dst, const void* src, std::size_t bytes, cudaStream_t stream,
+                           int blocks) {
+  const unsigned grid = blocks > 0 ? static_cast<unsigned>(blocks) : device_blocks();
+  const bool aligned = reinterpret_cast<std::uintptr_t>(dst) % sizeof(uint4) == 0 &&
+                       reinterpret_cast<std::uintptr_t>(src) % sizeof(uint4) == 0 &&
+                       bytes % sizeof(uint4) == 0;
+  if (aligned) {
+    sm_copy_kernel<<<grid, kThreads, 0, stream>>>(
+        static_cast<uint4*>(dst), static_cast<const uint4*>(src), bytes / sizeof(uint4));
+  } else {
+    byte_copy_kernel<<<grid, kThreads, 0, stream>>>(static_cast<unsigned char*>(dst),
+                                                    static_cast<const unsigned char*>(src), bytes);
+  }
+  return cudaGetLastError();
+}
+
+cudaError_t launch_triad(std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c,
+                         std::uint64_t scalar, std::size_t count, cudaStream_t stream) {
+  triad_kernel<<<device_blocks(), kThreads, 0, stream>>>(a, b, c, scalar, count);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_fill_gemm_input(void* data, std::size_t count, std::uint64_t seed, bool bf16,
+                                   cudaStream_t stream) {
+  if (bf16) {
+    fill_bf16_kernel<<<blocks_for(count), kThreads, 0, stream>>>(static_cast<__nv_bfloat16*>(data),
+                                                                 count, seed);
+  } else {
+    fill_float_kernel<<<blocks_for(count), kThreads, 0, stream>>>(static_cast<float*>(data), count,
+                                                                  seed);
+  }
+  return cudaGetLastError();
+}
+
+}  // namespace fabcheck::kernels

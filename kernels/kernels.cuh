@@ -1,0 +1,50 @@
+// Host-callable launches of fabcheck's device code (kernels.cu); the only way host code reaches
+// a kernel. Built only with CUDA.
+#pragma once
+
+#include <cuda_runtime_api.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace fabcheck::kernels {
+
+// Holds `stream` until *release (host-mapped memory) becomes non-zero, or `timeout_cycles` GPU
+// clock cycles pass, so that work queued behind it starts together and launch cost stays out of
+// a timed interval (nvbandwidth's approach).
+cudaError_t launch_spin_gate(const volatile int* release, long long timeout_cycles,
+                             cudaStream_t stream);
+
+// An empty kernel, for launch latency.
+cudaError_t launch_empty(cudaStream_t stream);
+
+// data[i] = pattern_value(seed, i).
+cudaError_t launch_fill_pattern(std::uint64_t* data, std::size_t count, std::uint64_t seed,
+                                cudaStream_t stream);
+
+// *wrong += number of i with data[i] != pattern_value(seed, i). *wrong is device-accessible.
+cudaError_t launch_count_pattern_mismatches(const std::uint64_t* data, std::size_t count,
+                                            std::uint64_t seed, unsigned long long* wrong,
+                                            cudaStream_t stream);
+
+// *wrong += number of i with a[i] != triad_value(seed_b, seed_c, scalar, i).
+cudaError_t launch_count_triad_mismatches(const std::uint64_t* a, std::size_t count,
+                                          std::uint64_t seed_b, std::uint64_t seed_c,
+                                          std::uint64_t scalar, unsigned long long* wrong,
+                                          cudaStream_t stream);
+
+// dst[i] = src[i] with SM loads/stores (16 bytes a thread per step). `blocks` 0: enough to fill
+// the current device. dst and src may be on different GPUs with peer access enabled.
+cudaError_t launch_sm_copy(void* dst, const void* src, std::size_t bytes, cudaStream_t stream,
+                           int blocks = 0);
+
+// a[i] = b[i] + scalar * c[i] (STREAM triad on 64-bit integers).
+cudaError_t launch_triad(std::uint64_t* a, const std::uint64_t* b, const std::uint64_t* c,
+                         std::uint64_t scalar, std::size_t count, cudaStream_t stream);
+
+// GEMM inputs: data[i] = pattern_float(seed, i), as bf16 (`bf16` true, 2 bytes an element) or as
+// float (4 bytes an element).
+cudaError_t launch_fill_gemm_input(void* data, std::size_t count, std::uint64_t seed, bool bf16,
+                                   cudaStream_t stream);
+
+}  // namespace fabcheck::kernels

@@ -1,0 +1,29 @@
+// Reads GpuTelemetry for every GPU NVML sees, through an NvmlFunctions (real or recorded).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kernels/gpu_telemetry.hpp"
+#include "kernels/nvml_library.hpp"
+
+namespace fabcheck {
+
+// One GPU as NVML names it, for choosing a profile and labelling measurements.
+struct NvmlDeviceIdentity {
+  int index = 0;
+  std::string bus_id;  // normalised, "0000:17:00.0"
+  std::string model;
+  std::string uuid;
+};
+
+// Names and bus ids of the first `count` devices. A device NVML cannot open is left out.
+std::vector<NvmlDeviceIdentity> read_nvml_identities(const NvmlFunctions& api, unsigned count);
+
+// Reads device `index`. `own_pid` is this process: its memory is fabcheck's, everyone else's is
+// "foreign" (memory already held when a job starts). Figures the driver refuses stay unknown.
+// Throws std::runtime_error when the device cannot be opened at all (e.g. GPU is lost).
+GpuTelemetry read_gpu_telemetry(const NvmlFunctions& api, unsigned index, TelemetryPhase phase,
+                                unsigned own_pid);
+
+}  // namespace fabcheck

@@ -1,0 +1,175 @@
+// gpu.p2p: every ordered GPU pair, copy engine (cudaMemcpyPeerAsync) and SM copy kernel, write
+// (the source GPU stores into its peer) and read (it loads from its peer), one direction and
+// both; every copy verified. Run by each host's first rank over the GPUs it sees.
+#include "bench/core/probe.hpp"
+#include "kernels/bandwidth_sample.hpp"
+#include "kernels/cuda_device.hpp"
+#include "kernels/cuda_resources.hpp"
+#include "kernels/device_verification.hpp"
+#include "kernels/gated_timer.hpp"
+#include "kernels/gpu_options.hpp"
+#include "kernels/gpu_probe_runs.hpp"
+#include "kernels/kernels.cuh"
+
+namespace fabcheck {
+namespace {
+
+constexpr const char* kProbe = "gpu.p2p";
+constexpr std::uint64_t kDefaultSize = std::uint64_t{256} << 20;
+
+std::uint64_t seed_of(int ordinal) { return 0x7032'7000ULL + static_cast<std::uint64_t>(ordinal); }
+
+void enable_peer_access(int from, int to) {
+  ScopedDevice device(from);
+  const cudaError_t enabled = cudaDeviceEnablePeerAccess(to, 0);
+  if (enabled == cudaErrorPeerAccessAlreadyEnabled) {
+    (void)cudaGetLastError();
+    return;
+  }
+  FABCHECK_CUDA(enabled);
+}
+
+// Buffers of one pair: each GPU's source (its own pattern) and a receive buffer.
+struct PairBuffers {
+  DeviceMemory src_data, src_recv;  // on the source GPU
+  DeviceMemory dst_data, dst_recv;  // on the peer
+};
+
+std::uint64_t verify(int ordinal, const DeviceMemory& buffer, std::size_t count,
+                     std::uint64_t seed) {
+  ScopedDevice device(ordinal);
+  return device_pattern_mismatches(buffer.get<std::uint64_t>(), count, seed, nullptr);
+}
+
+void clear(int ordinal, DeviceMemory& buffer) {
+  ScopedDevice device(ordinal);
+  FABCHECK_CUDA(cudaMemset(buffer.get(), 0, buffer.bytes()));
+}
+
+void measure_pair(int src, int dst, const GpuLabel& src_label, const GpuLabel& dst_label,
+                  std::uint64_t size, const RunOptions& options, MeasurementSink& sink) {
+  const std::size_t count = size / sizeof(std::uint64_t);
+  const std::size_t bytes = count * sizeof(std::uint64_t);
+  PairBuffers b;
+  {
+    ScopedDevice device(dst);
+    b.dst_data = DeviceMemory(bytes);
+    b.dst_recv = DeviceMemory(bytes);
+    FABCHECK_CUDA(kernels::launch_fill_pattern(b.dst_data.get<std::uint64_t>(), count, seed_of(dst),
+                                               nullptr));
+    FABCHECK_CUDA(cudaDeviceSynchronize());
+  }
+  ScopedDevice device(src);
+  b.src_data = DeviceMemory(bytes);
+  b.src_recv = DeviceMemory(bytes);
+  FABCHECK_CUDA(
+      kernels::launch_fill_pattern(b.src_data.get<std::uint64_t>(), count, seed_of(src), nullptr));
+  FABCHECK_CUDA(cudaDeviceSynchronize());
+  Stream forward, backward;
+  GatedTimer timer;
+  const std::vector<cudaStream_t> one{forward.get()};
+  const std::vector<cudaStream_t> two{forward.get(), backward.get()};
+  std::uint64_t wrong = 0;
+
+  auto emit = [&](const char* metric, const std::vector<double>& samples, double moved) {
+    Measurement m = bandwidth_measurement(src_label, kProbe, metric, size, moved, samples);
+    m.peer = dst_label.subject();
+    m.params["peer_bus_id"] = dst_label.bus_id;
+    sink.emit(std::move(m));
+  };
+  auto sample = [&](const std::vector<cudaStream_t>& streams, const std::function<void()>& work) {
+    return gated_samples_s(timer, streams, options.warmup, options.iters, work);
+  };
+  const double once = static_cast<double>(bytes);
+  auto ce_forward = [&] {
+    FABCHECK_CUDA(
+        cudaMemcpyPeerAsync(b.dst_recv.get(), dst, b.src_data.get(), src, bytes, forward.get()));
+  };
+  auto ce_backward = [&] {
+    FABCHECK_CUDA(
+        cudaMemcpyPeerAsync(b.src_recv.get(), src, b.dst_data.get(), dst, bytes, backward.get()));
+  };
+  auto sm_write = [&](cudaStream_t stream) {
+    FABCHECK_CUDA(kernels::launch_sm_copy(b.dst_recv.get(), b.src_data.get(), bytes, stream));
+  };
+  auto sm_read = [&](cudaStream_t stream) {
+    FABCHECK_CUDA(kernels::launch_sm_copy(b.src_recv.get(), b.dst_data.get(), bytes, stream));
+  };
+  auto check_forward = [&] { return verify(dst, b.dst_recv, count, seed_of(src)); };
+  auto check_backward = [&] { return verify(src, b.src_recv, count, seed_of(dst)); };
+  auto reset = [&] {
+    clear(dst, b.dst_recv);
+    clear(src, b.src_recv);
+  };
+
+  reset();
+  emit("ce_bw", sample(one, ce_forward), once);
+  wrong += check_forward();
+  reset();
+  emit("ce_bidir_bw",
+       sample(two,
+              [&] {
+                ce_forward();
+                ce_backward();
+              }),
+       2 * once);
+  wrong += check_forward() + check_backward();
+  reset();
+  emit("sm_write_bw", sample(one, [&] { sm_write(forward.get()); }), once);
+  wrong += check_forward();
+  reset();
+  emit("sm_read_bw", sample(one, [&] { sm_read(forward.get()); }), once);
+  wrong += check_backward();
+  reset();
+  emit("sm_bidir_bw",
+       sample(two,
+              [&] {
+                sm_write(forward.get());
+                sm_read(backward.get());
+              }),
+       2 * once);
+  wrong += check_forward() + check_backward();
+
+  Measurement checked =
+      gpu_measurement(src_label, kProbe, "wrong_elements", static_cast<double>(wrong), "count");
+  checked.peer = dst_label.subject();
+  checked.size_bytes = size;
+  sink.emit(std::move(checked));
+}
+
+}  // namespace
+
+void run_gpu_p2p(RunContext& context, MeasurementSink& sink) {
+  if (context.world.local_rank() != 0) return;  // the pairs of a host are measured once
+  int device_count = 0;
+  FABCHECK_CUDA(cudaGetDeviceCount(&device_count));
+  const auto sizes = copy_sizes(context.options, {kDefaultSize});
+  std::vector<GpuLabel> labels;
+  for (int ordinal = 0; ordinal < device_count; ++ordinal) {
+    labels.push_back(cuda_device_label(ordinal));
+  }
+  for (int src = 0; src < device_count; ++src) {
+    for (int dst = 0; dst < device_count; ++dst) {
+      if (src == dst) continue;
+      int can_access = 0;
+      FABCHECK_CUDA(cudaDeviceCanAccessPeer(&can_access, src, dst));
+      if (can_access == 0) {
+        Measurement waived = gpu_measurement(labels[src], kProbe, "ce_bw", 0, "GB/s");
+        waived.peer = labels[dst].subject();
+        waived.status = MeasurementStatus::waived;
+        waived.message = "no peer access from " + labels[src].subject() + " to " +
+                         labels[dst].subject() + " (cudaDeviceCanAccessPeer)";
+        sink.emit(std::move(waived));
+        continue;
+      }
+      enable_peer_access(src, dst);
+      enable_peer_access(dst, src);
+      for (std::uint64_t size : sizes) {
+        context.world.mark_progress();
+        measure_pair(src, dst, labels[src], labels[dst], size, context.options, sink);
+      }
+    }
+  }
+}
+
+}  // namespace fabcheck

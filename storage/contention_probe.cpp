@@ -1,0 +1,133 @@
+// storage.contention: the data-loading read (sequential 1 MiB, QD 32, O_DIRECT) alone, the
+// checkpoint write (buffered + fsync) alone, then both at once on the same path, and how much each
+// slows the other: slowdown = rate alone / rate together (1 = no interference).
+#include <atomic>
+#include <exception>
+#include <thread>
+
+#include "bench/core/timer.hpp"
+#include "storage/local_probe.hpp"
+#include "storage/probe_support.hpp"
+#include "storage/probes.hpp"
+
+namespace fabcheck {
+
+namespace {
+
+class ContentionProbe final : public LocalPatternProbe {
+ public:
+  std::string id() const override { return "storage.contention"; }
+  std::string description() const override {
+    return "data-loading reads alone, checkpoint writes alone, then together: how much each "
+           "slows the other";
+  }
+  std::vector<MetricSpec> metrics() const override {
+    return {{"read_alone_bw", {"GB/s", Better::higher}},
+            {"read_contended_bw", {"GB/s", Better::higher}},
+            {"write_alone_bw", {"GB/s", Better::higher}},
+            {"write_contended_bw", {"GB/s", Better::higher}},
+            {"read_slowdown", {"ratio", Better::lower}},
+            {"write_slowdown", {"ratio", Better::lower}},
+            {"wrong_elements", {"count", Better::lower}}};
+  }
+
+ protected:
+  void run_on_path(LocalRun& run) override {
+    const std::string rank = std::to_string(run.rank);
+    const auto data = run.scratch.create_file("r" + rank + "-data.dat", run.options.file_size);
+    {
+      auto engine = make_io_engine(run.engine_name, run.options.queue_depth);
+      write_pattern_file(*engine, data, run.options.file_size, run.rank, run.options);
+    }
+    drop_page_cache(data);
+
+    IoLoopResult read_alone = read_data(run, data, nullptr);
+    const CheckpointWrite write_alone = write_ckpt(run, "r" + rank + "-ckpt-alone.dat", nullptr);
+    run.scratch.remove_file(run.scratch.path() / ("r" + rank + "-ckpt-alone.dat"));
+
+    // Together: the reader runs until the checkpoint is durable (and at least its duration once).
+    std::atomic<bool> writer_done{false};
+    CheckpointWrite write_together;
+    std::exception_ptr writer_error;
+    std::thread writer([&] {
+      try {
+        write_together = write_ckpt(run, "r" + rank + "-ckpt-together.dat", nullptr);
+      } catch (...) {
+        writer_error = std::current_exception();
+      }
+      writer_done = true;
+    });
+    IoLoopResult read_together;
+    std::exception_ptr reader_error;
+    try {
+      read_together = read_data(run, data, &writer_done);
+    } catch (...) {
+      reader_error = std::current_exception();
+    }
+    writer.join();
+    if (writer_error) std::rethrow_exception(writer_error);
+    if (reader_error) std::rethrow_exception(reader_error);
+
+    const double write_alone_bw = checkpoint_gbps(write_alone);
+    const double write_together_bw = checkpoint_gbps(write_together);
+    run.params["block_size"] = std::to_string(run.options.block_size);
+    run.params["read_queue_depth"] = std::to_string(run.options.queue_depth);
+    run.params["file_size"] = std::to_string(run.options.file_size);
+    run.params["ckpt_size"] = std::to_string(run.options.ckpt_size);
+    emit(run, "read_alone_bw", read_alone.gbps(), "GB/s");
+    emit(run, "read_contended_bw", read_together.gbps(), "GB/s");
+    emit(run, "write_alone_bw", write_alone_bw, "GB/s");
+    emit(run, "write_contended_bw", write_together_bw, "GB/s");
+    emit(run, "read_slowdown", ratio(read_alone.gbps(), read_together.gbps()), "ratio");
+    emit(run, "write_slowdown", ratio(write_alone_bw, write_together_bw), "ratio");
+    const std::uint64_t wrong = read_alone.wrong_bytes + read_together.wrong_bytes;
+    auto first_bad =
+        read_alone.first_bad_offset ? read_alone.first_bad_offset : read_together.first_bad_offset;
+    run.sink.emit(integrity_measurement(id(), run.target, data, wrong, first_bad));
+  }
+
+ private:
+  IoLoopResult read_data(LocalRun& run, const std::filesystem::path& data,
+                         const std::atomic<bool>* writer_done) const {
+    auto engine = make_io_engine(run.engine_name, run.options.queue_depth);
+    bool direct = false;
+    const int handle =
+        open_for_pattern(*engine, data, OpenAccess::read_only, run.options.direct, direct);
+    IoLoopConfig config;
+    config.op = IoOp::read;
+    config.block_size = run.options.block_size;
+    config.queue_depth = run.options.queue_depth;
+    config.region_bytes = run.options.file_size;
+    config.duration_s = writer_done == nullptr ? run.options.duration_s : 0;
+    config.pattern_rank = run.rank;
+    config.file_label = data.string();
+    config.stop = writer_done;
+    IoLoopResult result = run_io_loop(*engine, handle, config);
+    engine->close(handle);
+    return result;
+  }
+
+  CheckpointWrite write_ckpt(LocalRun& run, const std::string& name,
+                             const std::atomic<bool>* stop) const {
+    auto engine = make_io_engine(run.engine_name, run.options.queue_depth);
+    return write_checkpoint(*engine, run.scratch, name, run.options.ckpt_size, run.rank,
+                            run.options, now_seconds(), stop);
+  }
+
+  static double checkpoint_gbps(const CheckpointWrite& write) {
+    const double seconds = write.close_s - write.open_s;
+    return seconds > 0 ? static_cast<double>(write.loop.bytes) / seconds / 1e9 : 0;
+  }
+
+  static double ratio(double alone, double together) { return together > 0 ? alone / together : 0; }
+
+  void emit(LocalRun& run, const std::string& metric, double value, const std::string& unit) const {
+    run.sink.emit(run.measurement(id(), metric, value, unit));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Probe> make_contention_probe() { return std::make_unique<ContentionProbe>(); }
+
+}  // namespace fabcheck

@@ -1,0 +1,100 @@
+// storage.fsync_lat: buffered write of storage.fsync_block bytes, then fsync, repeated for
+// storage.duration_s; the fsync is timed alone, the pair gives the commit rate.
+#include "storage/fsync_probe.hpp"
+
+#include <chrono>
+#include <system_error>
+
+#include "bench/core/timer.hpp"
+#include "storage/aligned_buffer.hpp"
+#include "storage/data_pattern.hpp"
+#include "storage/latency_histogram.hpp"
+#include "storage/local_probe.hpp"
+#include "storage/probe_support.hpp"
+#include "storage/probes.hpp"
+
+namespace fabcheck {
+
+namespace {
+
+std::int64_t complete_one(IoEngine& engine, const IoRequest& request) {
+  engine.submit({&request, 1});
+  IoCompletion completion;
+  while (engine.reap(1, {&completion, 1}) == 0) {
+  }
+  return completion.result;
+}
+
+class FsyncLatencyProbe final : public LocalPatternProbe {
+ public:
+  std::string id() const override { return "storage.fsync_lat"; }
+  std::string description() const override {
+    return "small buffered write + fsync per node: fsync latency p50/p99/p99.9";
+  }
+  std::vector<MetricSpec> metrics() const override {
+    return {{"fsync_p50_us", {"us", Better::lower}},
+            {"fsync_p99_us", {"us", Better::lower}},
+            {"fsync_p999_us", {"us", Better::lower}},
+            {"commits", {"IOPS", Better::higher}}};
+  }
+
+ protected:
+  void run_on_path(LocalRun& run) override {
+    auto engine = make_io_engine(run.engine_name, 1);
+    const std::uint64_t block = run.options.fsync_block;
+    const auto file = run.scratch.create_file("r" + std::to_string(run.rank) + "-fsync.dat",
+                                              block * kFsyncBlocks);
+    const int handle = engine->open(file, {OpenAccess::write_only, false});
+    AlignedBuffer buffer(block);
+    LatencyHistogram fsync_ns;
+    std::uint64_t commits = 0;
+    const double start = now_seconds();
+    double end = start;
+    while (end - start < run.options.duration_s) {
+      const std::uint64_t offset = (commits % kFsyncBlocks) * block;
+      fill_pattern(buffer.span(), run.rank, offset);
+      const IoRequest write{IoOp::write, handle, buffer.data(), static_cast<std::uint32_t>(block),
+                            offset,      0};
+      const std::int64_t written = complete_one(*engine, write);
+      if (written != static_cast<std::int64_t>(block)) {
+        throw std::system_error(written < 0 ? static_cast<int>(-written) : EIO,
+                                std::generic_category(), "write " + file.string());
+      }
+      const auto before = std::chrono::steady_clock::now();
+      const std::int64_t synced = complete_one(*engine, {IoOp::fsync, handle, nullptr, 0, 0, 0});
+      const auto after = std::chrono::steady_clock::now();
+      if (synced < 0) {
+        throw std::system_error(static_cast<int>(-synced), std::generic_category(),
+                                "fsync " + file.string());
+      }
+      fsync_ns.record(static_cast<std::uint64_t>(
+          std::chrono::duration_cast<std::chrono::nanoseconds>(after - before).count()));
+      ++commits;
+      end = now_seconds();
+    }
+    engine->close(handle);
+
+    run.params["block_size"] = std::to_string(block);
+    run.params["fsyncs"] = std::to_string(commits);
+    auto emit = [&](const std::string& metric, double p, bool with_stats) {
+      Measurement measurement =
+          run.measurement(id(), metric, static_cast<double>(fsync_ns.percentile(p)) / 1e3, "us");
+      measurement.size_bytes = block;
+      if (with_stats) measurement.stats = fsync_ns.stats_us();
+      run.sink.emit(std::move(measurement));
+    };
+    emit("fsync_p50_us", 50, false);
+    emit("fsync_p99_us", 99, true);
+    emit("fsync_p999_us", 99.9, false);
+    Measurement rate =
+        run.measurement(id(), "commits", static_cast<double>(commits) / (end - start), "IOPS");
+    rate.size_bytes = block;
+    run.sink.emit(std::move(rate));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Probe> make_fsync_lat_probe() { return std::make_unique<FsyncLatencyProbe>(); }
+
+}  // namespace fabcheck

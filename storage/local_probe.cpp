@@ -1,0 +1,47 @@
+// LocalPatternProbe: run id, per-host scratch directory, discovery, then the pattern.
+#include "storage/local_probe.hpp"
+
+#include <cstdio>
+
+#include "storage/probe_support.hpp"
+
+namespace fabcheck {
+
+Measurement LocalRun::measurement(const std::string& probe, const std::string& metric, double value,
+                                  const std::string& unit) const {
+  Measurement result = storage_measurement(probe, metric, value, unit, target);
+  result.params["engine"] = engine_name;
+  for (const auto& [key, text] : params) result.params[key] = text;
+  return result;
+}
+
+Applicability LocalPatternProbe::applies(const World& /*world*/, const RunOptions& options) const {
+  return storage_applicability(options);
+}
+
+std::string probe_short_name(const std::string& probe_id) {
+  const auto dot = probe_id.find('.');
+  return dot == std::string::npos ? probe_id : probe_id.substr(dot + 1);
+}
+
+void LocalPatternProbe::run(RunContext& context, MeasurementSink& sink) {
+  const StorageOptions options = storage_options_from(context.options);
+  World& world = context.world;
+  const std::string run_id = shared_run_id(world);
+  if (world.local_rank() != 0) return;
+  const std::string name =
+      scratch_dir_name(run_id + "-" + world.host() + "-" + probe_short_name(id()));
+  for (const std::string& path : context.options.storage_paths) {
+    const StorageTarget target = discover_storage_target(path, context.options.sysfs_root);
+    std::printf("%s %s\n", id().c_str(), target.summary().c_str());
+    std::fflush(stdout);
+    auto scratch = ScratchDir::create(path, name);
+    LocalRun local{target, *scratch, options, selected_engine(options), world.rank(), sink, {}};
+    run_on_path(local);
+    if (!scratch->remove_all()) {
+      throw std::runtime_error("could not remove all of " + scratch->path().string());
+    }
+  }
+}
+
+}  // namespace fabcheck

@@ -1,0 +1,106 @@
+// storage.metadata: mdtest-easy's shape. Every rank creates, stats and removes storage.md_files
+// empty files in a directory of its own; each phase starts on a barrier and its rate is the total
+// over the slowest rank's time.
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <system_error>
+
+#include "bench/core/timer.hpp"
+#include "storage/probe_support.hpp"
+#include "storage/probes.hpp"
+#include "storage/rank_timeline.hpp"
+
+namespace fabcheck {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+class MetadataProbe final : public Probe {
+ public:
+  std::string id() const override { return "storage.metadata"; }
+  std::string description() const override {
+    return "empty files in a directory per rank: create, stat and remove rates over all ranks";
+  }
+  std::vector<MetricSpec> metrics() const override {
+    return {{"create_rate", {"op/s", Better::higher}},
+            {"stat_rate", {"op/s", Better::higher}},
+            {"remove_rate", {"op/s", Better::higher}}};
+  }
+  Applicability applies(const World& /*world*/, const RunOptions& options) const override {
+    return storage_applicability(options);
+  }
+
+  void run(RunContext& context, MeasurementSink& sink) override {
+    const StorageOptions options = storage_options_from(context.options);
+    World& world = context.world;
+    const std::string name = scratch_dir_name(shared_run_id(world) + "-metadata");
+    for (const std::string& path : context.options.storage_paths) {
+      const StorageTarget target = discover_storage_target(path, context.options.sysfs_root);
+      SharedScratch scratch = open_shared_scratch(world, path, name);
+      run_on_path(world, options.md_files, target, *scratch.dir, scratch.shared_across_hosts, sink);
+      close_shared_scratch(world, scratch);
+    }
+  }
+
+ private:
+  void run_on_path(World& world, std::uint64_t files, const StorageTarget& target,
+                   ScratchDir& scratch, bool shared, MeasurementSink& sink) const {
+    const std::string dir = "r" + std::to_string(world.rank()) + "-md";
+    scratch.create_subdir(dir);
+    std::vector<fs::path> paths;
+    paths.reserve(files);
+    for (std::uint64_t i = 0; i < files; ++i) paths.push_back(dir + "/f" + std::to_string(i));
+
+    const double created = timed_phase(world, [&] {
+      for (const fs::path& relative : paths) scratch.create_file(relative.string());
+    });
+    const double statted = timed_phase(world, [&] {
+      struct stat info {};
+      for (const fs::path& relative : paths) {
+        const fs::path file = scratch.path() / relative;
+        if (::stat(file.c_str(), &info) != 0) {
+          throw std::system_error(errno, std::generic_category(), "stat " + file.string());
+        }
+      }
+    });
+    const double removed = timed_phase(world, [&] {
+      for (const fs::path& relative : paths) scratch.remove_file(scratch.path() / relative);
+    });
+
+    const std::map<std::string, double> phase_seconds = {
+        {"create_rate", created}, {"stat_rate", statted}, {"remove_rate", removed}};
+    for (const auto& [metric, seconds] : phase_seconds) {
+      const PhaseAggregate all = aggregate_phase_across_ranks(
+          world, RankPhase{0, seconds, static_cast<double>(files), {}});
+      if (!world.is_root()) continue;
+      Measurement measurement =
+          storage_measurement(id(), metric, all.aggregate_rate, "op/s", target);
+      measurement.rank = -1;
+      measurement.host = world.joined_hosts();  // combined across ranks: not stamped
+      measurement.params["scope"] = "all ranks";
+      measurement.params["ranks"] = std::to_string(world.size());
+      measurement.params["files_per_rank"] = std::to_string(files);
+      measurement.params["slowest_rank_s"] = std::to_string(all.last_close_s);
+      measurement.params["first_done_rate"] = std::to_string(all.first_done_rate);
+      measurement.params["shared_across_hosts"] = shared ? "1" : "0";
+      sink.emit(std::move(measurement));
+    }
+  }
+
+  // Seconds the phase took on this rank, from a common barrier exit.
+  template <typename Body>
+  static double timed_phase(World& world, Body&& body) {
+    world.barrier();
+    const double start = now_seconds();
+    body();
+    return now_seconds() - start;
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Probe> make_metadata_probe() { return std::make_unique<MetadataProbe>(); }
+
+}  // namespace fabcheck

@@ -1,0 +1,79 @@
+// --storage-path checks with statvfs(3) and access(2).
+#include "storage/path_validation.hpp"
+
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstring>
+
+#include "results/config_error.hpp"
+#include "results/units.hpp"
+#include "storage/fsync_probe.hpp"
+#include "storage/storage_options.hpp"
+
+namespace fabcheck {
+
+namespace {
+
+ConfigError path_error(const std::string& path, const std::string& why) {
+  return ConfigError("--storage-path", 0, "\"" + path + "\" " + why);
+}
+
+}  // namespace
+
+void validate_storage_paths(const std::vector<std::string>& paths, std::uint64_t planned_bytes) {
+  for (const std::string& path : paths) {
+    struct stat info {};
+    if (path.empty()) throw path_error(path, "is empty");
+    if (::stat(path.c_str(), &info) != 0) {
+      throw path_error(path, errno == ENOENT
+                                 ? "does not exist"
+                                 : std::string("cannot be read: ") + std::strerror(errno));
+    }
+    if (!S_ISDIR(info.st_mode)) throw path_error(path, "is not a directory");
+    struct statvfs fs {};
+    if (::statvfs(path.c_str(), &fs) != 0) {
+      throw path_error(path, std::string("statvfs failed: ") + std::strerror(errno));
+    }
+    if ((fs.f_flag & ST_RDONLY) != 0) throw path_error(path, "is on a read-only filesystem");
+    if (::access(path.c_str(), W_OK | X_OK) != 0) {
+      throw path_error(path, std::string("is not writable: ") + std::strerror(errno));
+    }
+    const std::uint64_t free_bytes =
+        static_cast<std::uint64_t>(fs.f_bavail) * static_cast<std::uint64_t>(fs.f_frsize);
+    if (free_bytes < planned_bytes) {
+      throw path_error(path, "has " + format_bytes(free_bytes) + " free, fewer than the " +
+                                 format_bytes(planned_bytes) +
+                                 " the storage probes plan to write (lower storage.file_size or "
+                                 "storage.ckpt_size)");
+    }
+  }
+}
+
+std::uint64_t planned_storage_bytes(const RunOptions& options,
+                                    const std::vector<std::string>& probe_ids, int world_size) {
+  const StorageOptions storage = storage_options_from(options);
+  const std::uint64_t ranks = static_cast<std::uint64_t>(std::max(world_size, 1));
+  std::uint64_t most = 0;
+  for (const std::string& id : probe_ids) {
+    std::uint64_t bytes = 0;
+    if (id == "storage.seq_write" || id == "storage.seq_read" || id == "storage.rand_read") {
+      bytes = storage.file_size;
+    } else if (id == "storage.fsync_lat") {
+      bytes = storage.fsync_block * kFsyncBlocks;
+    } else if (id == "storage.ckpt_write" || id == "storage.ckpt_read") {
+      bytes = storage.ckpt_size * ranks;
+    } else if (id == "storage.contention") {
+      bytes = storage.file_size + storage.ckpt_size;
+    } else if (id == "storage.metadata") {
+      bytes = storage.md_files * ranks * 4096;  // inodes and directory blocks, roughly
+    }
+    most = std::max(most, bytes);
+  }
+  return most;
+}
+
+}  // namespace fabcheck

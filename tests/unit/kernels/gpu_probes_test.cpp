@@ -1,0 +1,114 @@
+// The gpu.* probes: all registered in every build, their metrics declared, and WAIVED with the
+// reason where there is no GPU; the profiles for GPU nodes load against the probes' catalog.
+#include <gtest/gtest.h>
+
+#include "bench/coll/coll_probes.hpp"
+#include "bench/coll/nccl_backend.hpp"
+#include "kernels/nvml_library.hpp"
+#include "kernels/register.hpp"
+#include "results/config_error.hpp"
+#include "results/profile.hpp"
+
+namespace fabcheck {
+namespace {
+
+const std::vector<std::string> kGpuProbes = {
+    "gpu.health", "gpu.hbm_bw",         "gpu.h2d", "gpu.d2h", "gpu.bidir",
+    "gpu.p2p",    "gpu.launch_latency", "gpu.gemm"};
+
+TEST(GpuProbes, EveryProbeIsRegistered) {
+  Registry registry;
+  register_kernel_probes(registry);
+  std::vector<std::string> ids;
+  for (Probe* probe : registry.all()) ids.push_back(probe->id());
+  EXPECT_EQ(ids, kGpuProbes);
+  EXPECT_EQ(registry.select("gpu.*").size(), kGpuProbes.size());
+}
+
+TEST(GpuProbes, MetricsCarryFabchecksUnits) {
+  Registry registry;
+  register_kernel_probes(registry);
+  const MetricCatalog catalog = registry.catalog();
+  EXPECT_EQ(catalog.at("gpu.hbm_bw").at("copy_bw").unit, "GB/s");
+  EXPECT_EQ(catalog.at("gpu.h2d").at("bw").unit, "GB/s");
+  EXPECT_EQ(catalog.at("gpu.p2p").at("sm_read_bw").unit, "GB/s");
+  EXPECT_EQ(catalog.at("gpu.gemm").at("bf16_tflops").unit, "TFLOP/s");
+  EXPECT_EQ(catalog.at("gpu.gemm").at("temperature_c").unit, "C");
+  EXPECT_EQ(catalog.at("gpu.launch_latency").at("launch_us").unit, "us");
+  EXPECT_EQ(catalog.at("gpu.launch_latency").at("launch_us").better, Better::lower);
+  EXPECT_EQ(catalog.at("gpu.health").at("power_w").unit, "W");
+  EXPECT_EQ(catalog.at("gpu.health").at("sm_clock_mhz").unit, "MHz");
+  for (const std::string& id : kGpuProbes) {
+    if (id == "gpu.health" || id == "gpu.launch_latency") continue;
+    EXPECT_EQ(catalog.at(id).at("wrong_elements").better, Better::lower) << id;
+  }
+}
+
+TEST(GpuProbes, WaivedWithTheReasonWhereThereIsNoGpu) {
+  if (nccl_availability().available || process_nvml().ok()) {
+    GTEST_SKIP() << "a GPU is present";
+  }
+  Registry registry;
+  register_kernel_probes(registry);
+  auto world = make_single_world(nullptr);
+  const RunOptions options;
+  for (Probe* probe : registry.all()) {
+    const Applicability applicability = probe->applies(*world, options);
+    EXPECT_FALSE(applicability.applies) << probe->id();
+    if (probe->id() == "gpu.health") {
+      EXPECT_EQ(applicability.reason,
+                "no CUDA device (NVML: libnvidia-ml.so.1 not found (driver not present))");
+      continue;
+    }
+#if defined(FABCHECK_HAVE_CUDA)
+    EXPECT_EQ(applicability.reason.rfind("no CUDA device (", 0), 0u)
+        << probe->id() << ": " << applicability.reason;
+#else
+    EXPECT_EQ(applicability.reason, "built without CUDA") << probe->id();
+#endif
+  }
+}
+
+class GpuProfiles : public ::testing::TestWithParam<const char*> {};
+
+TEST_P(GpuProfiles, LoadAgainstTheCatalogWithASourceForEveryFigure) {
+  Registry registry;
+  register_collective_probes(registry);
+  register_kernel_probes(registry);
+  const std::string name = GetParam();
+  const auto path =
+      std::filesystem::path(FABCHECK_SOURCE_DIR) / "results/profiles" / (name + ".toml");
+  Profile profile;
+  ASSERT_NO_THROW(profile = load_profile(path, registry.catalog())) << path;
+  EXPECT_EQ(profile.name, name);
+  EXPECT_GE(profile.expectations.size(), 5u);
+  for (const Expectation& e : profile.expectations) {
+    EXPECT_FALSE(e.source.empty()) << name << ":" << e.line;
+    EXPECT_FALSE(e.remedy.empty()) << name << ":" << e.line;
+    EXPECT_LT(e.warn, e.pass) << name << ":" << e.line;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Kernels, GpuProfiles,
+                         ::testing::Values("h100-sxm-8", "h200-sxm-8", "a100-sxm-8"));
+
+TEST(GpuProfiles, HostToDeviceFloorsFollowTheirSources) {
+  Registry registry;
+  register_collective_probes(registry);
+  register_kernel_probes(registry);
+  auto h2d_warn = [&](const std::string& name) {
+    const auto profile = load_profile(
+        std::filesystem::path(FABCHECK_SOURCE_DIR) / "results/profiles" / (name + ".toml"),
+        registry.catalog());
+    for (const Expectation& e : profile.expectations) {
+      if (e.probe == "gpu.h2d") return e.warn;
+    }
+    return -1.0;
+  };
+  EXPECT_EQ(h2d_warn("h100-sxm-8"), 48);  // AzHC: H100 host<->device >= 48 GB/s
+  EXPECT_EQ(h2d_warn("h200-sxm-8"), 48);
+  EXPECT_EQ(h2d_warn("a100-sxm-8"), 21);  // AzHC: A100 >= 21 GB/s
+}
+
+}  // namespace
+}  // namespace fabcheck

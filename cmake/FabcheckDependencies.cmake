@@ -15,7 +15,15 @@ endforeach()
 add_library(fabcheck_headers INTERFACE)
 target_include_directories(fabcheck_headers SYSTEM INTERFACE
   ${FABCHECK_TOMLPP_INCLUDE} ${FABCHECK_JSON_INCLUDE} ${FABCHECK_CLI11_INCLUDE} ${FABCHECK_FMT_INCLUDE})
-target_compile_definitions(fabcheck_headers INTERFACE FMT_HEADER_ONLY=1 TOML_HEADER_ONLY=1 TOML_EXCEPTIONS=1)
+target_compile_definitions(fabcheck_headers INTERFACE TOML_HEADER_ONLY=1 TOML_EXCEPTIONS=1)
+# fmt: the compiled library where installed (much faster to build against), else header-only from
+# the carried headers (a GPU node without libfmt-dev).
+find_package(fmt CONFIG QUIET)
+if(fmt_FOUND AND NOT FABCHECK_FMT_HEADER_ONLY)
+  target_link_libraries(fabcheck_headers INTERFACE fmt::fmt)
+else()
+  target_compile_definitions(fabcheck_headers INTERFACE FMT_HEADER_ONLY=1)
+endif()
 
 find_package(Threads REQUIRED)
 

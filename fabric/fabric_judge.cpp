@@ -4,26 +4,15 @@
 #include <string>
 
 #include "fabric/link_measurements.hpp"
+#include "results/evaluator.hpp"
 
 namespace fabcheck {
 
 namespace {
 
-std::string param(const Measurement& m, const std::string& key) {
-  auto it = m.params.find(key);
-  return it == m.params.end() ? std::string() : it->second;
-}
-
+// A finding about a fabric measurement; its message is the evidence (the sysfs reading).
 Finding finding_for(const Measurement& m, Severity severity) {
-  Finding f;
-  f.severity = severity;
-  f.probe = m.probe;
-  f.metric = m.metric;
-  f.subject = m.subject;
-  f.host = m.host;
-  f.rank = m.rank;
-  f.observed = m.value;
-  f.unit = m.unit;
+  Finding f = finding_about(m, severity);
   f.evidence = m.message;
   return f;
 }
@@ -37,8 +26,8 @@ const PcieExpectation* expectation_for(const std::string& kind, const FabricExpe
 }
 
 std::string device_words(const Measurement& m) {
-  std::string upstream = param(m, "upstream_port");
-  return m.subject + " (" + param(m, "kind") + ", upstream port " +
+  std::string upstream = param_of(m, "upstream_port");
+  return m.subject + " (" + param_of(m, "kind") + ", upstream port " +
          (upstream == "root" ? std::string("root complex") : upstream) + ")";
 }
 
@@ -47,42 +36,43 @@ constexpr const char* kLinkRemedy =
     "update firmware; a link trained down costs bandwidth on every transfer";
 
 void judge_pcie(const Measurement& m, const FabricExpectations& e, std::vector<Finding>& out) {
-  std::string kind = param(m, "kind");
+  std::string kind = param_of(m, "kind");
   const std::string& metric = m.metric;
-  bool idle_gpu = param(m, "load") == "idle";
+  bool idle_gpu = param_of(m, "load") == "idle";
   if ((metric == "link_width_deficit" || metric == "link_gen_deficit") && m.value > 0) {
     Finding f = finding_for(m, Severity::fail);
     f.expected = 0;
-    f.message = device_words(m) + " link below its maximum: " + param(m, "current") + ", max " +
-                param(m, "max");
+    // Speed and width are judged apart (one finding each), so each message says which fell short.
+    f.message = device_words(m) + (metric == "link_gen_deficit" ? " link speed" : " link width") +
+                " below its maximum: " + param_of(m, "current") + ", max " + param_of(m, "max");
     f.remedy = kLinkRemedy;
     out.push_back(std::move(f));
   } else if (metric == "idle_link_gen_deficit" && m.value > 0) {
     Finding f = finding_for(m, Severity::pass);
-    f.message = device_words(m) + " at " + param(m, "current") + " (max " + param(m, "max") +
+    f.message = device_words(m) + " at " + param_of(m, "current") + " (max " + param_of(m, "max") +
                 ") read while idle: informational, GPUs lower their link generation at idle";
     f.remedy = "re-read under load (e.g. after gpu.h2d) to judge the generation";
     out.push_back(std::move(f));
   } else if (metric.size() > 9 && metric.compare(metric.size() - 9, 9, "_link_gen") == 0) {
     // Below its own max is reported by link_gen_deficit; this is for a device whose max is short.
     const PcieExpectation* want = expectation_for(kind, e);
-    bool at_max = m.value >= std::stod("0" + param(m, "max_gen"));
+    bool at_max = m.value >= std::stod("0" + param_of(m, "max_gen"));
     if (want && want->gen > 0 && m.value < want->gen && !idle_gpu && at_max) {
       Finding f = finding_for(m, Severity::fail);
       f.expected = want->gen;
-      f.message = device_words(m) + " at " + param(m, "current") + " below the expected Gen" +
-                  std::to_string(want->gen) + " (max " + param(m, "max") + ")";
+      f.message = device_words(m) + " at " + param_of(m, "current") + " below the expected Gen" +
+                  std::to_string(want->gen) + " (max " + param_of(m, "max") + ")";
       f.remedy = kLinkRemedy;
       out.push_back(std::move(f));
     }
   } else if (metric.size() > 11 && metric.compare(metric.size() - 11, 11, "_link_width") == 0) {
     const PcieExpectation* want = expectation_for(kind, e);
-    bool at_max = m.value >= std::stod("0" + param(m, "max_width"));
+    bool at_max = m.value >= std::stod("0" + param_of(m, "max_width"));
     if (want && want->width > 0 && m.value < want->width && at_max) {
       Finding f = finding_for(m, Severity::fail);
       f.expected = want->width;
-      f.message = device_words(m) + " at " + param(m, "current") + " below the expected x" +
-                  std::to_string(want->width) + " (max " + param(m, "max") + ")";
+      f.message = device_words(m) + " at " + param_of(m, "current") + " below the expected x" +
+                  std::to_string(want->width) + " (max " + param_of(m, "max") + ")";
       f.remedy = kLinkRemedy;
       out.push_back(std::move(f));
     }
@@ -102,7 +92,7 @@ void judge_ib_ports(const Measurement& m, const FabricExpectations& e, std::vect
     if (e.ib_ports && *e.ib_ports > 0 && m.value < *e.ib_ports) {
       Finding f = finding_for(m, Severity::fail);
       f.expected = *e.ib_ports;
-      std::string total = param(m, "ports");
+      std::string total = param_of(m, "ports");
       f.message =
           (total == "0" ? std::string("no RDMA device on a node that expects ") +
                               std::to_string(*e.ib_ports) + " active ports"
@@ -144,7 +134,7 @@ void judge_ib_counters(const Measurement& m, std::vector<Finding>& out) {
     Finding f = finding_for(m, Severity::fail);
     f.expected = 0;
     f.message =
-        "error counters grew during the run over " + param(m, "interval_s") + " s: " + m.message;
+        "error counters grew during the run over " + param_of(m, "interval_s") + " s: " + m.message;
     f.remedy =
         "symbol errors and link recoveries point at the cable or transceiver; receive "
         "errors and discards at the link or congestion; check with mlxlink / ibqueryerrors";

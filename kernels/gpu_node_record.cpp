@@ -9,23 +9,19 @@
 namespace fabcheck {
 namespace {
 
-std::string param(const Measurement& m, const char* key) {
-  const auto found = m.params.find(key);
-  return found == m.params.end() ? std::string() : found->second;
-}
 
 GpuRecord& record_for(GpuNodeRecord& node, const Measurement& m) {
-  const std::string bus_id = param(m, "bus_id");
+  const std::string bus_id = param_of(m, "bus_id");
   const int index = std::atoi(m.subject.c_str() + 3);
   auto found = std::find_if(node.gpus.begin(), node.gpus.end(), [&](const GpuRecord& gpu) {
     return bus_id.empty() || gpu.bus_id.empty() ? gpu.index == index : gpu.bus_id == bus_id;
   });
   if (found == node.gpus.end()) {
-    node.gpus.push_back(GpuRecord{index, bus_id, param(m, "model"), {}, {}, {}});
+    node.gpus.push_back(GpuRecord{index, bus_id, param_of(m, "model"), {}, {}, {}});
     return node.gpus.back();
   }
   if (found->bus_id.empty()) found->bus_id = bus_id;
-  if (found->model.empty()) found->model = param(m, "model");
+  if (found->model.empty()) found->model = param_of(m, "model");
   return *found;
 }
 

@@ -105,10 +105,6 @@ std::vector<int> split_ints(const std::string& text) {
   return values;
 }
 
-std::string param(const Measurement& m, const char* key) {
-  const auto found = m.params.find(key);
-  return found == m.params.end() ? std::string() : found->second;
-}
 
 }  // namespace
 
@@ -156,7 +152,7 @@ std::vector<Measurement> telemetry_to_measurements(const GpuTelemetry& t,
 }
 
 TelemetryPhase measurement_phase(const Measurement& measurement) {
-  return param(measurement, "phase") == "load" ? TelemetryPhase::load : TelemetryPhase::idle;
+  return param_of(measurement, "phase") == "load" ? TelemetryPhase::load : TelemetryPhase::idle;
 }
 
 bool apply_telemetry_measurement(const Measurement& m, GpuTelemetry& t) {
@@ -168,18 +164,18 @@ bool apply_telemetry_measurement(const Measurement& m, GpuTelemetry& t) {
   if (metric == metrics.end()) return false;
   if (m.subject.rfind("gpu", 0) == 0) t.index = std::atoi(m.subject.c_str() + 3);
   t.phase = measurement_phase(m);
-  if (const std::string bus = param(m, "bus_id"); !bus.empty()) t.bus_id = bus;
-  if (const std::string model = param(m, "model"); !model.empty()) t.model = model;
-  if (const std::string uuid = param(m, "uuid"); !uuid.empty()) t.uuid = uuid;
+  if (const std::string bus = param_of(m, "bus_id"); !bus.empty()) t.bus_id = bus;
+  if (const std::string model = param_of(m, "model"); !model.empty()) t.model = model;
+  if (const std::string uuid = param_of(m, "uuid"); !uuid.empty()) t.uuid = uuid;
   metric->write(t, m.value);
   if (m.metric == "nvlink_inactive") {
-    t.nvlink_inactive = split_ints(param(m, "links"));
+    t.nvlink_inactive = split_ints(param_of(m, "links"));
     // A count without the link numbers still says how many are down.
     while (t.nvlink_inactive.size() < static_cast<std::size_t>(m.value)) {
       t.nvlink_inactive.push_back(-1);
     }
   } else if (m.metric == "foreign_memory_gb") {
-    t.foreign_pids = param(m, "pids");
+    t.foreign_pids = param_of(m, "pids");
   }
   return true;
 }

@@ -69,18 +69,9 @@ std::string default_remedy(Severity severity) {
   return "";
 }
 
-// The fields every finding copies from its measurement.
+// finding_about with the evaluator's evidence: the measurement's statistics.
 Finding finding_from(const Measurement& m, Severity severity) {
-  Finding finding;
-  finding.severity = severity;
-  finding.probe = m.probe;
-  finding.metric = m.metric;
-  finding.subject = m.subject;
-  finding.host = m.host;
-  finding.rank = m.rank;
-  finding.size_bytes = m.size_bytes;
-  finding.observed = m.value;
-  finding.unit = m.unit;
+  Finding finding = finding_about(m, severity);
   finding.evidence = evidence_of(m);
   return finding;
 }
@@ -187,6 +178,20 @@ std::vector<Finding> evaluate_measurement(const Measurement& measurement, const 
     findings.push_back(threshold_finding(expectation, measurement));
   }
   return findings;
+}
+
+Finding finding_about(const Measurement& m, Severity severity) {
+  Finding finding;
+  finding.severity = severity;
+  finding.probe = m.probe;
+  finding.metric = m.metric;
+  finding.subject = m.subject;
+  finding.host = m.host;
+  finding.rank = m.rank;
+  finding.size_bytes = m.size_bytes;
+  finding.observed = m.value;
+  finding.unit = m.unit;
+  return finding;
 }
 
 std::vector<Finding> evaluate(const std::vector<Measurement>& measurements,

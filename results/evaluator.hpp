@@ -19,4 +19,8 @@ std::vector<Finding> evaluate_measurement(const Measurement& measurement, const 
 
 std::vector<Finding> evaluate(const std::vector<Measurement>& measurements, const Profile& profile);
 
+// A finding about one measurement: probe, metric, subject, host, rank, size, observed value and
+// unit copied from it; message, evidence and remedy left for the caller (evaluator or judge).
+Finding finding_about(const Measurement& measurement, Severity severity);
+
 }  // namespace fabcheck

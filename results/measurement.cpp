@@ -22,4 +22,9 @@ std::optional<MeasurementStatus> measurement_status_from_string(const std::strin
   return std::nullopt;
 }
 
+std::string param_of(const Measurement& measurement, const std::string& key) {
+  const auto it = measurement.params.find(key);
+  return it == measurement.params.end() ? std::string() : it->second;
+}
+
 }  // namespace fabcheck

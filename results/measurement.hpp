@@ -42,6 +42,9 @@ struct Measurement {
   std::string time_utc;  // ISO 8601, when it was taken
 };
 
+// The value of params[key], or "" when absent.
+std::string param_of(const Measurement& measurement, const std::string& key);
+
 const char* to_string(MeasurementStatus status);
 std::optional<MeasurementStatus> measurement_status_from_string(const std::string& text);
 

@@ -1,38 +1,32 @@
-// MpiWorld: the ranks of MPI_COMM_WORLD; the root's watchdog thread receives every rank's checkpoints
-// on a communicator of its own and aborts the job (exit 3) naming the ranks that did not arrive.
+// MpiWorld: the ranks of MPI_COMM_WORLD. Checkpoints and heartbeats reach the root's watchdog over
+// a TCP channel of its own (watch_channel.hpp), not MPI: MPI runs with MPI_THREAD_FUNNELED (its
+// locks for MPI_THREAD_MULTIPLE cost a third of small-message bandwidth), and a rank whose MPI is
+// stuck is still heard. On a hang the watchdog thread ends the job with MPI_Abort(3).
 #include <mpi.h>
 
-#include <array>
+#include <algorithm>
 #include <chrono>
 #include <condition_variable>
-#include <thread>
 #include <cstdio>
 #include <cstring>
+#include <thread>
 
+#include "bench/core/watch_channel.hpp"
 #include "bench/core/watchdog.hpp"
 #include "bench/core/world.hpp"
 
 namespace fabcheck {
 namespace {
 
-constexpr int kArrivalTag = 7001;
-constexpr int kHeartbeatTag = 7002;
 constexpr auto kHeartbeatInterval = std::chrono::milliseconds(500);
 constexpr std::size_t kHostNameBytes = 256;
-
-struct Arrival {
-  int phase = 0;
-  double timeout_s = 0;
-  std::array<char, 112> label{};
-};
 
 class MpiWorld final : public World {
  public:
   MpiWorld(int* argc, char*** argv, HangHandler on_hang) {
     int provided = 0;
-    MPI_Init_thread(argc, argv, MPI_THREAD_MULTIPLE, &provided);
+    MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
-    MPI_Comm_dup(MPI_COMM_WORLD, &watch_comm_);
     int rank = 0;
     int size = 0;
     MPI_Comm_rank(comm_, &rank);
@@ -48,21 +42,7 @@ class MpiWorld final : public World {
     for (int r = 0; r < size; ++r) hosts.emplace_back(all.data() + kHostNameBytes * static_cast<std::size_t>(r));
     set_layout(rank, std::move(hosts));
 
-    watchdog_enabled_ = provided >= MPI_THREAD_MULTIPLE;
-    if (!watchdog_enabled_ && is_root()) {
-      std::fprintf(stderr,
-                   "fabcheck: warning: the MPI library gives no MPI_THREAD_MULTIPLE; hangs are not "
-                   "caught by the watchdog in this run\n");
-    }
-    if (watchdog_enabled_ && is_root()) {
-      std::vector<std::string> names;
-      for (int r = 0; r < size; ++r) names.push_back(describe_rank(r));
-      watchdog_ = std::make_unique<Watchdog>(
-          std::move(names), std::move(on_hang), [this] { receive_arrivals(); },
-          [] { MPI_Abort(MPI_COMM_WORLD, 3); });
-      watchdog_->start();
-    }
-    if (watchdog_enabled_ && !is_root()) heartbeat_ = std::thread([this] { send_heartbeats(); });
+    start_watchdog(std::move(on_hang));
   }
 
   ~MpiWorld() override {
@@ -77,7 +57,8 @@ class MpiWorld final : public World {
     checkpoint("finish", 60);
     if (watchdog_) watchdog_->stop_when_all_reached(phase_ - 1);
     watchdog_.reset();
-    MPI_Comm_free(&watch_comm_);
+    client_.reset();
+    server_.reset();
     MPI_Comm_free(&comm_);
     MPI_Finalize();
   }
@@ -125,40 +106,76 @@ class MpiWorld final : public World {
 
   void checkpoint(const std::string& label, double timeout_s) override {
     const int phase = phase_++;
-    if (!watchdog_enabled_) return;
-    if (is_root()) {
-      watchdog_->arrive(0, phase, label, timeout_s);
-      return;
-    }
-    Arrival arrival;
-    arrival.phase = phase;
-    arrival.timeout_s = timeout_s;
-    std::strncpy(arrival.label.data(), label.c_str(), arrival.label.size() - 1);
-    MPI_Send(&arrival, sizeof(arrival), MPI_BYTE, 0, kArrivalTag, watch_comm_);
+    if (watchdog_) watchdog_->arrive(0, phase, label, timeout_s);
+    if (!client_) return;
+    WatchMessage message;
+    message.rank = rank();
+    message.kind = WatchMessage::arrival;
+    message.phase = phase;
+    message.timeout_s = timeout_s;
+    std::strncpy(message.label, label.c_str(), sizeof(message.label) - 1);
+    client_->send(message);
   }
 
  private:
-  // Runs on the root's watchdog thread: other ranks' checkpoints and heartbeats, and its own
-  // progress. Receiving with any tag keeps each rank's messages in the order they were sent.
-  void receive_arrivals() {
-    watchdog_->progress(0, progress());
-    while (true) {
-      int waiting = 0;
-      MPI_Status status;
-      MPI_Iprobe(MPI_ANY_SOURCE, MPI_ANY_TAG, watch_comm_, &waiting, &status);
-      if (!waiting) return;
-      if (status.MPI_TAG == kHeartbeatTag) {
-        unsigned long long operations = 0;
-        MPI_Recv(&operations, 1, MPI_UNSIGNED_LONG_LONG, status.MPI_SOURCE, kHeartbeatTag,
-                 watch_comm_, MPI_STATUS_IGNORE);
-        watchdog_->progress(status.MPI_SOURCE, operations);
-        continue;
+  // The root listens, tells every rank where, and every other rank connects; if any cannot, the
+  // run goes on without a watchdog, saying which ranks could not reach it.
+  void start_watchdog(HangHandler on_hang) {
+    std::string endpoint;
+    std::string problem;
+    if (is_root()) {
+      try {
+        server_ = std::make_unique<WatchServer>();
+        endpoint = server_->endpoint();
+      } catch (const std::exception& error) {
+        problem = error.what();
       }
-      Arrival arrival;
-      MPI_Recv(&arrival, sizeof(arrival), MPI_BYTE, status.MPI_SOURCE, kArrivalTag, watch_comm_,
-               MPI_STATUS_IGNORE);
-      watchdog_->arrive(status.MPI_SOURCE, arrival.phase, arrival.label.data(), arrival.timeout_s);
     }
+    endpoint = broadcast_from_root(endpoint);
+    if (!is_root() && !endpoint.empty()) {
+      try {
+        client_ = std::make_unique<WatchClient>(endpoint, host() == hosts().front());
+      } catch (const std::exception& error) {
+        problem = error.what();
+      }
+    }
+    const auto problems = gather_to_root(problem);
+    std::string report;
+    for (std::size_t r = 0; r < problems.size(); ++r) {
+      if (!problems[r].empty()) report += "; " + describe_rank(static_cast<int>(r)) + ": " + problems[r];
+    }
+    const bool usable = broadcast_from_root(report.empty() ? "yes" : "no") == "yes";
+    if (!usable) {
+      if (is_root()) {
+        std::fprintf(stderr, "fabcheck: warning: no watchdog in this run, hangs are not caught%s\n",
+                     report.c_str());
+      }
+      client_.reset();
+      server_.reset();
+      return;
+    }
+    if (is_root()) {
+      std::vector<std::string> names;
+      for (int r = 0; r < size(); ++r) names.push_back(describe_rank(r));
+      watchdog_ = std::make_unique<Watchdog>(
+          std::move(names), std::move(on_hang), [this] { receive_messages(); },
+          [] { MPI_Abort(MPI_COMM_WORLD, 3); });
+      watchdog_->start();
+    } else {
+      heartbeat_ = std::thread([this] { send_heartbeats(); });
+    }
+  }
+
+  // Runs on the root's watchdog thread: other ranks' checkpoints and heartbeats, and its own progress.
+  void receive_messages() {
+    watchdog_->progress(0, progress());
+    server_->poll([this](const WatchMessage& message) {
+      if (message.kind == WatchMessage::progress) {
+        watchdog_->progress(message.rank, message.operations);
+      } else {
+        watchdog_->arrive(message.rank, message.phase, message.label, message.timeout_s);
+      }
+    });
   }
 
   // Runs on every other rank's heartbeat thread: its progress, twice a second, so the root can tell
@@ -166,16 +183,19 @@ class MpiWorld final : public World {
   void send_heartbeats() {
     std::unique_lock lock(heartbeat_mutex_);
     while (!stop_heartbeat_) {
-      unsigned long long operations = progress();
-      MPI_Send(&operations, 1, MPI_UNSIGNED_LONG_LONG, 0, kHeartbeatTag, watch_comm_);
+      WatchMessage message;
+      message.rank = rank();
+      message.kind = WatchMessage::progress;
+      message.operations = progress();
+      client_->send(message);
       heartbeat_wakeup_.wait_for(lock, kHeartbeatInterval, [this] { return stop_heartbeat_; });
     }
   }
 
   MPI_Comm comm_ = MPI_COMM_NULL;
-  MPI_Comm watch_comm_ = MPI_COMM_NULL;
-  bool watchdog_enabled_ = false;
-  std::unique_ptr<Watchdog> watchdog_;
+  std::unique_ptr<WatchServer> server_;  // root
+  std::unique_ptr<WatchClient> client_;  // other ranks
+  std::unique_ptr<Watchdog> watchdog_;   // root
   int phase_ = 0;
   std::thread heartbeat_;
   std::mutex heartbeat_mutex_;

@@ -59,7 +59,7 @@ void Watchdog::loop() {
       terminate_();
       return;
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // fine enough for limits in seconds
   }
 }
 

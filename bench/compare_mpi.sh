@@ -3,13 +3,13 @@
 # side by side in one run: same ranks, sizes, iterations and statistic, alternating for ROUNDS rounds;
 # prints each one's median busbw per size and the ratio fabcheck/peer (the harness must not cost
 # bandwidth: at 1 MiB and above the ratio should be at least 0.95).
-# Usage: bench/compare_mpi.sh [NP=2] [ROUNDS=3]    (after scripts/setup.sh)
+# Usage: bench/compare_mpi.sh [NP=2] [ROUNDS=3]   (after scripts/setup.sh; ITERS=50 timed iterations)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 np="${1:-2}"
 rounds="${2:-3}"
 sizes=(4096 65536 1048576 4194304 16777216 67108864)
-iters=20
+iters="${ITERS:-50}"
 fabcheck=build/bench/cli/fabcheck
 peer=build/bench/mpi_allreduce_peer
 [ -x "$fabcheck" ] && [ -x "$peer" ] || { echo "build first: scripts/setup.sh" >&2; exit 2; }

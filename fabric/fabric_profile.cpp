@@ -20,7 +20,8 @@ double node_number(const Profile& profile, const std::string& key, double minimu
     used = 0;
   }
   if (used != text.size() || !std::isfinite(value) || value < minimum) {
-    throw ConfigError(profile.path.empty() ? profile.name : profile.path, profile.node_lines.at(key),
+    throw ConfigError(profile.path.empty() ? profile.name : profile.path,
+                      profile.node_lines.at(key),
                       "[node] " + key + " = \"" + text + "\": expected a number of at least " +
                           std::to_string(static_cast<long long>(minimum)));
   }
@@ -59,17 +60,20 @@ FabricExpectations fabric_expectations_from(const Profile& profile) {
   if (profile.node.count("ib_ports")) {
     const double ports = node_number(profile, "ib_ports", 0);
     if (ports != std::floor(ports)) {
-      throw ConfigError(where, profile.node_lines.at("ib_ports"),
-                        "[node] ib_ports = \"" + profile.node.at("ib_ports") + "\": expected a whole number");
+      throw ConfigError(
+          where, profile.node_lines.at("ib_ports"),
+          "[node] ib_ports = \"" + profile.node.at("ib_ports") + "\": expected a whole number");
     }
     expectations.ib_ports = static_cast<int>(ports);
   }
-  if (profile.node.count("ib_rate_gbps")) expectations.ib_rate_gbps = node_number(profile, "ib_rate_gbps", 0);
+  if (profile.node.count("ib_rate_gbps"))
+    expectations.ib_rate_gbps = node_number(profile, "ib_rate_gbps", 0);
   return expectations;
 }
 
 Judge make_fabric_judge() {
-  return {"fabric", fabric_node_settings(), [](const Profile& profile) { fabric_expectations_from(profile); },
+  return {"fabric", fabric_node_settings(),
+          [](const Profile& profile) { fabric_expectations_from(profile); },
           [](const std::vector<Measurement>& measurements, const Profile& profile) {
             return judge_fabric_measurements(measurements, fabric_expectations_from(profile));
           }};

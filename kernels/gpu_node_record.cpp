@@ -9,7 +9,6 @@
 namespace fabcheck {
 namespace {
 
-
 GpuRecord& record_for(GpuNodeRecord& node, const Measurement& m) {
   const std::string bus_id = param_of(m, "bus_id");
   const int index = std::atoi(m.subject.c_str() + 3);

@@ -114,7 +114,9 @@ void register_kernel_probes(Registry& registry) {
   };
   for (GpuProbeSpec& spec : specs) registry.add(std::make_unique<GpuProbe>(std::move(spec)));
   // Slow, hot, throttled GPUs are told from their peers, so the judge sees the whole run at once.
-  registry.add_judge({"gpu", {}, nullptr,
+  registry.add_judge({"gpu",
+                      {},
+                      nullptr,
                       [](const std::vector<Measurement>& measurements, const Profile&) {
                         return judge_gpu_measurements(measurements);
                       },

@@ -105,7 +105,6 @@ std::vector<int> split_ints(const std::string& text) {
   return values;
 }
 
-
 }  // namespace
 
 std::vector<MetricSpec> telemetry_metric_specs() {

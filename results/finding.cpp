@@ -30,11 +30,16 @@ std::optional<Severity> severity_from_string(const std::string& text) {
 
 const char* severity_label(Severity severity) {
   switch (severity) {
-    case Severity::pass: return "PASS";
-    case Severity::warn: return "WARN";
-    case Severity::fail: return "FAIL";
-    case Severity::waived: return "WAIVED";
-    case Severity::error: return "ERROR";
+    case Severity::pass:
+      return "PASS";
+    case Severity::warn:
+      return "WARN";
+    case Severity::fail:
+      return "FAIL";
+    case Severity::waived:
+      return "WAIVED";
+    case Severity::error:
+      return "ERROR";
   }
   return "?";
 }

@@ -28,7 +28,7 @@ struct Finding {
   std::string source;    // where the expected figure comes from
 };
 
-const char* to_string(Severity severity);  // "pass"
+const char* to_string(Severity severity);       // "pass"
 const char* severity_label(Severity severity);  // "PASS", for consoles
 std::optional<Severity> severity_from_string(const std::string& text);
 

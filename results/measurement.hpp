@@ -9,10 +9,12 @@
 
 namespace fabcheck {
 
-// Version of the JSON records (measurements.jsonl, findings.jsonl, summary.json); see results/schema/.
+// Version of the JSON records (measurements.jsonl, findings.jsonl, summary.json); see
+// results/schema/.
 inline constexpr int kSchemaVersion = 1;
 
-// Statistics over the samples behind one figure (see bench/core/stats.hpp for how they are computed).
+// Statistics over the samples behind one figure (see bench/core/stats.hpp for how they are
+// computed).
 struct SampleStats {
   std::size_t count = 0;
   double min = 0;
@@ -32,8 +34,9 @@ struct Measurement {
   std::string unit;  // "GB/s", "us", "count"
   std::string host;  // host that measured it; empty when combined across hosts
   int rank = -1;     // -1 when combined across ranks
-  std::string subject;  // what was measured: "world", "gpu3", "mlx5_2/1", "0000:17:00.0", "/mnt/ckpt"
-  std::string peer;     // the other end, where there is one
+  std::string
+      subject;       // what was measured: "world", "gpu3", "mlx5_2/1", "0000:17:00.0", "/mnt/ckpt"
+  std::string peer;  // the other end, where there is one
   std::optional<std::uint64_t> size_bytes;
   std::map<std::string, std::string> params;  // e.g. backend, type, placement, ranks
   std::optional<SampleStats> stats;

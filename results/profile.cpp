@@ -136,12 +136,14 @@ class ProfileParser {
 
   void read_node_table(const toml::node& node, Profile& profile) const {
     const auto* table = node.as_table();
-    if (table == nullptr) fail(line_of(node), "\"node\" must be a table ([node]), got " + describe(node));
+    if (table == nullptr)
+      fail(line_of(node), "\"node\" must be a table ([node]), got " + describe(node));
     for (auto&& [key, value] : *table) {
       const std::string name(key.str());
       if (node_settings_.find(name) == node_settings_.end()) {
         std::string known;
-        for (const auto& [known_key, meaning] : node_settings_) known += (known.empty() ? "" : ", ") + known_key;
+        for (const auto& [known_key, meaning] : node_settings_)
+          known += (known.empty() ? "" : ", ") + known_key;
         fail(line_of(key), "unknown key \"" + name + "\" in [node] (known: " +
                                (known.empty() ? std::string("none in this build") : known) + ")");
       }
@@ -155,7 +157,8 @@ class ProfileParser {
         number << read_number(value, name);
         text = number.str();
       } else {
-        fail(line_of(value), "key \"" + name + "\" in [node] must be a string, number or boolean, got " +
+        fail(line_of(value), "key \"" + name +
+                                 "\" in [node] must be a string, number or boolean, got " +
                                  describe(value));
       }
       profile.node[name] = text;

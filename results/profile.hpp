@@ -1,4 +1,5 @@
-// Profile: expected figures per probe, metric and size range, loaded from TOML (results/profiles/*.toml).
+// Profile: expected figures per probe, metric and size range, loaded from TOML
+// (results/profiles/*.toml).
 #pragma once
 
 #include <cstdint>

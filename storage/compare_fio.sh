@@ -2,13 +2,17 @@
 # Runs fabcheck's sequential write, sequential read and 4 KiB random read (QD 32) and the same
 # patterns with fio (same file size, block size, queue depth, O_DIRECT, io_uring), one after the
 # other on the same path, and prints fabcheck / fio ratios (targets: >= 0.95 bandwidth, >= 0.9 IOPS).
-# Usage: storage/compare_fio.sh PATH/TO/fabcheck DIRECTORY [FILE_SIZE=1G] [SECONDS=10]
+# A shared VM is noisy: each round runs both tools back to back (which goes first alternates by
+# round), and the verdict is the median of the per-round ratios.
+# Usage: storage/compare_fio.sh PATH/TO/fabcheck DIRECTORY [FILE_SIZE=1G] [ROUNDS=3] [SECONDS=10]
 set -euo pipefail
 
-FABCHECK=${1:?usage: $0 PATH/TO/fabcheck DIRECTORY [FILE_SIZE] [SECONDS]}
-TARGET=${2:?usage: $0 PATH/TO/fabcheck DIRECTORY [FILE_SIZE] [SECONDS]}
+USAGE="usage: $0 PATH/TO/fabcheck DIRECTORY [FILE_SIZE] [ROUNDS] [SECONDS]"
+FABCHECK=${1:?$USAGE}
+TARGET=${2:?$USAGE}
 SIZE=${3:-1G}
-SECONDS_PER_PATTERN=${4:-10}
+ROUNDS=${4:-3}
+SECONDS_PER_PATTERN=${5:-10}
 command -v fio > /dev/null || { echo "fio not found" >&2; exit 2; }
 command -v python3 > /dev/null || { echo "python3 not found" >&2; exit 2; }
 
@@ -54,28 +58,51 @@ print(side["bw_bytes"] / 1e9 if sys.argv[2] == "bw" else side["iops"])
 PY
 }
 
-echo "target: $TARGET, file $SIZE, $SECONDS_PER_PATTERN s per pattern, io_uring, O_DIRECT, QD 32"
-fc_write=$(fabcheck_figure storage.seq_write bw)
-fio_write=$(fio_figure write 1M bw)
-fc_read=$(fabcheck_figure storage.seq_read bw)
-fio --name=layout --filename="$FIO_DIR/fio.dat" --size="$SIZE" --bs=1M --rw=write --direct=1 \
-  --ioengine=io_uring --iodepth=32 > /dev/null  # fio reads a fully written file, as fabcheck does
-fio_read=$(fio_figure read 1M bw)
-fc_rand=$(fabcheck_figure storage.rand_read iops_qd32)
-fio_rand=$(fio_figure randread 4k iops)
+# pair FABCHECK_FIGURE FIO_FIGURE: runs both commands, fabcheck first in odd rounds and fio first
+# in even ones, and prints "fabcheck fio".
+pair() {
+  local mine theirs
+  if ((round % 2 == 1)); then
+    mine=$(eval "$1"); theirs=$(eval "$2")
+  else
+    theirs=$(eval "$2"); mine=$(eval "$1")
+  fi
+  echo "$mine $theirs"
+}
 
-python3 - "$fc_write" "$fio_write" "$fc_read" "$fio_read" "$fc_rand" "$fio_rand" <<'PY'
-import sys
-fw, iw, fr, ir, fq, iq = map(float, sys.argv[1:])
-rows = [("seq_write 1M QD32", "GB/s", fw, iw, 0.95),
-        ("seq_read 1M QD32", "GB/s", fr, ir, 0.95),
-        ("rand_read 4K QD32", "IOPS", fq, iq, 0.90)]
-print(f"{'pattern':<20}{'unit':<6}{'fabcheck':>12}{'fio':>12}{'ratio':>8}  target")
+fio_layout() {  # fio reads a fully written file, as fabcheck does
+  fio --name=layout --filename="$FIO_DIR/fio.dat" --size="$SIZE" --bs=1M --rw=write --direct=1 \
+    --ioengine=io_uring --iodepth=32 > /dev/null
+}
+
+echo "target: $TARGET, file $SIZE, $ROUNDS rounds of $SECONDS_PER_PATTERN s per pattern, io_uring," \
+  "O_DIRECT, QD 32"
+FIGURES="$WORK/figures"
+for ((round = 1; round <= ROUNDS; ++round)); do
+  write=$(pair "fabcheck_figure storage.seq_write bw" "fio_figure write 1M bw")
+  fio_layout
+  read=$(pair "fabcheck_figure storage.seq_read bw" "fio_figure read 1M bw")
+  rand=$(pair "fabcheck_figure storage.rand_read iops_qd32" "fio_figure randread 4k iops")
+  echo "$round $write $read $rand" >> "$FIGURES"
+done
+
+python3 - "$FIGURES" <<'PY'
+import statistics, sys
+rounds = [list(map(float, line.split()[1:])) for line in open(sys.argv[1])]
+rows = [("seq_write 1M QD32", "GB/s", 0, 0.95),
+        ("seq_read 1M QD32", "GB/s", 2, 0.95),
+        ("rand_read 4K QD32", "IOPS", 4, 0.90)]
+print(f"{'pattern':<20}{'unit':<6}{'fabcheck':>12}{'fio':>12}{'ratio':>8}  target   per-round ratios")
 worst = 0
-for name, unit, mine, theirs, target in rows:
-    ratio = mine / theirs if theirs > 0 else 0
+for name, unit, column, target in rows:
+    mine = [r[column] for r in rounds]
+    theirs = [r[column + 1] for r in rounds]
+    ratios = [m / t if t > 0 else 0 for m, t in zip(mine, theirs)]
+    ratio = statistics.median(ratios)
     ok = ratio >= target
     worst |= not ok
-    print(f"{name:<20}{unit:<6}{mine:>12.4g}{theirs:>12.4g}{ratio:>8.3f}  >= {target} {'ok' if ok else 'BELOW'}")
+    print(f"{name:<20}{unit:<6}{statistics.median(mine):>12.4g}{statistics.median(theirs):>12.4g}"
+          f"{ratio:>8.3f}  >= {target} {'ok' if ok else 'BELOW'}  "
+          + " ".join(f"{r:.3f}" for r in ratios))
 sys.exit(1 if worst else 0)
 PY

@@ -21,7 +21,8 @@ std::vector<std::filesystem::path> profile_dirs() {
   return dirs;
 }
 
-Profile load_profile_for(const std::string& name_or_file, const Registry& registry, std::string* why) {
+Profile load_profile_for(const std::string& name_or_file, const Registry& registry,
+                         std::string* why) {
   std::string name = name_or_file;
   if (name == "auto") {
     const ProfileChoice choice = choose_profile_for_node();
@@ -42,7 +43,8 @@ int launcher_rank() {
 
 int launcher_size() {
   for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE", "SLURM_NTASKS"}) {
-    if (const char* value = std::getenv(name); value && *value) return std::max(1, std::atoi(value));
+    if (const char* value = std::getenv(name); value && *value)
+      return std::max(1, std::atoi(value));
   }
   return 1;
 }

@@ -19,7 +19,8 @@ std::vector<std::filesystem::path> profile_dirs();
 // A profile by NAME, FILE or "auto" (chosen from this node's GPUs through NVML), checked against
 // the registry. `why` gets the reason for the choice ("auto: 8 x NVIDIA H200 detected by NVML ->
 // h200-sxm-8", or "given"). Throws ConfigError.
-Profile load_profile_for(const std::string& name_or_file, const Registry& registry, std::string* why);
+Profile load_profile_for(const std::string& name_or_file, const Registry& registry,
+                         std::string* why);
 
 // This process's rank as the launcher (mpirun, srun) set it in the environment, before MPI starts;
 // 0 when not launched by one. Only rank 0 prints usage errors.

@@ -32,6 +32,7 @@ int run_command(const RunArgs& args, const Registry& registry, int argc, char** 
 
 int list_command(const Registry& registry, const std::string& backend, int argc, char** argv);
 
-int evaluate_command(const std::string& run_dir, const std::string& profile, const Registry& registry);
+int evaluate_command(const std::string& run_dir, const std::string& profile,
+                     const Registry& registry);
 
 }  // namespace fabcheck

@@ -15,8 +15,9 @@ int list_command(const Registry& registry, const std::string& backend, int argc,
   std::printf("%-24s %-8s %s\n", "probe", "here", "what it measures / why waived");
   for (Probe* probe : registry.all()) {
     const Applicability applicability = probe->applies(*world, options);
-    std::printf("%-24s %-8s %s\n", probe->id().c_str(), applicability.applies ? "runs" : "WAIVED",
-                applicability.applies ? probe->description().c_str() : applicability.reason.c_str());
+    std::printf(
+        "%-24s %-8s %s\n", probe->id().c_str(), applicability.applies ? "runs" : "WAIVED",
+        applicability.applies ? probe->description().c_str() : applicability.reason.c_str());
   }
   return 0;
 }

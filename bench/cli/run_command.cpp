@@ -31,15 +31,18 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
   RunOptions& options = request.options;
   if (!args.sizes.empty()) options.sizes = parse_size_sweep(args.sizes);
   if (args.iters) {
-    if (*args.iters < 1) throw ConfigError("--iters " + std::to_string(*args.iters) + ": must be at least 1");
+    if (*args.iters < 1)
+      throw ConfigError("--iters " + std::to_string(*args.iters) + ": must be at least 1");
     options.iters = *args.iters;
   }
   if (args.warmup) {
-    if (*args.warmup < 0) throw ConfigError("--warmup " + std::to_string(*args.warmup) + ": must be 0 or more");
+    if (*args.warmup < 0)
+      throw ConfigError("--warmup " + std::to_string(*args.warmup) + ": must be 0 or more");
     options.warmup = *args.warmup;
   }
   if (args.timeout_s) {
-    if (!(*args.timeout_s > 0)) throw ConfigError("--timeout " + std::to_string(*args.timeout_s) + ": must be above 0");
+    if (!(*args.timeout_s > 0))
+      throw ConfigError("--timeout " + std::to_string(*args.timeout_s) + ": must be above 0");
     options.probe_timeout_s = *args.timeout_s;
   }
   for (const auto& pair : args.extra) {
@@ -75,8 +78,10 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
   if (!args.out.empty()) {
     std::error_code error;
     if (std::filesystem::exists(args.out, error) &&
-        !(std::filesystem::is_directory(args.out, error) && std::filesystem::is_empty(args.out, error))) {
-      throw ConfigError("--out " + args.out + ": exists and is not an empty directory; not writing over it");
+        !(std::filesystem::is_directory(args.out, error) &&
+          std::filesystem::is_empty(args.out, error))) {
+      throw ConfigError("--out " + args.out +
+                        ": exists and is not an empty directory; not writing over it");
     }
     request.out_dir = args.out;
   }
@@ -98,7 +103,8 @@ int run_command(const RunArgs& args, const Registry& registry, int argc, char** 
   request.command_line = joined_command_line(argc, argv);
   Runner runner(std::move(request), stdout);
   std::unique_ptr<World> world;
-  if (mpi_available() && !args.single_process) world = make_mpi_world(&argc, &argv, runner.hang_handler());
+  if (mpi_available() && !args.single_process)
+    world = make_mpi_world(&argc, &argv, runner.hang_handler());
   if (!world) world = make_single_world(runner.hang_handler());
   const int exit_code = runner.execute(*world);
   world.reset();

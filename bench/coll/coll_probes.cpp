@@ -42,7 +42,8 @@ class CollectiveProbe final : public Probe {
 
   void run(RunContext& context, MeasurementSink& sink) override {
     const BackendChoice choice = choose_collective_backend(context.options.backend, context.world);
-    auto backend = make_collective_backend(choice, context.world, context.options, context.run_dir, id());
+    auto backend =
+        make_collective_backend(choice, context.world, context.options, context.run_dir, id());
     SweepConfig config;
     config.collective = collective_;
     config.placements = placements_from(context.options);
@@ -88,11 +89,12 @@ BackendChoice choose_collective_backend(const std::string& requested, const Worl
   }
   if (nccl.available) return {"nccl", ""};
   if (mpi) return {"mpi", ""};
-  return {"", nccl.reason + "; and " + (mpi_available() ? "not an MPI world" : "built without MPI")};
+  return {"",
+          nccl.reason + "; and " + (mpi_available() ? "not an MPI world" : "built without MPI")};
 }
 
-std::unique_ptr<CollectiveBackend> make_collective_backend(const BackendChoice& choice, World& world,
-                                                           const RunOptions& options,
+std::unique_ptr<CollectiveBackend> make_collective_backend(const BackendChoice& choice,
+                                                           World& world, const RunOptions& options,
                                                            const std::filesystem::path& run_dir,
                                                            const std::string& probe_id) {
   std::unique_ptr<CollectiveBackend> backend;

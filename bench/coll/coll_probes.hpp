@@ -20,8 +20,8 @@ struct BackendChoice {
 BackendChoice choose_collective_backend(const std::string& requested, const World& world);
 
 // Builds the chosen backend (throws when it cannot be built).
-std::unique_ptr<CollectiveBackend> make_collective_backend(const BackendChoice& choice, World& world,
-                                                           const RunOptions& options,
+std::unique_ptr<CollectiveBackend> make_collective_backend(const BackendChoice& choice,
+                                                           World& world, const RunOptions& options,
                                                            const std::filesystem::path& run_dir,
                                                            const std::string& probe_id);
 

@@ -12,12 +12,18 @@ const std::vector<Collective>& all_collectives() {
 
 const char* collective_name(Collective collective) {
   switch (collective) {
-    case Collective::all_reduce: return "all_reduce";
-    case Collective::all_gather: return "all_gather";
-    case Collective::reduce_scatter: return "reduce_scatter";
-    case Collective::broadcast: return "broadcast";
-    case Collective::alltoall: return "alltoall";
-    case Collective::sendrecv: return "sendrecv";
+    case Collective::all_reduce:
+      return "all_reduce";
+    case Collective::all_gather:
+      return "all_gather";
+    case Collective::reduce_scatter:
+      return "reduce_scatter";
+    case Collective::broadcast:
+      return "broadcast";
+    case Collective::alltoall:
+      return "alltoall";
+    case Collective::sendrecv:
+      return "sendrecv";
   }
   return "unknown";
 }
@@ -32,12 +38,15 @@ std::optional<Collective> collective_from_name(const std::string& name) {
 double bus_factor(Collective collective, int nranks) {
   const double n = nranks;
   switch (collective) {
-    case Collective::all_reduce: return 2.0 * (n - 1) / n;
+    case Collective::all_reduce:
+      return 2.0 * (n - 1) / n;
     case Collective::all_gather:
     case Collective::reduce_scatter:
-    case Collective::alltoall: return (n - 1) / n;
+    case Collective::alltoall:
+      return (n - 1) / n;
     case Collective::broadcast:
-    case Collective::sendrecv: return 1.0;
+    case Collective::sendrecv:
+      return 1.0;
   }
   return 0;
 }

@@ -14,7 +14,8 @@ namespace fabcheck {
 namespace {
 
 // Gathers each process's per-member wrong counts to the root, in member order.
-std::vector<std::uint64_t> gather_wrong_counts(World& world, const std::vector<std::uint64_t>& mine) {
+std::vector<std::uint64_t> gather_wrong_counts(World& world,
+                                               const std::vector<std::uint64_t>& mine) {
   std::string encoded;
   for (auto count : mine) encoded += std::to_string(count) + " ";
   std::vector<std::uint64_t> all;
@@ -30,7 +31,8 @@ std::vector<std::uint64_t> gather_wrong_counts(World& world, const std::vector<s
 }
 
 std::uint32_t seed_for(std::uint64_t size, Placement placement, int round) {
-  return static_cast<std::uint32_t>(size * 2654435761u) ^ (placement == Placement::in_place ? 0x5bd1e995u : 0u) ^
+  return static_cast<std::uint32_t>(size * 2654435761u) ^
+         (placement == Placement::in_place ? 0x5bd1e995u : 0u) ^
          static_cast<std::uint32_t>(round) * 0x27d4eb2du;
 }
 
@@ -48,12 +50,14 @@ std::string sweep_table_header() {
                      "(elements)", "", "", "", "", "(us)", "(GB/s)", "(GB/s)", "");
 }
 
-std::string sweep_table_row(const SweepRow& row, Collective collective, const std::string& type_name) {
-  const bool reduces = collective == Collective::all_reduce || collective == Collective::reduce_scatter;
+std::string sweep_table_row(const SweepRow& row, Collective collective,
+                            const std::string& type_name) {
+  const bool reduces =
+      collective == Collective::all_reduce || collective == Collective::reduce_scatter;
   const int root = collective == Collective::broadcast ? verify::kRoot : -1;
   return fmt::format(" {:>12} {:>12} {:>7} {:>6} {:>5} {:>5} {:>10.2f} {:>8.2f} {:>8.2f} {:>7}\n",
-                     row.shape.size_bytes, row.shape.count, type_name, reduces ? "sum" : "none", root,
-                     placement_name(row.placement), row.time_us.median, row.algbw_gbps,
+                     row.shape.size_bytes, row.shape.count, type_name, reduces ? "sum" : "none",
+                     root, placement_name(row.placement), row.time_us.median, row.algbw_gbps,
                      row.busbw_gbps, row.wrong_total);
 }
 
@@ -65,13 +69,16 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
   const std::string hosts = world.joined_hosts();
 
   std::vector<std::string> members;
-  for (const auto& lines : world.gather_to_root(fmt::format("{}", fmt::join(backend.member_descriptions(), "\n")))) {
+  for (const auto& lines :
+       world.gather_to_root(fmt::format("{}", fmt::join(backend.member_descriptions(), "\n")))) {
     if (!lines.empty()) members.push_back(lines);
   }
   if (console) {
-    std::fprintf(console, "# %s: backend %s, %d ranks on %zu host(s), %s, %d warm-up + %d timed iterations\n",
-                 probe_id.c_str(), backend.name().c_str(), nranks, world.distinct_hosts().size(),
-                 backend.type_name().c_str(), config.warmup, config.iters);
+    std::fprintf(
+        console,
+        "# %s: backend %s, %d ranks on %zu host(s), %s, %d warm-up + %d timed iterations\n",
+        probe_id.c_str(), backend.name().c_str(), nranks, world.distinct_hosts().size(),
+        backend.type_name().c_str(), config.warmup, config.iters);
     for (const auto& line : members) std::fprintf(console, "#   %s\n", line.c_str());
     std::fputs(sweep_table_header().c_str(), console);
     std::fflush(console);
@@ -84,8 +91,8 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
     const CollectiveShape shape = collective_shape(config.collective, size, nranks, sizeof(float));
     if (shape.size_bytes == 0) {
       if (console) {
-        std::fprintf(console, "# %s: %llu B is below one element per rank; skipped\n", probe_id.c_str(),
-                     static_cast<unsigned long long>(size));
+        std::fprintf(console, "# %s: %llu B is below one element per rank; skipped\n",
+                     probe_id.c_str(), static_cast<unsigned long long>(size));
       }
       continue;
     }
@@ -119,7 +126,8 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
       row.algbw_gbps = algbw_gbps(shape.size_bytes, row.time_us.median * 1e-6);
       row.busbw_gbps = row.algbw_gbps * factor;
       row.wrong_by_rank = wrong_by_rank;
-      row.wrong_total = std::accumulate(wrong_by_rank.begin(), wrong_by_rank.end(), std::uint64_t{0});
+      row.wrong_total =
+          std::accumulate(wrong_by_rank.begin(), wrong_by_rank.end(), std::uint64_t{0});
       rows.push_back(row);
       if (!world.is_root()) continue;
 

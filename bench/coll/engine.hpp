@@ -15,7 +15,7 @@ namespace fabcheck {
 struct SweepRow {
   CollectiveShape shape;
   Placement placement = Placement::out_of_place;
-  SampleStats time_us;  // per operation, slowest rank per sample
+  SampleStats time_us;    // per operation, slowest rank per sample
   double algbw_gbps = 0;  // from the median time
   double busbw_gbps = 0;
   std::uint64_t wrong_total = 0;
@@ -38,8 +38,10 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
                                            World& world, MeasurementSink& sink,
                                            const std::string& probe_id, std::FILE* console);
 
-// Table header and rows, nccl-tests style (size, count, type, redop, root, time, algbw, busbw, #wrong).
+// Table header and rows, nccl-tests style (size, count, type, redop, root, time, algbw, busbw,
+// #wrong).
 std::string sweep_table_header();
-std::string sweep_table_row(const SweepRow& row, Collective collective, const std::string& type_name);
+std::string sweep_table_row(const SweepRow& row, Collective collective,
+                            const std::string& type_name);
 
 }  // namespace fabcheck

@@ -48,7 +48,8 @@ class MpiBackend final : public CollectiveBackend {
     placement_ = placement;
     shape_ = shape;
     // In place, the input lives inside the output buffer, which must hold the larger of the two.
-    const std::size_t output = std::max(shape.recv_count, placement == Placement::in_place ? shape.send_count : 0);
+    const std::size_t output =
+        std::max(shape.recv_count, placement == Placement::in_place ? shape.send_count : 0);
     send_.assign(placement == Placement::in_place ? 0 : shape.send_count, 0.0f);
     recv_.assign(output, kPoison);
   }
@@ -104,7 +105,8 @@ class MpiBackend final : public CollectiveBackend {
     float* recv = recv_.data();
     switch (collective_) {
       case Collective::all_reduce:
-        check_mpi(MPI_Allreduce(send, recv, recv_count, MPI_FLOAT, MPI_SUM, comm_), "MPI_Allreduce");
+        check_mpi(MPI_Allreduce(send, recv, recv_count, MPI_FLOAT, MPI_SUM, comm_),
+                  "MPI_Allreduce");
         break;
       case Collective::all_gather:
         check_mpi(MPI_Allgather(send, send_count, MPI_FLOAT, recv, send_count, MPI_FLOAT, comm_),

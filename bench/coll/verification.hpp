@@ -1,6 +1,6 @@
-// Exactly predictable collective data: what each rank puts in, and what each output element must be.
-// Values are small integers in float32, so sums over up to 2^20 ranks are exact. Shared with the
-// device code of the NCCL backend (hence FABCHECK_HD).
+// Exactly predictable collective data: what each rank puts in, and what each output element must
+// be. Values are small integers in float32, so sums over up to 2^20 ranks are exact. Shared with
+// the device code of the NCCL backend (hence FABCHECK_HD).
 #pragma once
 
 #include <cstdint>
@@ -18,8 +18,8 @@ namespace fabcheck::verify {
 // Input element `index` of `rank`'s send buffer, for one `seed` (changed between checks so a stale
 // buffer from an earlier operation cannot pass): an integer in 1..16.
 FABCHECK_HD inline float input_value(int rank, std::uint64_t index, std::uint32_t seed) {
-  std::uint64_t h = (index + 1) * 0x9E3779B97F4A7C15ull ^ (static_cast<std::uint64_t>(rank) << 32) ^
-                    seed;
+  std::uint64_t h =
+      (index + 1) * 0x9E3779B97F4A7C15ull ^ (static_cast<std::uint64_t>(rank) << 32) ^ seed;
   h ^= h >> 29;
   h *= 0xBF58476D1CE4E5B9ull;
   h ^= h >> 32;
@@ -55,7 +55,8 @@ FABCHECK_HD inline float expected_output(Collective collective, int rank, int nr
     case Collective::alltoall: {
       const std::uint64_t per_peer = recv_count / n;
       const auto source = static_cast<int>(index / per_peer);
-      return input_value(source, static_cast<std::uint64_t>(rank) * per_peer + index % per_peer, seed);
+      return input_value(source, static_cast<std::uint64_t>(rank) * per_peer + index % per_peer,
+                         seed);
     }
     case Collective::sendrecv:
       return input_value((rank + nranks - 1) % nranks, index, seed);

@@ -1,7 +1,7 @@
-/* The peer for bench/compare_mpi.sh: a plain MPI_Allreduce timing loop with nothing of fabcheck in it,
- * timed the same way (per-iteration host time, slowest rank per iteration, median), so the ratio of
- * the two shows only what fabcheck's harness costs.
- * Usage: mpi_allreduce_peer SIZE_BYTES... (env PEER_ITERS, PEER_WARMUP). Prints "size busbw_GBps". */
+/* The peer for bench/compare_mpi.sh: a plain MPI_Allreduce timing loop with nothing of fabcheck in
+ * it, timed the same way (per-iteration host time, slowest rank per iteration, median), so the
+ * ratio of the two shows only what fabcheck's harness costs. Usage: mpi_allreduce_peer
+ * SIZE_BYTES... (env PEER_ITERS, PEER_WARMUP). Prints "size busbw_GBps". */
 #include <mpi.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +26,8 @@ int main(int argc, char** argv) {
     float* recv = malloc(count * sizeof(float));
     for (size_t i = 0; i < count; ++i) send[i] = (float)(i % 16 + 1);
     memset(recv, 0, count * sizeof(float));
-    for (int i = 0; i < warmup; ++i) MPI_Allreduce(send, recv, (int)count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
+    for (int i = 0; i < warmup; ++i)
+      MPI_Allreduce(send, recv, (int)count, MPI_FLOAT, MPI_SUM, MPI_COMM_WORLD);
     MPI_Barrier(MPI_COMM_WORLD);
     for (int i = 0; i < iters; ++i) {
       const double start = MPI_Wtime();
@@ -35,8 +36,10 @@ int main(int argc, char** argv) {
     }
     MPI_Allreduce(MPI_IN_PLACE, samples, iters, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
     qsort(samples, (size_t)iters, sizeof(double), compare_doubles);
-    const double median = iters % 2 ? samples[iters / 2] : (samples[iters / 2 - 1] + samples[iters / 2]) / 2;
-    const double busbw = (double)(count * sizeof(float)) / median / 1e9 * 2.0 * (nranks - 1) / nranks;
+    const double median =
+        iters % 2 ? samples[iters / 2] : (samples[iters / 2 - 1] + samples[iters / 2]) / 2;
+    const double busbw =
+        (double)(count * sizeof(float)) / median / 1e9 * 2.0 * (nranks - 1) / nranks;
     if (rank == 0) printf("%zu %.6f\n", count * sizeof(float), busbw);
     free(send);
     free(recv);

@@ -31,7 +31,8 @@ void HangDetector::arrive(int rank, int phase, const std::string& label, double 
     step.timeout_s = timeout_s;
     step.first_arrival = now;
   }
-  reached_[static_cast<std::size_t>(rank)] = std::max(reached_[static_cast<std::size_t>(rank)], phase);
+  reached_[static_cast<std::size_t>(rank)] =
+      std::max(reached_[static_cast<std::size_t>(rank)], phase);
 }
 
 bool HangDetector::all_reached(int phase) const {
@@ -84,7 +85,8 @@ std::optional<std::string> HangDetector::overdue(double now) const {
     }
   }
   const Step& next = steps_[static_cast<std::size_t>(slowest + 1)];
-  const std::string waited_for = slowest < 0 ? "the start of the run" : "step \"" + step.label + "\"";
+  const std::string waited_for =
+      slowest < 0 ? "the start of the run" : "step \"" + step.label + "\"";
   return waited_for + " exceeded " + seconds + " s: " + missing + " did not arrive at \"" +
          next.label + "\" (" + std::to_string(arrived) + " of " + std::to_string(nranks) +
          " ranks did)";

@@ -1,5 +1,5 @@
-// HangDetector: from the checkpoints each rank has reached, decides when a step is overdue and names
-// the ranks that did not arrive. Pure logic; the World implementations feed it and act on it.
+// HangDetector: from the checkpoints each rank has reached, decides when a step is overdue and
+// names the ranks that did not arrive. Pure logic; the World implementations feed it and act on it.
 #pragma once
 
 #include <cstdint>
@@ -18,7 +18,8 @@ class HangDetector {
   // which starts step `label` that should end within `timeout_s`, at time `now` (seconds).
   void arrive(int rank, int phase, const std::string& label, double timeout_s, double now);
 
-  // Rank `rank` has entered `operations` operations so far (World::mark_progress), as heard at `now`.
+  // Rank `rank` has entered `operations` operations so far (World::mark_progress), as heard at
+  // `now`.
   void progress(int rank, std::uint64_t operations, double now);
 
   // The message to report when the step the slowest ranks are in has outlived its timeout:

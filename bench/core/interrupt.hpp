@@ -19,7 +19,8 @@ void unregister_cleanup(int handle);
 // RAII form: registered while alive.
 class ScopedCleanup {
  public:
-  explicit ScopedCleanup(std::function<void()> cleanup) : handle_(register_cleanup(std::move(cleanup))) {}
+  explicit ScopedCleanup(std::function<void()> cleanup)
+      : handle_(register_cleanup(std::move(cleanup))) {}
   ~ScopedCleanup() { unregister_cleanup(handle_); }
   ScopedCleanup(const ScopedCleanup&) = delete;
   ScopedCleanup& operator=(const ScopedCleanup&) = delete;

@@ -11,6 +11,7 @@ namespace fabcheck {
 // One row per measurement: subject, metric, size, value and unit, median and p99 when there are
 // samples, host (rank); waived and failed records show their message instead of a value.
 // Headed by the probe's id.
-std::string measurement_table(const std::string& probe_id, const std::vector<Measurement>& measurements);
+std::string measurement_table(const std::string& probe_id,
+                              const std::vector<Measurement>& measurements);
 
 }  // namespace fabcheck

@@ -39,7 +39,8 @@ class MpiWorld final : public World {
     MPI_Allgather(mine.data(), static_cast<int>(kHostNameBytes), MPI_CHAR, all.data(),
                   static_cast<int>(kHostNameBytes), MPI_CHAR, comm_);
     std::vector<std::string> hosts;
-    for (int r = 0; r < size; ++r) hosts.emplace_back(all.data() + kHostNameBytes * static_cast<std::size_t>(r));
+    for (int r = 0; r < size; ++r)
+      hosts.emplace_back(all.data() + kHostNameBytes * static_cast<std::size_t>(r));
     set_layout(rank, std::move(hosts));
 
     start_watchdog(std::move(on_hang));
@@ -142,7 +143,8 @@ class MpiWorld final : public World {
     const auto problems = gather_to_root(problem);
     std::string report;
     for (std::size_t r = 0; r < problems.size(); ++r) {
-      if (!problems[r].empty()) report += "; " + describe_rank(static_cast<int>(r)) + ": " + problems[r];
+      if (!problems[r].empty())
+        report += "; " + describe_rank(static_cast<int>(r)) + ": " + problems[r];
     }
     const bool usable = broadcast_from_root(report.empty() ? "yes" : "no") == "yes";
     if (!usable) {
@@ -166,7 +168,8 @@ class MpiWorld final : public World {
     }
   }
 
-  // Runs on the root's watchdog thread: other ranks' checkpoints and heartbeats, and its own progress.
+  // Runs on the root's watchdog thread: other ranks' checkpoints and heartbeats, and its own
+  // progress.
   void receive_messages() {
     watchdog_->progress(0, progress());
     server_->poll([this](const WatchMessage& message) {
@@ -216,7 +219,8 @@ std::string mpi_library_version() {
   int length = 0;
   MPI_Get_library_version(version, &length);
   std::string text(version, static_cast<std::size_t>(length));
-  if (const auto newline = text.find_first_of("\r\n"); newline != std::string::npos) text.resize(newline);
+  if (const auto newline = text.find_first_of("\r\n"); newline != std::string::npos)
+    text.resize(newline);
   while (!text.empty() && (text.back() == ',' || text.back() == ' ')) text.pop_back();
   return text;
 }

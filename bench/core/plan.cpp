@@ -8,7 +8,8 @@ namespace fabcheck {
 namespace {
 
 // Collective sizes are per backend (coll.sizes.mpi / coll.sizes.nccl, read by the coll.* probes):
-// host-memory MPI saturates at a few MiB, eight NVLink GPUs only near a GiB. --sizes overrides both.
+// host-memory MPI saturates at a few MiB, eight NVLink GPUs only near a GiB. --sizes overrides
+// both.
 RunOptions options_for(const char* mpi_sizes, const char* nccl_sizes, int iters, int warmup,
                        double timeout_s, std::map<std::string, std::string> extra = {}) {
   RunOptions options;

@@ -9,7 +9,8 @@
 namespace fabcheck {
 
 void Registry::add(std::unique_ptr<Probe> probe) {
-  if (find(probe->id()) != nullptr) throw std::logic_error("probe registered twice: " + probe->id());
+  if (find(probe->id()) != nullptr)
+    throw std::logic_error("probe registered twice: " + probe->id());
   probes_.push_back(std::move(probe));
 }
 
@@ -51,10 +52,12 @@ Profile Registry::load_profile(const std::filesystem::path& path) const {
   return profile;
 }
 
-std::vector<Probe*> Registry::select(const std::string& comma_separated_ids, bool skip_unknown) const {
+std::vector<Probe*> Registry::select(const std::string& comma_separated_ids,
+                                     bool skip_unknown) const {
   std::vector<Probe*> selected;
   auto take = [&selected](Probe* probe) {
-    if (std::find(selected.begin(), selected.end(), probe) == selected.end()) selected.push_back(probe);
+    if (std::find(selected.begin(), selected.end(), probe) == selected.end())
+      selected.push_back(probe);
   };
   std::size_t start = 0;
   while (start <= comma_separated_ids.size()) {

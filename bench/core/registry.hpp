@@ -49,7 +49,8 @@ class Registry {
   // Resolves "coll.all_reduce,coll.*" (a trailing ".*" takes a family) into probes, in the order
   // given, without repeats. Throws ConfigError naming an unknown id and listing the known ones;
   // with `skip_unknown` (for built-in plans) ids this build lacks are left out instead.
-  std::vector<Probe*> select(const std::string& comma_separated_ids, bool skip_unknown = false) const;
+  std::vector<Probe*> select(const std::string& comma_separated_ids,
+                             bool skip_unknown = false) const;
 
  private:
   std::vector<std::unique_ptr<Probe>> probes_;

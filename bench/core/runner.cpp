@@ -51,7 +51,8 @@ std::vector<Measurement> decode(const std::string& text, int rank) {
   std::string line;
   while (std::getline(lines, line)) {
     if (line.empty()) continue;
-    result.push_back(measurement_from_json(nlohmann::json::parse(line), "rank " + std::to_string(rank)));
+    result.push_back(
+        measurement_from_json(nlohmann::json::parse(line), "rank " + std::to_string(rank)));
   }
   return result;
 }
@@ -73,7 +74,7 @@ struct Runner::State {
   std::vector<std::pair<std::string, std::string>> probes_errored;
   std::vector<std::string> hosts;
   int ranks = 0;
-  std::string incomplete_reason;  // sticky once set
+  std::string incomplete_reason;    // sticky once set
   std::vector<Measurement> judged;  // every ok measurement so far, for whole-run judges
 };
 
@@ -106,19 +107,23 @@ void Runner::write_summary(const std::string& reason) {
   // "in progress" is a placeholder that any later summary replaces.
   State& s = *state_;
   if (!s.writer) return;
-  if (s.incomplete_reason.empty() && !reason.empty() && reason != kInProgress) s.incomplete_reason = reason;
+  if (s.incomplete_reason.empty() && !reason.empty() && reason != kInProgress)
+    s.incomplete_reason = reason;
   const std::string incomplete_reason = s.incomplete_reason.empty() ? reason : s.incomplete_reason;
   const auto& findings = s.writer->findings();
   const Verdict verdict = verdict_of(findings, !incomplete_reason.empty());
   nlohmann::json counts;
-  for (Severity severity : {Severity::pass, Severity::warn, Severity::fail, Severity::waived, Severity::error}) {
+  for (Severity severity :
+       {Severity::pass, Severity::warn, Severity::fail, Severity::waived, Severity::error}) {
     counts[to_string(severity)] = 0;
   }
-  for (const auto& [severity, count] : count_by_severity(findings)) counts[to_string(severity)] = count;
+  for (const auto& [severity, count] : count_by_severity(findings))
+    counts[to_string(severity)] = count;
   nlohmann::json waived = nlohmann::json::array();
   for (const auto& [id, why] : s.probes_waived) waived.push_back({{"id", id}, {"reason", why}});
   nlohmann::json errored = nlohmann::json::array();
-  for (const auto& [id, message] : s.probes_errored) errored.push_back({{"id", id}, {"message", message}});
+  for (const auto& [id, message] : s.probes_errored)
+    errored.push_back({{"id", id}, {"message", message}});
   nlohmann::json summary = {
       {"schema_version", kSchemaVersion},
       {"kind", "summary"},
@@ -131,11 +136,15 @@ void Runner::write_summary(const std::string& reason) {
       {"ranks", s.ranks},
       {"command_line", s.request.command_line},
       {"plan", s.request.plan_name},
-      {"profile", {{"name", s.request.profile.name}, {"path", s.request.profile.path},
-                   {"reason", s.request.profile_reason}}},
+      {"profile",
+       {{"name", s.request.profile.name},
+        {"path", s.request.profile.path},
+        {"reason", s.request.profile_reason}}},
       {"started_utc", s.started_utc},
-      {"finished_utc", incomplete_reason.empty() ? nlohmann::json(utc_timestamp()) : nlohmann::json()},
-      {"incomplete_reason", incomplete_reason.empty() ? nlohmann::json() : nlohmann::json(incomplete_reason)},
+      {"finished_utc",
+       incomplete_reason.empty() ? nlohmann::json(utc_timestamp()) : nlohmann::json()},
+      {"incomplete_reason",
+       incomplete_reason.empty() ? nlohmann::json() : nlohmann::json(incomplete_reason)},
       {"versions", s.request.versions},
       {"environment", s.request.environment},
       {"run_dir", s.writer->dir().string()},
@@ -171,8 +180,8 @@ void Runner::run_probe(World& world, Probe& probe) {
     for (const auto& [reason, ranks] : ranks_by_reason) {
       std::string where = static_cast<int>(ranks.size()) == world.size()
                               ? std::string()
-                              : fmt::format(" (on {} of {} ranks, first {})", ranks.size(), world.size(),
-                                            world.describe_rank(ranks.front()));
+                              : fmt::format(" (on {} of {} ranks, first {})", ranks.size(),
+                                            world.size(), world.describe_rank(ranks.front()));
       waive_reason += (waive_reason.empty() ? "" : "; ") + reason + where;
     }
   }
@@ -186,7 +195,8 @@ void Runner::run_probe(World& world, Probe& probe) {
     finding.message = id + " waived: " + waive_reason;
     s.writer->append(finding);
     s.probes_waived.emplace_back(id, waive_reason);
-    if (s.console) std::fprintf(s.console, "# %s: WAIVED (%s)\n\n", id.c_str(), waive_reason.c_str());
+    if (s.console)
+      std::fprintf(s.console, "# %s: WAIVED (%s)\n\n", id.c_str(), waive_reason.c_str());
     return;
   }
 
@@ -214,7 +224,8 @@ void Runner::run_probe(World& world, Probe& probe) {
   std::lock_guard lock(s.mutex);
   s.probes_run.push_back(id);
   std::vector<std::vector<Measurement>> by_rank;
-  for (std::size_t r = 0; r < gathered.size(); ++r) by_rank.push_back(decode(gathered[r], static_cast<int>(r)));
+  for (std::size_t r = 0; r < gathered.size(); ++r)
+    by_rank.push_back(decode(gathered[r], static_cast<int>(r)));
   if (s.console && !probe.prints_own_table()) {
     std::vector<Measurement> all;
     for (const auto& from_rank : by_rank) all.insert(all.end(), from_rank.begin(), from_rank.end());
@@ -229,7 +240,8 @@ void Runner::run_probe(World& world, Probe& probe) {
         s.probes_errored.emplace_back(id, measurement.message);
         errored = true;
       }
-      for (const auto& finding : evaluate_measurement(measurement, s.request.profile)) record(finding);
+      for (const auto& finding : evaluate_measurement(measurement, s.request.profile))
+        record(finding);
       if (measurement.status == MeasurementStatus::ok) judged.push_back(std::move(measurement));
     }
   }
@@ -246,8 +258,8 @@ int Runner::execute(World& world) {
   State& s = *state_;
   // The root names and makes the run directory; every rank learns the name and whether that worked.
   if (s.request.out_dir.empty() && world.is_root()) {
-    s.request.out_dir = std::filesystem::path("fabcheck-results") /
-                        (utc_timestamp_compact() + "-" + world.host());
+    s.request.out_dir =
+        std::filesystem::path("fabcheck-results") / (utc_timestamp_compact() + "-" + world.host());
   }
   s.request.out_dir = world.broadcast_from_root(s.request.out_dir.string());
   std::string failure;

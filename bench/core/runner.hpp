@@ -23,13 +23,13 @@ struct RunRequest {
   std::vector<Judge> judges;
   RunOptions options;
   Profile profile;
-  std::string profile_reason;     // why this profile ("auto: no GPU ... -> generic-cpu")
+  std::string profile_reason;  // why this profile ("auto: no GPU ... -> generic-cpu")
   // Empty: ./fabcheck-results/<UTC timestamp>-<root's host>/, chosen by the root for every rank.
   std::filesystem::path out_dir;
   std::string command_line;
-  std::string plan_name;          // "" for --probes
-  nlohmann::json versions;        // fabcheck, mpi, cuda, nccl, compiler
-  nlohmann::json environment;     // NCCL_* and other variables worth keeping
+  std::string plan_name;       // "" for --probes
+  nlohmann::json versions;     // fabcheck, mpi, cuda, nccl, compiler
+  nlohmann::json environment;  // NCCL_* and other variables worth keeping
 };
 
 class Runner {

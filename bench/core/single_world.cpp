@@ -10,8 +10,9 @@ namespace {
 class SingleWorld final : public World {
  public:
   explicit SingleWorld(HangHandler on_hang)
-      : watchdog_({"rank 0 (" + local_hostname() + ")"}, std::move(on_hang),
-                  [this] { watchdog_.progress(0, progress()); }, [] { _exit(3); }) {
+      : watchdog_(
+            {"rank 0 (" + local_hostname() + ")"}, std::move(on_hang),
+            [this] { watchdog_.progress(0, progress()); }, [] { _exit(3); }) {
     set_layout(0, {local_hostname()});
     watchdog_.start();
   }

@@ -1,4 +1,5 @@
-// Message-size sweeps: "--sizes MIN:MAX:FACTOR" (8:256M:2), a single size ("1M"), or a list ("1M,4M").
+// Message-size sweeps: "--sizes MIN:MAX:FACTOR" (8:256M:2), a single size ("1M"), or a list
+// ("1M,4M").
 #pragma once
 
 #include <cstdint>

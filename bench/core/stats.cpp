@@ -9,7 +9,8 @@ namespace fabcheck {
 
 double percentile_sorted(const std::vector<double>& sorted, double p) {
   if (sorted.size() == 1) return sorted.front();
-  const double position = std::clamp(p, 0.0, 100.0) / 100.0 * static_cast<double>(sorted.size() - 1);
+  const double position =
+      std::clamp(p, 0.0, 100.0) / 100.0 * static_cast<double>(sorted.size() - 1);
   const auto below = static_cast<std::size_t>(std::floor(position));
   const std::size_t above = std::min(below + 1, sorted.size() - 1);
   const double fraction = position - static_cast<double>(below);

@@ -81,7 +81,8 @@ std::string WatchServer::endpoint() const {
     for (ifaddrs* i = interfaces; i != nullptr; i = i->ifa_next) {
       if (i->ifa_addr == nullptr || i->ifa_addr->sa_family != AF_INET) continue;
       char address[INET_ADDRSTRLEN] = {};
-      inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(i->ifa_addr)->sin_addr, address, sizeof(address));
+      inet_ntop(AF_INET, &reinterpret_cast<sockaddr_in*>(i->ifa_addr)->sin_addr, address,
+                sizeof(address));
       text += std::string(" ") + address;
     }
     freeifaddrs(interfaces);
@@ -118,7 +119,8 @@ void WatchServer::poll(const std::function<void(const WatchMessage&)>& on_messag
       on_message(message);
       used += sizeof(WatchMessage);
     }
-    connection.pending.erase(connection.pending.begin(), connection.pending.begin() + static_cast<long>(used));
+    connection.pending.erase(connection.pending.begin(),
+                             connection.pending.begin() + static_cast<long>(used));
   }
 }
 

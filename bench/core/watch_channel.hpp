@@ -16,10 +16,10 @@ struct WatchMessage {
   enum Kind : std::int32_t { arrival = 0, progress = 1 };
   std::int32_t rank = 0;
   std::int32_t kind = arrival;
-  std::int32_t phase = 0;           // arrival: checkpoint number
-  double timeout_s = 0;             // arrival: the step's limit
-  std::uint64_t operations = 0;     // progress: World::progress()
-  char label[104] = {};             // arrival: the step's name (truncated)
+  std::int32_t phase = 0;        // arrival: checkpoint number
+  double timeout_s = 0;          // arrival: the step's limit
+  std::uint64_t operations = 0;  // progress: World::progress()
+  char label[104] = {};          // arrival: the step's name (truncated)
 };
 
 class WatchServer {

@@ -20,7 +20,9 @@ Watchdog::~Watchdog() {
   if (thread_.joinable()) thread_.join();
 }
 
-void Watchdog::start() { thread_ = std::thread([this] { loop(); }); }
+void Watchdog::start() {
+  thread_ = std::thread([this] { loop(); });
+}
 
 void Watchdog::arrive(int rank, int phase, const std::string& label, double timeout_s) {
   std::lock_guard lock(mutex_);
@@ -59,7 +61,8 @@ void Watchdog::loop() {
       terminate_();
       return;
     }
-    std::this_thread::sleep_for(std::chrono::milliseconds(100));  // fine enough for limits in seconds
+    std::this_thread::sleep_for(
+        std::chrono::milliseconds(100));  // fine enough for limits in seconds
   }
 }
 

@@ -69,8 +69,8 @@ using HangHandler = std::function<void(const std::string& message)>;
 // One process, no MPI.
 std::unique_ptr<World> make_single_world(HangHandler on_hang);
 
-// MPI_COMM_WORLD (initialises MPI with MPI_THREAD_MULTIPLE for the watchdog thread). Returns nullptr
-// when built without MPI. MPI is finalised when the World is destroyed.
+// MPI_COMM_WORLD (initialises MPI with MPI_THREAD_MULTIPLE for the watchdog thread). Returns
+// nullptr when built without MPI. MPI is finalised when the World is destroyed.
 std::unique_ptr<World> make_mpi_world(int* argc, char*** argv, HangHandler on_hang);
 
 // True when this build has MPI.

@@ -32,9 +32,11 @@ TEST(BusFactor, BroadcastAndSendrecvAreOne) {
 TEST(Bandwidth, AlgbwIsBytesOverSecondsInGBps) {
   // 1 GiB in 0.5 s = 2.147483648 GB/s; busbw of an 8-rank all-reduce = 1.75 x that.
   EXPECT_DOUBLE_EQ(algbw_gbps(1ull << 30, 0.5), 2.147483648);
-  EXPECT_DOUBLE_EQ(algbw_gbps(1ull << 30, 0.5) * bus_factor(Collective::all_reduce, 8), 3.758096384);
+  EXPECT_DOUBLE_EQ(algbw_gbps(1ull << 30, 0.5) * bus_factor(Collective::all_reduce, 8),
+                   3.758096384);
   // 256 MiB in 10 ms over 3 ranks' all-gather: algbw 26.8435456, busbw x 2/3.
-  EXPECT_NEAR(algbw_gbps(256ull << 20, 0.01) * bus_factor(Collective::all_gather, 3), 17.8956970667, 1e-9);
+  EXPECT_NEAR(algbw_gbps(256ull << 20, 0.01) * bus_factor(Collective::all_gather, 3), 17.8956970667,
+              1e-9);
   EXPECT_EQ(algbw_gbps(100, 0), 0.0);
 }
 

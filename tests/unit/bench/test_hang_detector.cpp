@@ -23,7 +23,8 @@ TEST(HangDetector, NamesTheRankThatDidNotArriveAtTheNextStep) {
   const auto message = d.overdue(110.5);
   ASSERT_TRUE(message.has_value());
   EXPECT_EQ(*message,
-            "step \"probe x\" exceeded 10 s: rank 1 (b) did not arrive at \"gather x\" (2 of 3 ranks did)");
+            "step \"probe x\" exceeded 10 s: rank 1 (b) did not arrive at \"gather x\" (2 of 3 "
+            "ranks did)");
 }
 
 TEST(HangDetector, RankThatNeverStartedIsNamedAfterTheFirstStepsTimeout) {
@@ -33,7 +34,8 @@ TEST(HangDetector, RankThatNeverStartedIsNamedAfterTheFirstStepsTimeout) {
   EXPECT_FALSE(d.overdue(4).has_value());
   const auto message = d.overdue(6);
   ASSERT_TRUE(message.has_value());
-  EXPECT_NE(message->find("rank 2 (c) did not arrive at \"probe x\""), std::string::npos) << *message;
+  EXPECT_NE(message->find("rank 2 (c) did not arrive at \"probe x\""), std::string::npos)
+      << *message;
 }
 
 TEST(HangDetector, AllStuckInOneStepNamesLaggingAndSilentRanks) {

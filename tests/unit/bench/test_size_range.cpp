@@ -37,8 +37,8 @@ TEST(SizeSweep, MalformedInputNamesTheValue) {
   };
   for (const Case& c : {Case{"8:1X:2", "\"1X\""}, Case{"1M:8:2", "MIN 1M is above MAX 8"},
                         Case{"8:64:1", "FACTOR \"1\""}, Case{"8:64:x", "FACTOR \"x\""},
-                        Case{"8:64", "MIN:MAX:FACTOR"}, Case{"0:64:2", "above 0"},
-                        Case{"", "\"\""}, Case{"1M,,2M", "\"\""}, Case{"-8:64:2", "\"-8\""}}) {
+                        Case{"8:64", "MIN:MAX:FACTOR"}, Case{"0:64:2", "above 0"}, Case{"", "\"\""},
+                        Case{"1M,,2M", "\"\""}, Case{"-8:64:2", "\"-8\""}}) {
     try {
       parse_size_sweep(c.text);
       ADD_FAILURE() << c.text << " was accepted";

@@ -40,7 +40,7 @@ TEST(Stats, PercentileInterpolatesLinearly) {
   const std::vector<double> sorted{10, 20, 30, 40, 50, 60, 70, 80, 90, 100};
   EXPECT_DOUBLE_EQ(percentile_sorted(sorted, 0), 10);
   EXPECT_DOUBLE_EQ(percentile_sorted(sorted, 100), 100);
-  EXPECT_DOUBLE_EQ(percentile_sorted(sorted, 50), 55);  // position 4.5
+  EXPECT_DOUBLE_EQ(percentile_sorted(sorted, 50), 55);      // position 4.5
   EXPECT_NEAR(percentile_sorted(sorted, 99), 99.1, 1e-12);  // position 8.91
   EXPECT_NEAR(percentile_sorted(sorted, 25), 32.5, 1e-12);  // position 2.25
 }

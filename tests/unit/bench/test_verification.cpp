@@ -55,8 +55,10 @@ TEST_P(SimulatedCollective, ExpectedOutputMatchesTheDefinition) {
       // reduce_scatter: rank r holds the sum of block r.
       float sum = 0;
       for (int s = 0; s < n; ++s) sum += input(s, static_cast<std::uint64_t>(r) * per + i);
-      EXPECT_EQ(verify::expected_output(Collective::reduce_scatter, r, n, per * n, per, i, seed), sum);
-      EXPECT_EQ(verify::expected_output(Collective::broadcast, r, n, per, per, i, seed), input(0, i));
+      EXPECT_EQ(verify::expected_output(Collective::reduce_scatter, r, n, per * n, per, i, seed),
+                sum);
+      EXPECT_EQ(verify::expected_output(Collective::broadcast, r, n, per, per, i, seed),
+                input(0, i));
       EXPECT_EQ(verify::expected_output(Collective::sendrecv, r, n, per, per, i, seed),
                 input((r + n - 1) % n, i));
       EXPECT_EQ(verify::expected_output(Collective::all_reduce, r, n, per, per, i, seed),

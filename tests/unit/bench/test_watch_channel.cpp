@@ -57,9 +57,7 @@ TEST(WatchChannel, MessagesFromSeveralRanksArriveWholeAndInOrder) {
 
 TEST(WatchChannel, AClosedClientIsNoLongerRead) {
   WatchServer server;
-  {
-    WatchClient gone(server.endpoint(), true);
-  }
+  { WatchClient gone(server.endpoint(), true); }
   EXPECT_TRUE(drain(server, 1).empty());
 }
 
@@ -68,7 +66,8 @@ TEST(WatchChannel, UnreachableEndpointNamesWhatWasTried) {
     WatchClient client("1 no-such-host.invalid", false);  // port 1: nothing listens there
     FAIL() << "connected";
   } catch (const std::runtime_error& error) {
-    EXPECT_NE(std::string(error.what()).find("no-such-host.invalid"), std::string::npos) << error.what();
+    EXPECT_NE(std::string(error.what()).find("no-such-host.invalid"), std::string::npos)
+        << error.what();
     EXPECT_NE(std::string(error.what()).find("port 1"), std::string::npos) << error.what();
   }
 }

@@ -1,4 +1,5 @@
-// The fabric's [node] settings: parsed into expectations, and malformed values named with file:line.
+// The fabric's [node] settings: parsed into expectations, and malformed values named with
+// file:line.
 #include "fabric/fabric_profile.hpp"
 
 #include <gtest/gtest.h>
@@ -43,10 +44,14 @@ TEST(FabricProfile, MalformedValuesNameFileLineAndValue) {
     std::string message;
   };
   for (const auto& c : std::vector<Case>{
-           {{{"gpu_pcie", "5y16"}}, "p.toml:3: [node] gpu_pcie: expected GEN, xWIDTH or GENxWIDTH (e.g. 5x16), got \"5y16\""},
-           {{{"ib_ports", "eight"}}, "p.toml:3: [node] ib_ports = \"eight\": expected a number of at least 0"},
+           {{{"gpu_pcie", "5y16"}},
+            "p.toml:3: [node] gpu_pcie: expected GEN, xWIDTH or GENxWIDTH (e.g. 5x16), got "
+            "\"5y16\""},
+           {{{"ib_ports", "eight"}},
+            "p.toml:3: [node] ib_ports = \"eight\": expected a number of at least 0"},
            {{{"ib_ports", "2.5"}}, "p.toml:3: [node] ib_ports = \"2.5\": expected a whole number"},
-           {{{"ib_rate_gbps", "-1"}}, "p.toml:3: [node] ib_rate_gbps = \"-1\": expected a number of at least 0"}}) {
+           {{{"ib_rate_gbps", "-1"}},
+            "p.toml:3: [node] ib_rate_gbps = \"-1\": expected a number of at least 0"}}) {
     try {
       fabric_expectations_from(profile_with(c.node));
       ADD_FAILURE() << c.message << ": accepted";

@@ -297,9 +297,9 @@ namespace {
 const NodeSettingCatalog kNodeSettings{{"gpu_pcie", "GPU link"}, {"ib_ports", "port count"}};
 
 TEST(ProfileNodeTable, KnownKeysAreKeptAsTextWithTheirLines) {
-  const Profile profile = parse_profile(
-      "[profile]\nname = \"t\"\n[node]\ngpu_pcie = \"5x16\"\nib_ports = 8\n", "t.toml", test_catalog(),
-      kNodeSettings);
+  const Profile profile =
+      parse_profile("[profile]\nname = \"t\"\n[node]\ngpu_pcie = \"5x16\"\nib_ports = 8\n",
+                    "t.toml", test_catalog(), kNodeSettings);
   EXPECT_EQ(profile.node.at("gpu_pcie"), "5x16");
   EXPECT_EQ(profile.node.at("ib_ports"), "8");
   EXPECT_EQ(profile.node_lines.at("ib_ports"), 5);
@@ -317,12 +317,14 @@ TEST(ProfileNodeTable, UnknownKeyNamesLineAndKnownKeys) {
 }
 
 TEST(ProfileNodeTable, WithoutSettingsEveryKeyIsUnknownAndArraysAreRejected) {
-  EXPECT_THROW(parse_profile("[node]\ngpu_pcie = \"5x16\"\n", "t.toml", test_catalog()), ConfigError);
+  EXPECT_THROW(parse_profile("[node]\ngpu_pcie = \"5x16\"\n", "t.toml", test_catalog()),
+               ConfigError);
   try {
     parse_profile("[node]\nib_ports = [1, 2]\n", "t.toml", test_catalog(), kNodeSettings);
     FAIL() << "accepted";
   } catch (const ConfigError& error) {
-    EXPECT_THAT(std::string(error.what()), StartsWith("t.toml:2: key \"ib_ports\" in [node] must be"));
+    EXPECT_THAT(std::string(error.what()),
+                StartsWith("t.toml:2: key \"ib_ports\" in [node] must be"));
   }
 }
 

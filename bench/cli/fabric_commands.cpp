@@ -1,0 +1,99 @@
+// The command line of `fabcheck nccl-log` and `fabcheck inventory`: options, then fabric/commands.
+#include "bench/cli/fabric_commands.hpp"
+
+#include <cstdio>
+
+#include "bench/cli/cli_support.hpp"
+#include "fabric/fabric_profile.hpp"
+#include "results/config_error.hpp"
+
+namespace fabcheck {
+namespace {
+
+constexpr const char* kPcieKinds[] = {"gpu", "hca", "nic", "nvme"};
+
+PcieExpectation& expectation_of(FabricExpectations& expected, const std::string& kind) {
+  if (kind == "gpu") return expected.gpu;
+  if (kind == "hca") return expected.hca;
+  if (kind == "nic") return expected.nic;
+  return expected.nvme;
+}
+
+}  // namespace
+
+CLI::App* add_nccl_log_command(CLI::App& app, NcclLogArgs& args) {
+  auto* command = app.add_subcommand(
+      "nccl-log",
+      "Which transports NCCL used, from NCCL_DEBUG=INFO logs of any job (one per rank or mixed)");
+  command->add_option("FILE", args.files, "NCCL debug log files")->required();
+  command->add_option("--expect-network", args.expect_network, "IB, Socket or any")
+      ->capture_default_str();
+  command->add_flag("--expect-gdr", args.options.expectations.gdr,
+                    "NET/IB must use GPUDirect RDMA");
+  command->add_flag("--expect-p2p", args.options.expectations.intra_node_p2p,
+                    "GPUs of one node must talk over P2P (NVLink/PCIe)");
+  return command;
+}
+
+CLI::App* add_inventory_command(CLI::App& app, InventoryArgs& args) {
+  auto* command = app.add_subcommand(
+      "inventory", "PCIe links and IB/RoCE ports of this node (or a recorded sysfs tree), judged");
+  InventoryOptions& options = args.options;
+  command->add_option("--sysfs-root", options.sysfs_root, "Read sysfs below this folder")
+      ->capture_default_str();
+  command->add_option("--profile", args.profile,
+                      "Profile NAME, FILE or auto whose [node] table sets the expectations");
+  command->add_option("--counters-after", options.counters_after_root,
+                      "A later sysfs snapshot: judge counter growth");
+  command->add_option("--counter-interval", options.counter_interval_s,
+                      "Re-read live IB counters after S seconds");
+  command->add_flag("--gpus-under-load", options.gpus_under_load,
+                    "GPUs are busy: judge their link generation");
+  for (const char* kind : kPcieKinds) {
+    command->add_option(std::string("--expect-") + kind + "-pcie", args.expect_pcie[kind],
+                        std::string("Minimum PCIe GENxWIDTH of each ") + kind + " (e.g. 5x16)");
+  }
+  command->add_option("--expect-ib-ports", args.expect_ib_ports,
+                      "Active RDMA ports expected (0: none)");
+  command->add_option("--expect-ib-rate", options.expectations.ib_rate_gbps,
+                      "Minimum port rate, Gb/s");
+  return command;
+}
+
+int nccl_log_main(NcclLogArgs& args) {
+  if (args.expect_network != "any" && args.expect_network != "IB" &&
+      args.expect_network != "Socket") {
+    std::fprintf(stderr, "fabcheck: --expect-network \"%s\": expected IB, Socket or any\n",
+                 args.expect_network.c_str());
+    return 2;
+  }
+  args.options.expectations.network = args.expect_network;
+  return nccl_log_command(args.files, args.options, stdout);
+}
+
+int inventory_main(InventoryArgs& args, const Registry& registry) {
+  try {
+    FabricExpectations& expected = args.options.expectations;
+    if (!args.profile.empty()) {
+      args.options.profile = load_profile_for(args.profile, registry, nullptr);
+      const double rate = expected.ib_rate_gbps;
+      expected = fabric_expectations_from(*args.options.profile);
+      if (rate > 0) expected.ib_rate_gbps = rate;
+    }
+    // Flags override the profile's [node] table.
+    for (const char* kind : kPcieKinds) {
+      const std::string& value = args.expect_pcie[kind];
+      if (!value.empty()) {
+        expectation_of(expected, kind) =
+            parse_pcie_expectation(std::string("--expect-") + kind + "-pcie", value);
+      }
+    }
+    if (args.expect_ib_ports) expected.ib_ports = *args.expect_ib_ports;
+  } catch (const ConfigError& error) {
+    std::fprintf(stderr, "fabcheck: %s\n", error.what());
+    return 2;
+  }
+  return inventory_command(args.options, stdout);
+}
+
+}  // namespace fabcheck

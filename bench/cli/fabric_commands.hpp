@@ -1,0 +1,36 @@
+// The command line of `fabcheck nccl-log` and `fabcheck inventory` (their logic is in fabric/).
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "bench/core/registry.hpp"
+#include "fabric/commands.hpp"
+
+namespace fabcheck {
+
+struct NcclLogArgs {
+  std::vector<std::string> files;
+  std::string expect_network = "any";
+  NcclLogOptions options;
+};
+
+struct InventoryArgs {
+  InventoryOptions options;
+  std::string profile;
+  std::map<std::string, std::string> expect_pcie;  // kind -> "5x16"
+  std::optional<int> expect_ib_ports;
+};
+
+CLI::App* add_nccl_log_command(CLI::App& app, NcclLogArgs& args);
+CLI::App* add_inventory_command(CLI::App& app, InventoryArgs& args);
+
+// Exit codes as the fabric commands define them; 2 for bad options.
+int nccl_log_main(NcclLogArgs& args);
+int inventory_main(InventoryArgs& args, const Registry& registry);
+
+}  // namespace fabcheck

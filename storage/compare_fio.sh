@@ -25,7 +25,7 @@ trap 'rm -rf "$WORK" "$FIO_DIR"' EXIT
 
 # fabcheck_figure PROBE METRIC: runs one probe single-process and prints the metric's value.
 fabcheck_figure() {
-  local probe=$1 metric=$2 out="$WORK/fabcheck-${1#storage.}"
+  local probe=$1 metric=$2 out="$WORK/fabcheck-${1#storage.}-$round"
   "$FABCHECK" run --single-process --profile "$PROFILE" --probes "$probe" --storage-path "$TARGET" --out "$out" \
     --opt storage.engine=io_uring --opt storage.direct=1 --opt storage.file_size="$SIZE" \
     --opt storage.block_size=1M --opt storage.queue_depth=32 \
@@ -63,9 +63,11 @@ PY
 pair() {
   local mine theirs
   if ((round % 2 == 1)); then
-    mine=$(eval "$1"); theirs=$(eval "$2")
+    mine=$(eval "$1") || exit 1
+    theirs=$(eval "$2") || exit 1
   else
-    theirs=$(eval "$2"); mine=$(eval "$1")
+    theirs=$(eval "$2") || exit 1
+    mine=$(eval "$1") || exit 1
   fi
   echo "$mine $theirs"
 }
@@ -79,10 +81,10 @@ echo "target: $TARGET, file $SIZE, $ROUNDS rounds of $SECONDS_PER_PATTERN s per 
   "O_DIRECT, QD 32"
 FIGURES="$WORK/figures"
 for ((round = 1; round <= ROUNDS; ++round)); do
-  write=$(pair "fabcheck_figure storage.seq_write bw" "fio_figure write 1M bw")
+  write=$(pair "fabcheck_figure storage.seq_write bw" "fio_figure write 1M bw") || exit 1
   fio_layout
-  read=$(pair "fabcheck_figure storage.seq_read bw" "fio_figure read 1M bw")
-  rand=$(pair "fabcheck_figure storage.rand_read iops_qd32" "fio_figure randread 4k iops")
+  read=$(pair "fabcheck_figure storage.seq_read bw" "fio_figure read 1M bw") || exit 1
+  rand=$(pair "fabcheck_figure storage.rand_read iops_qd32" "fio_figure randread 4k iops") || exit 1
   echo "$round $write $read $rand" >> "$FIGURES"
 done
 

@@ -35,6 +35,18 @@ void add_latency_params(Measurement& measurement, const IoLoopResult& result) {
       std::to_string(static_cast<double>(result.latency_ns.percentile(99)) / 1e3);
 }
 
+// The bandwidth of one timed loop, with what it did (queue depth, bytes, seconds, latencies).
+Measurement bandwidth_measurement(LocalRun& run, const std::string& probe_id,
+                                  const IoLoopResult& loop) {
+  Measurement bw = run.measurement(probe_id, "bw", loop.gbps(), "GB/s");
+  bw.size_bytes = run.options.block_size;
+  bw.params["queue_depth"] = std::to_string(loop.queue_depth);
+  bw.params["bytes"] = std::to_string(loop.bytes);
+  bw.params["seconds"] = std::to_string(loop.seconds());
+  add_latency_params(bw, loop);
+  return bw;
+}
+
 std::vector<MetricSpec> sequential_metrics() {
   return {{"bw", {"GB/s", Better::higher}}, {"wrong_elements", {"count", Better::lower}}};
 }
@@ -68,13 +80,7 @@ class SeqWriteProbe final : public LocalPatternProbe {
     const IoLoopResult verified = run_io_loop(*engine, handle, check);
     engine->close(handle);
 
-    Measurement bw = run.measurement(id(), "bw", written.gbps(), "GB/s");
-    bw.size_bytes = run.options.block_size;
-    bw.params["queue_depth"] = std::to_string(written.queue_depth);
-    bw.params["bytes"] = std::to_string(written.bytes);
-    bw.params["seconds"] = std::to_string(written.seconds());
-    add_latency_params(bw, written);
-    run.sink.emit(bw);
+    run.sink.emit(bandwidth_measurement(run, id(), written));
     run.sink.emit(integrity_measurement(id(), run.target, file, verified.wrong_bytes,
                                         verified.first_bad_offset));
   }
@@ -103,13 +109,7 @@ class SeqReadProbe final : public LocalPatternProbe {
         run_io_loop(*engine, handle, sequential_config(IoOp::read, run.options, file, run.rank));
     engine->close(handle);
 
-    Measurement bw = run.measurement(id(), "bw", read.gbps(), "GB/s");
-    bw.size_bytes = run.options.block_size;
-    bw.params["queue_depth"] = std::to_string(read.queue_depth);
-    bw.params["bytes"] = std::to_string(read.bytes);
-    bw.params["seconds"] = std::to_string(read.seconds());
-    add_latency_params(bw, read);
-    run.sink.emit(bw);
+    run.sink.emit(bandwidth_measurement(run, id(), read));
     run.sink.emit(
         integrity_measurement(id(), run.target, file, read.wrong_bytes, read.first_bad_offset));
   }

@@ -17,12 +17,10 @@ int evaluate_command(const std::string& run_dir, const std::string& profile_name
     const Profile profile = load_profile_for(profile_name, registry, nullptr);
     const auto measurements = read_measurements(run_dir);
     findings = evaluate(measurements, profile);
-    std::vector<Measurement> judged;
-    for (const auto& m : measurements) {
-      if (m.status == MeasurementStatus::ok) judged.push_back(m);
-    }
-    for (const auto& judge : registry.judges()) {
-      for (auto& finding : judge.judge(judged, profile)) findings.push_back(std::move(finding));
+    for (JudgeScope scope : {JudgeScope::each_probe, JudgeScope::whole_run}) {
+      for (auto& finding : run_judges(registry.judges(), scope, measurements, profile)) {
+        findings.push_back(std::move(finding));
+      }
     }
     std::printf("# %zu measurements from %s judged against profile %s\n", measurements.size(),
                 run_dir.c_str(), profile.name.c_str());

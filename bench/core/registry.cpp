@@ -36,6 +36,21 @@ MetricCatalog Registry::catalog() const {
   return catalog;
 }
 
+std::vector<Finding> run_judges(const std::vector<Judge>& judges, JudgeScope scope,
+                                const std::vector<Measurement>& measurements,
+                                const Profile& profile) {
+  std::vector<Measurement> ok;
+  for (const auto& m : measurements) {
+    if (m.status == MeasurementStatus::ok) ok.push_back(m);
+  }
+  std::vector<Finding> findings;
+  for (const auto& judge : judges) {
+    if (judge.scope != scope) continue;
+    for (auto& finding : judge.judge(ok, profile)) findings.push_back(std::move(finding));
+  }
+  return findings;
+}
+
 void Registry::add_judge(Judge judge) { judges_.push_back(std::move(judge)); }
 
 NodeSettingCatalog Registry::node_settings() const {

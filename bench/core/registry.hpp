@@ -29,6 +29,12 @@ struct Judge {
   JudgeScope scope = JudgeScope::each_probe;
 };
 
+// Runs the judges of `scope` over the measurements whose status is ok (the evaluator judges waived
+// and failed ones), in registration order.
+std::vector<Finding> run_judges(const std::vector<Judge>& judges, JudgeScope scope,
+                                const std::vector<Measurement>& measurements,
+                                const Profile& profile);
+
 class Registry {
  public:
   // Throws std::logic_error on a duplicate id.

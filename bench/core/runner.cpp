@@ -74,8 +74,7 @@ struct Runner::State {
   std::vector<std::pair<std::string, std::string>> probes_errored;
   std::vector<std::string> hosts;
   int ranks = 0;
-  std::string incomplete_reason;    // sticky once set
-  std::vector<Measurement> judged;  // every ok measurement so far, for whole-run judges
+  std::string incomplete_reason;  // sticky once set
 };
 
 Runner::Runner(RunRequest request, std::FILE* console) : state_(std::make_unique<State>()) {
@@ -223,33 +222,27 @@ void Runner::run_probe(World& world, Probe& probe) {
 
   std::lock_guard lock(s.mutex);
   s.probes_run.push_back(id);
-  std::vector<std::vector<Measurement>> by_rank;
-  for (std::size_t r = 0; r < gathered.size(); ++r)
-    by_rank.push_back(decode(gathered[r], static_cast<int>(r)));
+  std::vector<Measurement> measurements;  // every rank's, in rank order
+  for (std::size_t r = 0; r < gathered.size(); ++r) {
+    for (auto& m : decode(gathered[r], static_cast<int>(r))) measurements.push_back(std::move(m));
+  }
   if (s.console && !probe.prints_own_table()) {
-    std::vector<Measurement> all;
-    for (const auto& from_rank : by_rank) all.insert(all.end(), from_rank.begin(), from_rank.end());
-    std::fputs(measurement_table(id, all).c_str(), s.console);
+    std::fputs(measurement_table(id, measurements).c_str(), s.console);
   }
   bool errored = false;
-  std::vector<Measurement> judged;  // this probe's ok measurements, for the family judges
-  for (auto& measurements : by_rank) {
-    for (auto& measurement : measurements) {
-      s.writer->append(measurement);
-      if (measurement.status == MeasurementStatus::error && !errored) {
-        s.probes_errored.emplace_back(id, measurement.message);
-        errored = true;
-      }
-      for (const auto& finding : evaluate_measurement(measurement, s.request.profile))
-        record(finding);
-      if (measurement.status == MeasurementStatus::ok) judged.push_back(std::move(measurement));
+  for (const auto& measurement : measurements) {
+    s.writer->append(measurement);
+    if (measurement.status == MeasurementStatus::error && !errored) {
+      s.probes_errored.emplace_back(id, measurement.message);
+      errored = true;
     }
+    for (const auto& finding : evaluate_measurement(measurement, s.request.profile))
+      record(finding);
   }
-  for (const auto& judge : s.request.judges) {
-    if (judge.scope != JudgeScope::each_probe) continue;
-    for (const auto& finding : judge.judge(judged, s.request.profile)) record(finding);
+  for (const auto& finding :
+       run_judges(s.request.judges, JudgeScope::each_probe, measurements, s.request.profile)) {
+    record(finding);
   }
-  s.judged.insert(s.judged.end(), judged.begin(), judged.end());
   if (s.console) std::fputs("\n", s.console);
   write_summary(kInProgress);
 }
@@ -298,9 +291,10 @@ int Runner::execute(World& world) {
   int exit_code = 0;
   if (world.is_root()) {
     std::lock_guard lock(s.mutex);
-    for (const auto& judge : s.request.judges) {
-      if (judge.scope != JudgeScope::whole_run) continue;
-      for (const auto& finding : judge.judge(s.judged, s.request.profile)) record(finding);
+    // The writer holds every measurement of the run: the whole-run judges read them there.
+    for (const auto& finding : run_judges(s.request.judges, JudgeScope::whole_run,
+                                          s.writer->measurements(), s.request.profile)) {
+      record(finding);
     }
     write_summary("");
     try {

@@ -9,6 +9,7 @@
 
 #include "results/config_error.hpp"
 #include "results/hdf5_writer.hpp"
+#include "results/prometheus_writer.hpp"
 #include "results/record_json.hpp"
 
 namespace fabcheck {
@@ -97,6 +98,14 @@ void RunWriter::write_summary(const nlohmann::json& summary) {
 
 bool RunWriter::write_hdf5() {
   return fabcheck::write_hdf5(dir_ / "run.h5", measurements_, findings_);
+}
+
+void RunWriter::write_prometheus(const nlohmann::json& summary, const fs::path& collector_dir) {
+  fabcheck::write_prometheus(dir_ / "metrics.prom", measurements_, findings_, summary);
+  if (!collector_dir.empty()) {
+    fabcheck::write_prometheus(collector_dir / prometheus_file_name(summary), measurements_,
+                               findings_, summary);
+  }
 }
 
 std::vector<Measurement> read_measurements(const fs::path& run_dir) {

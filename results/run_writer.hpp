@@ -35,6 +35,11 @@ class RunWriter {
   // Writes run.h5 from everything appended so far, when built with HDF5; returns false otherwise.
   bool write_hdf5();
 
+  // Writes metrics.prom (the node_exporter textfile of everything appended so far and `summary`)
+  // atomically, and the same text as `collector_dir`/fabcheck_<plan>.prom when it is not empty.
+  void write_prometheus(const nlohmann::json& summary,
+                        const std::filesystem::path& collector_dir = {});
+
   const std::vector<Measurement>& measurements() const { return measurements_; }
   const std::vector<Finding>& findings() const { return findings_; }
 

@@ -23,6 +23,7 @@ struct RunArgs {
   std::vector<std::string> storage_paths;
   std::string sysfs_root;
   std::vector<std::string> extra;  // key=value
+  std::string prometheus_dir;      // node_exporter textfile directory
   bool single_process = false;
 };
 

@@ -36,6 +36,9 @@ void add_run_options(CLI::App& command, fabcheck::RunArgs& args, bool with_selec
                      "A directory to test storage in (repeatable)");
   command.add_option("--sysfs-root", args.sysfs_root, "Read sysfs below this folder (default /)");
   command.add_option("--opt", args.extra, "Family option KEY=VALUE (repeatable)");
+  command.add_option("--prometheus-dir", args.prometheus_dir,
+                     "Also write the metrics as DIR/fabcheck_<plan>.prom (node_exporter textfile "
+                     "collector directory; must exist)");
   command.add_flag("--single-process", args.single_process,
                    "Do not start MPI even if built with it");
 }

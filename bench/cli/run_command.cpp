@@ -2,6 +2,8 @@
 #include <cstdio>
 #include <filesystem>
 
+#include <unistd.h>
+
 #include "bench/cli/cli_support.hpp"
 #include "bench/cli/commands.hpp"
 #include "bench/coll/coll_probes.hpp"
@@ -84,6 +86,16 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
                         ": exists and is not an empty directory; not writing over it");
     }
     request.out_dir = args.out;
+  }
+  if (!args.prometheus_dir.empty()) {
+    std::error_code error;
+    if (!std::filesystem::is_directory(args.prometheus_dir, error) ||
+        ::access(args.prometheus_dir.c_str(), W_OK | X_OK) != 0) {
+      throw ConfigError("--prometheus-dir " + args.prometheus_dir +
+                        ": not a directory this user can write (node_exporter's textfile "
+                        "directory must exist)");
+    }
+    request.prometheus_dir = args.prometheus_dir;
   }
   request.versions = build_versions();
   request.environment = user_nccl_environment();

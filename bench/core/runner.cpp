@@ -149,6 +149,13 @@ void Runner::write_summary(const std::string& reason) {
       {"run_dir", s.writer->dir().string()},
   };
   s.writer->write_summary(summary);
+  if (reason == kInProgress) return;
+  // A final summary (the end, a timeout, an interrupt): metrics.prom follows it.
+  try {
+    s.writer->write_prometheus(summary, s.request.prometheus_dir);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "fabcheck: metrics.prom not written: %s\n", error.what());
+  }
 }
 
 void Runner::record(const Finding& finding) {

@@ -30,6 +30,8 @@ struct RunRequest {
   std::string plan_name;       // "" for --probes
   nlohmann::json versions;     // fabcheck, mpi, cuda, nccl, compiler
   nlohmann::json environment;  // NCCL_* and other variables worth keeping
+  // --prometheus-dir: node_exporter's textfile directory, written with every final summary.
+  std::filesystem::path prometheus_dir;
 };
 
 class Runner {

@@ -1,0 +1,579 @@
+#!/usr/bin/python3
+"""Report tests, one scenario per invocation (tests/report/CMakeLists.txt):
+
+  prom-parser   the strict text-format parser rejects each malformed form and accepts good text
+  prom-hostile  the writer (prom_render) fed hostile hosts and subjects: parsed strictly, every
+                label value read back equal to what went in
+  prom-bad-dir  fabcheck run --prometheus-dir to a missing directory: exit 2, nothing written
+  bad-input     fabcheck-report on broken records: exit 2 naming file and line, no page written
+  html-sweep    a synthetic sweep (synthetic_sweep.py) rendered and opened in headless Chromium
+  mpi-run       a real mpirun -np 2 run (collectives, storage, topology) with --prometheus-dir,
+                kept under --work for the scenarios below
+  prom-run      that run's metrics.prom parsed strictly and checked against its records
+  grafana       every metric and label the dashboard queries exists in that run's metrics.prom
+  reader        fabcheck_results reads its JSONL, summary.json and run.h5 back, equal, and every
+                record validates against results/schema/*.schema.json
+  html-run      the report of that run rendered and opened in headless Chromium
+"""
+import argparse
+import html.parser
+import json
+import os
+import pathlib
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+sys.path.insert(0, str(pathlib.Path(__file__).resolve().parent))
+
+import fabcheck_results  # noqa: E402
+import prom_text  # noqa: E402
+
+REPORT = ROOT / "scripts" / "fabcheck-report"
+DASHBOARD = ROOT / "scripts" / "grafana" / "fabcheck-dashboard.json"
+PROFILES = ROOT / "tests" / "fixtures" / "profiles"
+CHROMIUM_FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                  "--hide-scrollbars", "--mute-audio"]
+
+
+def fail(message):
+    print("FAIL: " + message, flush=True)
+    sys.exit(1)
+
+
+def check(condition, message):
+    if not condition:
+        fail(message)
+
+
+def run(command, timeout=300, **kwargs):
+    print("$ " + " ".join(map(str, command)), flush=True)
+    return subprocess.run(list(map(str, command)), capture_output=True, text=True, timeout=timeout, **kwargs)
+
+
+# ------------------------------------------------------------------------------------- Prometheus
+
+def scenario_prom_parser(a):
+    good = ('# HELP m_seconds a \\\\ help \\n text\n# TYPE m_seconds gauge\n'
+            'm_seconds{a="x\\"y\\\\z\\nw",b=""} 1.5e-3\nm_seconds{a="2"} NaN\nm_seconds +Inf\n'
+            '# a comment\n# HELP other_bytes x\n# TYPE other_bytes gauge\nother_bytes -1\n')
+    families = prom_text.parse(good)
+    check(families["m_seconds"].help == "a \\ help \n text", f"help unescaped wrong: {families['m_seconds'].help!r}")
+    check(families["m_seconds"].samples[0][0]["a"] == 'x"y\\z\nw', "label value unescaped wrong")
+    check(len(families["m_seconds"].samples) == 3 and families["other_bytes"].samples[0][1] == -1, "samples wrong")
+    head = "# HELP m x\n# TYPE m gauge\n"
+    bad = {
+        "no final newline": head + "m 1",
+        "invalid metric name": "# HELP 1m x\n# TYPE 1m gauge\n1m 1\n",
+        "sample without HELP and TYPE": "m 1\n",
+        "second HELP": head + "# HELP m y\nm 1\n",
+        "second TYPE": head + "# TYPE m gauge\nm 1\n",
+        "TYPE after samples": "# HELP m x\nm 1\n# TYPE m gauge\n",
+        "not contiguous": head + "m{a=\"1\"} 1\n# HELP n x\n# TYPE n gauge\nn 1\nm{a=\"2\"} 2\n",
+        "duplicate series": head + 'm{a="1",b="2"} 1\nm{b="2",a="1"} 2\n',
+        "duplicate with empty label": head + 'm{a="1",b=""} 1\nm{a="1"} 2\n',
+        "invalid escape": head + 'm{a="x\\t"} 1\n',
+        "unterminated value": head + 'm{a="x} 1\n',
+        "raw quote in value": head + 'm{a="x"y"} 1\n',
+        "label twice": head + 'm{a="1",a="2"} 1\n',
+        "reserved label": head + 'm{__name__="x"} 1\n',
+        "bad label name": head + 'm{1a="x"} 1\n',
+        "timestamp": head + "m 1 1700000000000\n",
+        "bad value": head + "m one\n",
+        "unknown type": "# HELP m x\n# TYPE m gaugee\nm 1\n",
+        "camelCase": "# HELP fooBar x\n# TYPE fooBar gauge\nfooBar 1\n",
+        "gauge named _total": "# HELP m_total x\n# TYPE m_total gauge\nm_total 1\n",
+        "gauge named _count": "# HELP m_count x\n# TYPE m_count gauge\nm_count 1\n",
+        "non-base unit": "# HELP m_milliseconds x\n# TYPE m_milliseconds gauge\nm_milliseconds 1\n",
+        "colon": "# HELP a:b x\n# TYPE a:b gauge\na:b 1\n",
+        "invalid help escape": '# HELP m a \\" b\n# TYPE m gauge\nm 1\n',
+        "not UTF-8": (head + 'm{a="\xff"} 1\n').encode("latin-1"),
+    }
+    for what, text in bad.items():
+        try:
+            prom_text.parse(text)
+        except prom_text.PromError as error:
+            print(f"rejected ({what}): {error}")
+            continue
+        fail(f"the strict parser accepted {what}: {text!r}")
+
+
+HOSTILE = [
+    'node"quoted',
+    "back\\slash\\",
+    "new\nline",
+    "tab\tand } brace, comma=equals",
+    "ünïcødé-ノード-🚀",
+    '\\"both\\n',
+    "trailing backslash \\",
+]
+
+
+def scenario_prom_hostile(a):
+    with tempfile.TemporaryDirectory(prefix="fabcheck_prom_hostile_") as tmp:
+        run_dir = pathlib.Path(tmp)
+        measurements, findings = [], []
+        for k, text in enumerate(HOSTILE):
+            measurements.append({
+                "schema_version": 1, "kind": "measurement", "probe": "storage.fsync_lat",
+                "metric": "fsync_p99_us", "value": 100.0 + k, "unit": "us", "host": text, "rank": k,
+                "subject": "/mnt/" + text, "peer": "", "size_bytes": 4096,
+                "params": {"placement": text}, "stats": None, "status": "ok", "message": "",
+                "time_utc": "2026-11-30T06:09:26Z"})
+            findings.append({
+                "schema_version": 1, "kind": "finding", "severity": "fail", "probe": "storage.fsync_lat",
+                "metric": "fsync_p99_us", "subject": "/mnt/" + text, "host": text, "rank": k,
+                "size_bytes": 4096, "unit": "us", "observed": 100.0 + k, "expected": 50.0, "warn_at": 80.0,
+                "message": "m", "evidence": "", "remedy": "", "source": ""})
+        (run_dir / "measurements.jsonl").write_text("".join(json.dumps(m) + "\n" for m in measurements))
+        (run_dir / "findings.jsonl").write_text("".join(json.dumps(f) + "\n" for f in findings))
+        summary = {"schema_version": 1, "kind": "summary", "verdict": "fail", "exit_code": 1,
+                   "fabcheck_version": 'v"1\\', "plan": "gate", "hosts": HOSTILE,
+                   "counts": {"pass": 0, "warn": 0, "fail": len(HOSTILE), "waived": 0, "error": 0},
+                   "probes": {"run": ["storage.fsync_lat"], "waived": [], "errored": []}, "ranks": 7,
+                   "profile": {"name": "x\ny", "path": ""}, "started_utc": "2026-11-30T06:09:26Z",
+                   "finished_utc": None, "run_dir": "/runs/\"odd\"\n"}
+        (run_dir / "summary.json").write_text(json.dumps(summary))
+        result = run([a.prom_render, run_dir])
+        check(result.returncode == 0, f"prom_render failed: {result.stderr}")
+        families = prom_text.parse(result.stdout.encode("utf-8"))
+    samples = families["fabcheck_duration_seconds"].samples
+    check(len(samples) == len(HOSTILE), f"{len(samples)} samples for {len(HOSTILE)} measurements")
+    for k, text in enumerate(HOSTILE):
+        labels, value = samples[k]
+        check(labels["host"] == text, f"host read back as {labels['host']!r}, written {text!r}")
+        check(labels["subject"] == "/mnt/" + text, f"subject read back as {labels['subject']!r}")
+        check(labels["placement"] == text, f"placement read back as {labels['placement']!r}")
+        check(abs(value - (100.0 + k) / 1e6) < 1e-15, f"value {value} for {100 + k} us")
+    counted = families["fabcheck_findings"].samples
+    check(sorted(s[0]["host"] for s in counted) == sorted(HOSTILE), "finding hosts not read back")
+    info = families["fabcheck_run_info"].samples[0][0]
+    check(info["hosts"] == ",".join(HOSTILE) and info["profile"] == "x\ny" and info["run_dir"] == '/runs/"odd"\n',
+          f"run_info labels read back wrong: {info}")
+    check("fabcheck_run_finished_timestamp_seconds" not in families, "an unfinished run has a finish time")
+    print(f"{len(HOSTILE)} hostile values round-tripped through {len(families)} families")
+
+
+def scenario_prom_bad_dir(a):
+    with tempfile.TemporaryDirectory(prefix="fabcheck_prom_bad_") as tmp:
+        out = pathlib.Path(tmp) / "run"
+        missing = pathlib.Path(tmp) / "no-such-collector"
+        result = run([a.fabcheck, "run", "--single-process", "--probes", "coll.all_reduce", "--sizes", "8",
+                      "--out", out, "--prometheus-dir", missing])
+        check(result.returncode == 2, f"exit {result.returncode}, expected 2")
+        check(str(missing) in result.stderr and "--prometheus-dir" in result.stderr,
+              f"the message does not name the option and directory: {result.stderr!r}")
+        check(not out.exists() and not missing.exists(), "something was written")
+        a_file = pathlib.Path(tmp) / "file"
+        a_file.write_text("x")
+        result = run([a.fabcheck, "run", "--single-process", "--probes", "coll.all_reduce", "--sizes", "8",
+                      "--out", out, "--prometheus-dir", a_file])
+        check(result.returncode == 2 and str(a_file) in result.stderr, f"a file as --prometheus-dir: {result.returncode} {result.stderr!r}")
+        check(a_file.read_text() == "x" and not out.exists(), "something was written")
+
+
+# ------------------------------------------------------------------------------------ the MPI run
+
+def run_paths(a):
+    base = pathlib.Path(a.work) / "mpi-run"
+    return base / "run", base / "collector"
+
+
+def scenario_mpi_run(a):
+    run_dir, collector = run_paths(a)
+    base = run_dir.parent
+    if base.exists():
+        shutil.rmtree(base)
+    collector.mkdir(parents=True)
+    storage = base / "storage"
+    storage.mkdir()
+    result = run([ROOT / "scripts" / "mpirun.sh", 2, a.fabcheck, "run", "--probes",
+                  "coll.all_reduce,coll.all_gather,storage.fsync_lat,storage.rand_read,fabric.topology,gpu.p2p",
+                  "--sizes", "8:1M:8", "--iters", "5", "--warmup", "1", "--placement", "both",
+                  "--storage-path", storage, "--opt", "storage.duration_s=0.3", "--opt", "storage.file_size=8M",
+                  "--profile", PROFILES / "integration.toml", "--out", run_dir, "--prometheus-dir", collector])
+    print(result.stdout[-3000:])
+    print(result.stderr[-3000:], file=sys.stderr)
+    check(result.returncode == 0, f"exit {result.returncode}, expected 0")
+    for name in ("measurements.jsonl", "findings.jsonl", "summary.json", "metrics.prom"):
+        check((run_dir / name).is_file(), f"{run_dir / name} missing")
+    check(sorted(p.name for p in collector.iterdir()) == ["fabcheck_probes.prom"],
+          f"collector holds {sorted(p.name for p in collector.iterdir())}, expected fabcheck_probes.prom only")
+    shutil.rmtree(storage)
+
+
+def load_mpi_run(a):
+    run_dir, collector = run_paths(a)
+    check((run_dir / "summary.json").is_file(), f"{run_dir}: no run (report_mpi_run sets it up)")
+    return run_dir, collector
+
+
+def scenario_prom_run(a):
+    run_dir, collector = load_mpi_run(a)
+    text = (run_dir / "metrics.prom").read_bytes()
+    check(text == (collector / "fabcheck_probes.prom").read_bytes(), "collector file differs from metrics.prom")
+    check(oct((collector / "fabcheck_probes.prom").stat().st_mode & 0o777) == "0o644", "collector file not 0644")
+    families = prom_text.parse(text)
+    run = fabcheck_results.load_run(run_dir)
+    summary = run.summary
+    verdicts = {s[0]["verdict"]: s[1] for s in families["fabcheck_run_verdict"].samples}
+    check(verdicts == {v: (1.0 if v == summary["verdict"] else 0.0) for v in ("pass", "warn", "fail", "incomplete")},
+          f"verdict gauges {verdicts} for verdict {summary['verdict']}")
+    counts = {s[0]["severity"]: s[1] for s in families["fabcheck_run_findings"].samples}
+    check(counts == {k: float(v) for k, v in summary["counts"].items()}, f"finding counts {counts} != {summary['counts']}")
+    check(sum(s[1] for s in families["fabcheck_findings"].samples) == len(run.findings),
+          "fabcheck_findings does not count every finding")
+    status = {s[0]["probe"]: s[0]["status"] for s in families["fabcheck_probe_status"].samples}
+    check(status.get("gpu.p2p") == "waived" and status.get("coll.all_reduce") == "ok", f"probe status {status}")
+    scale = {"GB/s": ("fabcheck_bandwidth_bytes_per_second", 1e9), "us": ("fabcheck_duration_seconds", 1e-6),
+             "count": ("fabcheck_counted", 1), "IOPS": ("fabcheck_operations_per_second", 1)}
+    checked = 0
+    for m in run.measurements:
+        if m["status"] != "ok":
+            continue
+        check(m["unit"] in scale, f"unit {m['unit']} of {m['probe']} {m['metric']} not expected in this run")
+        family, factor = scale[m["unit"]]
+        wanted = {"plan": "probes", "probe": m["probe"], "metric": m["metric"], "subject": m["subject"],
+                  "host": m["host"], "placement": m["params"].get("placement", ""),
+                  "size": "" if m["size_bytes"] is None else str(m["size_bytes"]),
+                  "rank": "" if m["rank"] < 0 else str(m["rank"]), "peer": m["peer"]}
+        wanted = {k: v for k, v in wanted.items() if v != ""}
+        found = [v for labels, v in families[family].samples if labels == wanted]
+        check(len(found) == 1, f"no single sample for {m['probe']} {m['metric']} {wanted}: {len(found)}")
+        check(abs(found[0] - m["value"] * factor) <= 1e-9 * abs(m["value"] * factor) + 1e-18,
+              f"{m['probe']} {m['metric']}: {found[0]} != {m['value']} x {factor}")
+        checked += 1
+    placements = {labels.get("placement") for labels, _ in families["fabcheck_bandwidth_bytes_per_second"].samples}
+    check(placements == {"in", "out"}, f"placements {placements}")
+    print(f"{checked} measurements found in metrics.prom with their values; {len(families)} families")
+    print(text.decode()[:1500])
+
+
+PROMQL_WORDS = {"by", "without", "on", "ignoring", "group_left", "group_right", "bool", "offset",
+                "and", "or", "unless", "inf", "nan"}
+
+
+def metric_names(expr):
+    """Metric names and (metric, label) pairs a PromQL expression uses."""
+    names, labels = set(), set()
+    variable = re.fullmatch(r"\s*label_values\((.*),\s*[a-zA-Z_][a-zA-Z0-9_]*\s*\)\s*", expr)
+    if variable:  # a Grafana variable: label_values(SERIES, LABEL)
+        expr = variable.group(1)
+    for metric, matchers in re.findall(r"([a-zA-Z_:][a-zA-Z0-9_:]*)\s*\{([^}]*)\}", expr):
+        for label in re.findall(r'([a-zA-Z_][a-zA-Z0-9_]*)\s*(?:=~|!~|!=|=)\s*"', matchers):
+            labels.add((metric, label))
+    stripped = re.sub(r"\{[^}]*\}", " ", expr)
+    stripped = re.sub(r'"[^"]*"', " ", stripped)
+    stripped = re.sub(r"\b(by|without|on|ignoring)\s*\([^)]*\)", " ", stripped)
+    for match in re.finditer(r"(?<![\w$.:])([a-zA-Z_:][a-zA-Z0-9_:]*)(?![\w:])(?!\s*\()", stripped):
+        word = match.group(1)
+        if word.lower() in PROMQL_WORDS or re.fullmatch(r"\d+[smhdwy]?", word):
+            continue
+        names.add(word)
+    return names, labels
+
+
+def dashboard_exprs(dashboard):
+    exprs = []
+    for panel in dashboard["panels"]:
+        for target in panel.get("targets", []):
+            exprs.append((panel["title"], target["expr"]))
+    for variable in dashboard["templating"]["list"]:
+        if variable["type"] == "query":
+            query = variable["query"]
+            exprs.append(("variable " + variable["name"], query["query"] if isinstance(query, dict) else query))
+    return exprs
+
+
+def dashboard_problems(dashboard, families):
+    """What in the dashboard a real run's metrics.prom does not have: metric names, label names
+    (instance and job come from Prometheus), panels with a fixed data source."""
+    problems, used = [], set()
+    labels_of = {name: {k for labels, _ in f.samples for k in labels} for name, f in families.items()}
+    for where, expr in dashboard_exprs(dashboard):
+        names, labels = metric_names(expr)
+        if not names:
+            problems.append(f"{where}: no metric in {expr!r}")
+        for name in names:
+            used.add(name)
+            if name not in families:
+                problems.append(f"{where}: {name} is not in a real run's metrics.prom")
+        for metric, label in labels:
+            if label not in labels_of.get(metric, set()) | {"instance", "job"}:
+                problems.append(f"{where}: label {label} never appears on {metric} in a real run")
+    for panel in dashboard["panels"]:
+        if panel.get("datasource", {}).get("uid") != "${datasource}":
+            problems.append(f"panel {panel['title']} has a fixed data source")
+    return problems, used
+
+
+def scenario_grafana(a):
+    run_dir, _ = load_mpi_run(a)
+    families = prom_text.parse((run_dir / "metrics.prom").read_bytes())
+    text = DASHBOARD.read_text()
+    dashboard = json.loads(text)
+    check(dashboard.get("uid") and dashboard.get("panels"), "dashboard without uid or panels")
+    check(metric_names('sum by (severity) (x_y{a="b"}) or vector(0)') == ({"x_y"}, {("x_y", "a")}),
+          "the expression reader itself is wrong")
+    problems, used = dashboard_problems(dashboard, families)
+    check(not problems, "dashboard: " + "; ".join(problems))
+    # The check catches a renamed metric and a label the writer does not emit.
+    renamed = json.loads(text.replace("fabcheck_duration_seconds", "fabcheck_duration_microseconds"))
+    check(any("fabcheck_duration_microseconds" in p for p in dashboard_problems(renamed, families)[0]),
+          "a renamed metric went unnoticed")
+    relabelled = json.loads(text.replace('metric=\\"busbw\\"', 'metrik=\\"busbw\\"'))
+    check(any("label metrik" in p for p in dashboard_problems(relabelled, families)[0]),
+          "a label the writer never emits went unnoticed")
+    print(f"{len(dashboard_exprs(dashboard))} expressions, metrics used: {sorted(used)}")
+
+
+# ---------------------------------------------------------------------------------------- reader
+
+def scenario_reader(a):
+    import jsonschema
+    run_dir, _ = load_mpi_run(a)
+    run = fabcheck_results.load_run(run_dir, with_h5=True)
+    check(run.h5 is not None, "run.h5 missing (built without HDF5?)")
+    check(len(run.measurements) > 20 and len(run.findings) > 0, "too few records")
+    for kind, records in (("measurement", run.measurements), ("finding", run.findings), ("summary", [run.summary])):
+        schema = json.loads((ROOT / "results" / "schema" / f"{kind}.schema.json").read_text())
+        validator = jsonschema.Draft202012Validator(schema)
+        for record in records:
+            errors = list(validator.iter_errors(record))
+            check(not errors, f"{kind} record fails its schema: {errors[0].message if errors else ''}: {record}")
+    # run.h5 holds the same records as the JSONL files.
+    for table in ("measurements", "findings"):
+        from_json, from_h5 = getattr(run, table), run.h5[table]
+        check(len(from_json) == len(from_h5), f"{table}: {len(from_json)} in JSONL, {len(from_h5)} in run.h5")
+        for k, (j, h) in enumerate(zip(from_json, from_h5)):
+            for key, value in h.items():
+                if key in ("schema_version", "kind"):
+                    continue
+                if isinstance(value, float) and isinstance(j[key], (int, float)):
+                    check(abs(value - j[key]) <= 1e-12 * abs(value), f"{table}[{k}].{key}: {value} != {j[key]}")
+                elif isinstance(value, dict) and isinstance(j[key], dict):
+                    check(value.keys() == j[key].keys(), f"{table}[{k}].{key}: {value} != {j[key]}")
+                else:
+                    check(value == j[key], f"{table}[{k}].{key}: run.h5 {value!r} != JSONL {j[key]!r}")
+    # Versions: a newer record is refused, naming the file and line.
+    with tempfile.TemporaryDirectory(prefix="fabcheck_reader_") as tmp:
+        newer = pathlib.Path(tmp) / "measurements.jsonl"
+        lines = (run_dir / "measurements.jsonl").read_text().splitlines()
+        record = json.loads(lines[2])
+        record["schema_version"] = 2
+        lines[2] = json.dumps(record)
+        newer.write_text("\n".join(lines) + "\n")
+        try:
+            fabcheck_results.read_jsonl(newer, "measurement")
+            fail("schema_version 2 was read")
+        except fabcheck_results.RecordError as error:
+            check(f"{newer}:3:" in str(error) and "schema_version 2" in str(error), f"message: {error}")
+            print(f"refused: {error}")
+    print(f"read back {len(run.measurements)} measurements, {len(run.findings)} findings, summary and run.h5")
+
+
+# ------------------------------------------------------------------------------- the HTML report
+
+class DomFigures(html.parser.HTMLParser):
+    """Figures of class plot in a dumped DOM: id -> (data-loaded, image source prefix)."""
+
+    def __init__(self):
+        super().__init__()
+        self.figures, self.body, self.current, self.verdict = {}, {}, None, None
+        self.first_section = None
+
+    def handle_starttag(self, tag, attrs):
+        attrs = dict(attrs)
+        if tag == "body":
+            self.body = attrs
+        if tag == "figure" and "plot" in (attrs.get("class") or "").split():
+            self.current = attrs.get("id")
+            self.figures[self.current] = {"loaded": attrs.get("data-loaded"), "img": None}
+        if tag == "img" and self.current:
+            self.figures[self.current]["img"] = (attrs.get("src") or "")[:22]
+        if tag in ("header", "section") and self.first_section is None:
+            self.first_section = attrs.get("id")
+        if tag == "header" and attrs.get("data-verdict"):
+            self.verdict = attrs["data-verdict"]
+
+    def handle_endtag(self, tag):
+        if tag == "figure":
+            self.current = None
+
+
+def render(a, inputs, output):
+    result = run([REPORT, *inputs, "-o", output])
+    print(result.stdout, result.stderr)
+    check(result.returncode == 0, f"fabcheck-report exit {result.returncode}: {result.stderr}")
+    page = output.read_text()
+    check("http://" not in page.replace("http://www.w3.org", "") and "https://" not in page.replace("https://fabcheck.invalid", ""),
+          "the page refers to the network")
+    check("<link" not in page and "<script src" not in page, "the page loads external CSS or JS")
+    return page
+
+
+def open_in_chromium(page_path, expected_ids, verdict, work):
+    chromium = shutil.which("chromium") or shutil.which("chromium-browser")
+    check(chromium, "chromium is not installed (scripts/setup.sh installs Debian's chromium)")
+    profile = work / "chromium-profile"
+    flags = CHROMIUM_FLAGS + [f"--user-data-dir={profile}", "--virtual-time-budget=15000"]
+    dom = run([chromium, *flags, "--dump-dom", page_path.resolve().as_uri()], timeout=180)
+    check(dom.returncode == 0 and "<html" in dom.stdout, f"chromium --dump-dom failed: {dom.returncode} {dom.stderr[-2000:]}")
+    parsed = DomFigures()
+    parsed.feed(dom.stdout)
+    figures = parsed.figures
+    print(f"chromium loaded {len(figures)} plots: {sorted(figures)}")
+    check(parsed.first_section == "verdict", f"the page starts with {parsed.first_section}, not the verdict")
+    check(parsed.verdict == verdict, f"verdict on the page {parsed.verdict}, expected {verdict}")
+    check(parsed.body.get("data-plots") == str(len(figures)), f"body data-plots {parsed.body.get('data-plots')}: the page script did not run")
+    check(parsed.body.get("data-plots-loaded") == str(len(figures)),
+          f"{parsed.body.get('data-plots-loaded')} of {len(figures)} plot images decoded")
+    for fig_id, figure in figures.items():
+        check(figure["img"] == "data:image/png;base64,", f"{fig_id}: image not an inline PNG: {figure['img']}")
+        check(figure["loaded"] == "1", f"{fig_id}: image did not decode")
+    missing = [i for i in expected_ids if i not in figures]
+    check(not missing, f"plots missing: {missing} (present: {sorted(figures)})")
+    shot = work / "screenshot.png"
+    result = run([chromium, *flags, f"--screenshot={shot}", "--window-size=1280,1600", page_path.resolve().as_uri()], timeout=180)
+    check(result.returncode == 0 and shot.is_file(), f"no screenshot: {result.stderr[-2000:]}")
+    import matplotlib.image
+    pixels = matplotlib.image.imread(str(shot))[:, :, :3]
+    check(pixels.shape[0] == 1600 and pixels.shape[1] == 1280, f"screenshot {pixels.shape}")
+    check(float(pixels.std()) > 0.05, f"screenshot blank (std {pixels.std():.3f})")
+    colours = {tuple((p * 255).astype(int)) for p in pixels[::7, ::7].reshape(-1, 3)}
+    check(len(colours) > 50, f"screenshot has {len(colours)} colours: blank or unstyled")
+    banner = {"pass": (0x2e, 0x7d, 0x32), "fail": (0xc6, 0x28, 0x28), "warn": (0xf9, 0xa8, 0x25),
+              "incomplete": (0x6a, 0x1b, 0x9a)}[verdict]
+    top = pixels[:140].reshape(-1, 3)
+    share = float(((abs(top * 255 - banner) < 3).all(axis=1)).mean())
+    check(share > 0.2, f"the verdict banner's colour covers {share:.0%} of the top of the page")
+    print(f"screenshot {shot}: {len(colours)} colours, banner {share:.0%} of the top 140 px")
+    return figures
+
+
+def scenario_html_run(a):
+    run_dir, _ = load_mpi_run(a)
+    work = pathlib.Path(a.work) / "html-run"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    page = render(a, [run_dir], work / "report.html")
+    summary = json.loads((run_dir / "summary.json").read_text())
+    expected = ["fig-curve-coll.all_reduce", "fig-curve-coll.all_gather",
+                "fig-storage-storage.fsync_lat-fsync", "fig-storage-storage.rand_read-lat_qd1",
+                "fig-storage-storage.rand_read-lat_qd32"]
+    figures = open_in_chromium(work / "report.html", expected, summary["verdict"], work)
+    check(len(figures) == len(expected), f"unexpected plots: {sorted(set(figures) - set(expected))}")
+    # What one host without GPUs cannot show is said, not drawn.
+    for text in ("No gpu.p2p measurements", "No node-pair measurements", "No figure was measured on two nodes",
+                 "No placement recorded: no GPU on this node"):
+        check(text in page, f"the page does not say {text!r}")
+
+
+def scenario_html_sweep(a):
+    work = pathlib.Path(a.work) / "html-sweep"
+    shutil.rmtree(work, ignore_errors=True)
+    work.mkdir(parents=True)
+    result = run([sys.executable, pathlib.Path(__file__).parent / "synthetic_sweep.py", work / "sweep"])
+    check(result.returncode == 0, f"synthetic_sweep.py: {result.stderr}")
+    page = render(a, [work / "sweep"], work / "report.html")
+    expected = ["fig-curve-coll.all_reduce", "fig-curve-coll.all_gather", "fig-curve-gpu.h2d",
+                "fig-p2p-20261130T020000Z-node02-node02", "fig-pairs-20261130T021000Z-pairs",
+                "fig-dist-coll.all_reduce-busbw", "fig-dist-gpu.h2d-bw", "fig-dist-gpu.p2p-ce_bw",
+                "fig-storage-storage.fsync_lat-fsync", "fig-topology-20261130T020000Z-node04-node04"]
+    open_in_chromium(work / "report.html", expected, "fail", work)
+    # The planted faults are where a person looks for them.
+    findings_part = page[page.index('id="findings"'):page.index('id="curves"')]
+    for text in ("node03", "node01--node05", "gpu5", "gpu3", "0000:78:00.0"):
+        check(text in findings_part, f"findings do not name {text}")
+    check(findings_part.index("FAIL") < findings_part.index("WARN") < findings_part.index("PASS"),
+          "findings not ordered FAIL, WARN, PASS")
+    for text in ("tier bands from the profile: pcie-gen5-x16, pcie-gen4-x16",
+                 "suspects boxed (from the findings): node03, node01--node05",
+                 "GPUs named in WARN/FAIL findings in red", "outliers named by the findings: node04 gpu5",
+                 "crossing NUMA nodes or root complexes: 0000:78:00.0",
+                 "4 hosts with the same placement"):
+        check(text in page, f"the page does not say {text!r}")
+    # One run of the sweep alone renders too, and a folder of one run's directory is found.
+    single = render(a, [work / "sweep" / "runs" / "20261130T020000Z-node01"], work / "one.html")
+    check('data-verdict="pass"' in single, "node01 alone is not PASS")
+
+
+def scenario_bad_input(a):
+    with tempfile.TemporaryDirectory(prefix="fabcheck_report_bad_") as tmp:
+        tmp = pathlib.Path(tmp)
+        run([sys.executable, pathlib.Path(__file__).parent / "synthetic_sweep.py", tmp / "sweep", "--nodes", "2"])
+        good = tmp / "sweep" / "runs" / "20261130T020000Z-node01"
+        output = tmp / "report.html"
+        output.write_text("earlier report")
+
+        def expect_error(inputs, fragment, what):
+            result = run([REPORT, *inputs, "-o", output])
+            check(result.returncode == 2, f"{what}: exit {result.returncode}, expected 2 ({result.stderr})")
+            check(fragment in result.stderr, f"{what}: message {result.stderr!r} lacks {fragment!r}")
+            check(output.read_text() == "earlier report", f"{what}: the earlier report was written over")
+            print(f"{what}: {result.stderr.strip()}")
+
+        broken = tmp / "broken"
+        shutil.copytree(good, broken)
+        lines = (broken / "measurements.jsonl").read_text().splitlines()
+        lines[4] = lines[4][:40]
+        (broken / "measurements.jsonl").write_text("\n".join(lines) + "\n")
+        expect_error([broken], f"{broken / 'measurements.jsonl'}:5: not JSON", "truncated line")
+
+        mistyped = tmp / "mistyped"
+        shutil.copytree(good, mistyped)
+        lines = (mistyped / "findings.jsonl").read_text().splitlines()
+        record = json.loads(lines[1])
+        record["observed"] = "fast"
+        lines[1] = json.dumps(record)
+        (mistyped / "findings.jsonl").write_text("\n".join(lines) + "\n")
+        expect_error([mistyped], f"{mistyped / 'findings.jsonl'}:2: field 'observed' is 'fast', expected a number or null",
+                     "mistyped field")
+
+        newer = tmp / "newer"
+        shutil.copytree(good, newer)
+        summary = json.loads((newer / "summary.json").read_text())
+        summary["schema_version"] = 9
+        (newer / "summary.json").write_text(json.dumps(summary))
+        expect_error([newer], f"{newer / 'summary.json'}: schema_version 9 is not one this reader knows", "newer schema")
+
+        binary = tmp / "binary"
+        shutil.copytree(good, binary)
+        with open(binary / "measurements.jsonl", "ab") as stream:
+            stream.write(b'{"x": "\xff"}\n')
+        expect_error([binary], f"{binary / 'measurements.jsonl'}:", "not UTF-8")
+
+        expect_error([tmp / "absent"], f"{tmp / 'absent'}: no such file or directory", "missing directory")
+        empty = tmp / "empty"
+        empty.mkdir()
+        expect_error([empty], f"{empty}: holds no run directory", "no run inside")
+        nan = tmp / "nan"
+        shutil.copytree(good, nan)
+        text = (nan / "measurements.jsonl").read_text().replace('"value": 0,', '"value": NaN,', 1)
+        (nan / "measurements.jsonl").write_text(text)
+        if text != (good / "measurements.jsonl").read_text():
+            expect_error([nan], f"{nan / 'measurements.jsonl'}:", "NaN in JSON")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("scenario")
+    parser.add_argument("--work", required=True)
+    parser.add_argument("--fabcheck", required=True)
+    parser.add_argument("--prom-render", required=True)
+    args = parser.parse_args()
+    pathlib.Path(args.work).mkdir(parents=True, exist_ok=True)
+    if os.geteuid() == 0:
+        os.environ.setdefault("OMPI_ALLOW_RUN_AS_ROOT", "1")
+        os.environ.setdefault("OMPI_ALLOW_RUN_AS_ROOT_CONFIRM", "1")
+    globals()["scenario_" + args.scenario.replace("-", "_")](args)
+    print(f"PASS: {args.scenario}")
+
+
+if __name__ == "__main__":
+    main()

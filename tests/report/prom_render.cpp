@@ -1,0 +1,39 @@
+// Test tool: prints render_prometheus() of a run directory's records (measurements.jsonl,
+// findings.jsonl, summary.json), so tests/report/check_report.py can feed the writer hostile
+// records and parse its output strictly. Usage: prom_render RUN_DIR
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <string>
+
+#include "results/config_error.hpp"
+#include "results/prometheus_writer.hpp"
+#include "results/record_json.hpp"
+#include "results/run_writer.hpp"
+
+int main(int argc, char** argv) {
+  if (argc != 2) {
+    std::fprintf(stderr, "usage: prom_render RUN_DIR\n");
+    return 2;
+  }
+  const std::filesystem::path dir = argv[1];
+  try {
+    const auto measurements = fabcheck::read_measurements(dir);
+    std::vector<fabcheck::Finding> findings;
+    std::ifstream lines(dir / "findings.jsonl");
+    std::string line;
+    for (long number = 1; std::getline(lines, line); ++number) {
+      if (line.empty()) continue;
+      findings.push_back(fabcheck::finding_from_json(
+          nlohmann::json::parse(line),
+          (dir / "findings.jsonl").string() + ":" + std::to_string(number)));
+    }
+    std::ifstream summary_file(dir / "summary.json");
+    const nlohmann::json summary = nlohmann::json::parse(summary_file);
+    std::cout << fabcheck::render_prometheus(measurements, findings, summary);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "prom_render: %s\n", error.what());
+    return 2;
+  }
+  return 0;
+}

@@ -198,7 +198,9 @@ def header_section(runs):
         for severity in SEVERITY_ORDER:
             counts[severity] += int(((run.summary or {}).get("counts") or {}).get(severity, 0))
     hosts = sorted({h for run in runs for h in (run.summary or {}).get("hosts", [])})
-    scope = (f"run {esc(runs[0].name)}" if len(runs) == 1
+    first = runs[0].summary or {}
+    scope = (f"run {esc(runs[0].name)} · {esc(first.get('plan') or 'probes')} · started {esc(first.get('started_utc', '?'))}"
+             if len(runs) == 1
              else f"{len(runs)} runs ({', '.join(f'{v}: {verdicts.count(v)}' for v in VERDICT_ORDER if v in verdicts)})")
     count_text = " · ".join(f'<span class="sev-{s}">{counts[s]} {s}</span>' for s in SEVERITY_ORDER)
     reason = ""
@@ -276,6 +278,8 @@ def findings_section(runs):
     out = ['<section id="findings"><h2>Findings</h2>']
     if not findings:
         out.append("<p>No findings: nothing was judged.</p>")
+    elif not any(f["severity"] in ("fail", "error", "warn") for f in findings):
+        out.append('<p class="clean">Nothing needs attention: no FAIL, ERROR or WARN finding.</p>')
     for severity in SEVERITY_ORDER:
         group = [f for f in findings if f["severity"] == severity]
         if not group:
@@ -632,6 +636,9 @@ def storage_section(runs):
         labels = [f"{host}\n{subject}" + (f"\n{run}" if ambiguous else "") for host, subject, run in targets]
         ax.set_xticks(range(len(targets)), labels, fontsize=6)
         ax.set_yscale("log")
+        positive = [v for t in targets for v in by_target[t].values() if v and v > 0]
+        if positive:
+            ax.set_ylim(min(positive) / 2, max(positive) * 2)  # bars from below the smallest
         ax.set_ylabel("latency (µs)")
         ax.set_title(f"{probe} {base}")
         ax.legend(loc="upper left")

@@ -5,6 +5,7 @@
   prom-hostile  the writer (prom_render) fed hostile hosts and subjects: parsed strictly, every
                 label value read back equal to what went in
   prom-bad-dir  fabcheck run --prometheus-dir to a missing directory: exit 2, nothing written
+  prom-interrupt  a run stopped by SIGTERM replaces the collector's last verdict with incomplete
   bad-input     fabcheck-report on broken records: exit 2 naming file and line, no page written
   html-sweep    a synthetic sweep (synthetic_sweep.py) rendered and opened in headless Chromium
   mpi-run       a real mpirun -np 2 run (collectives, storage, topology) with --prometheus-dir,
@@ -175,6 +176,42 @@ def scenario_prom_bad_dir(a):
                       "--out", out, "--prometheus-dir", a_file])
         check(result.returncode == 2 and str(a_file) in result.stderr, f"a file as --prometheus-dir: {result.returncode} {result.stderr!r}")
         check(a_file.read_text() == "x" and not out.exists(), "something was written")
+
+
+def scenario_prom_interrupt(a):
+    """A run stopped by SIGTERM replaces the collector's last verdict with incomplete."""
+    import signal
+    import time
+    with tempfile.TemporaryDirectory(prefix="fabcheck_prom_interrupt_") as tmp:
+        tmp = pathlib.Path(tmp)
+        collector = tmp / "collector"
+        collector.mkdir()
+        earlier = collector / "fabcheck_probes.prom"
+        earlier.write_text('# HELP fabcheck_run_verdict x\n# TYPE fabcheck_run_verdict gauge\n'
+                           'fabcheck_run_verdict{plan="probes",verdict="pass"} 1\n')
+        command = [ROOT / "scripts" / "mpirun.sh", 2, a.fabcheck, "run", "--probes",
+                   "coll.all_reduce,coll.all_gather,coll.alltoall", "--sizes", "8:64M:2", "--iters", "200",
+                   "--out", tmp / "run", "--prometheus-dir", collector]
+        print("$ " + " ".join(map(str, command)), flush=True)
+        process = subprocess.Popen(list(map(str, command)), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        summary = tmp / "run" / "summary.json"  # written when the run starts, verdict incomplete
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and process.poll() is None and not summary.is_file():
+            time.sleep(0.1)
+        time.sleep(1)  # into the first probe
+        check(process.poll() is None, "the run ended before it could be interrupted")
+        process.send_signal(signal.SIGTERM)
+        output, _ = process.communicate(timeout=120)
+        print(output[-2000:])
+        check(process.returncode != 0, "the interrupted run exited 0")
+        families = prom_text.parse(earlier.read_bytes())
+        verdicts = {s[0]["verdict"]: s[1] for s in families["fabcheck_run_verdict"].samples}
+        check(verdicts.get("incomplete") == 1 and verdicts.get("pass") == 0, f"verdict gauges after SIGTERM: {verdicts}")
+        check(families["fabcheck_run_exit_code"].samples[0][1] == 3, "exit code gauge not 3")
+        check("fabcheck_run_finished_timestamp_seconds" not in families, "an interrupted run has a finish time")
+        check((tmp / "run" / "metrics.prom").read_bytes() == earlier.read_bytes(), "metrics.prom differs")
+        check(sorted(p.name for p in collector.iterdir()) == ["fabcheck_probes.prom"],
+              f"left in the collector: {sorted(p.name for p in collector.iterdir())}")
 
 
 # ------------------------------------------------------------------------------------ the MPI run

@@ -504,7 +504,8 @@ def scenario_html_run(a):
                 "fig-storage-storage.fsync_lat-fsync", "fig-storage-storage.rand_read-lat_qd1",
                 "fig-storage-storage.rand_read-lat_qd32"]
     figures = open_in_chromium(work / "report.html", expected, summary["verdict"], work)
-    check(len(figures) == len(expected), f"unexpected plots: {sorted(set(figures) - set(expected))}")
+    drawn_anyway = [f for f in figures if f.split("-")[1] in ("p2p", "pairs", "dist", "topology")]
+    check(not drawn_anyway, f"plots drawn from nothing (no GPU, one host): {drawn_anyway}")
     # What one host without GPUs cannot show is said, not drawn.
     for text in ("No gpu.p2p measurements", "No node-pair measurements", "No figure was measured on two nodes",
                  "No placement recorded: no GPU on this node"):

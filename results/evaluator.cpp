@@ -2,6 +2,7 @@
 // rule.
 #include "results/evaluator.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <sstream>
 
@@ -122,6 +123,36 @@ bool size_matches(const Expectation& expectation, const Measurement& m) {
   return true;
 }
 
+// Hosts a figure spans: its "hosts" parameter (a count, set by combined figures), else the
+// comma-separated names in its host field.
+std::size_t host_count(const Measurement& m) {
+  const auto param = m.params.find("hosts");
+  if (param != m.params.end()) {
+    try {
+      return static_cast<std::size_t>(std::stoul(param->second));
+    } catch (const std::exception&) {
+      return 0;  // unreadable: matches no host scope
+    }
+  }
+  if (m.host.empty()) return 1;
+  return static_cast<std::size_t>(std::count(m.host.begin(), m.host.end(), ',')) + 1;
+}
+
+// An expectation scoped to a backend judges only figures that say they came from it; one scoped to
+// single or multi host only figures whose ranks spanned that many hosts.
+bool scope_matches(const Expectation& expectation, const Measurement& m) {
+  if (expectation.backend) {
+    const auto backend = m.params.find("backend");
+    if (backend == m.params.end() || backend->second != *expectation.backend) return false;
+  }
+  if (expectation.hosts) {
+    const std::size_t hosts = host_count(m);
+    if (hosts == 0) return false;
+    if ((*expectation.hosts == HostScope::single) != (hosts == 1)) return false;
+  }
+  return true;
+}
+
 Severity judge(const Expectation& e, double observed) {
   if (e.better == Better::higher) {
     if (observed >= e.pass) return Severity::pass;
@@ -172,7 +203,7 @@ std::vector<Finding> evaluate_measurement(const Measurement& measurement, const 
   std::vector<Finding> findings;
   for (const Expectation& expectation : profile.expectations) {
     if (expectation.probe != measurement.probe || expectation.metric != measurement.metric ||
-        !size_matches(expectation, measurement)) {
+        !size_matches(expectation, measurement) || !scope_matches(expectation, measurement)) {
       continue;
     }
     findings.push_back(threshold_finding(expectation, measurement));

@@ -22,7 +22,8 @@ namespace fs = std::filesystem;
 
 // The keys each table may hold, in alphabetical order (as error messages list them).
 constexpr const char* kProfileKeys = "description, name";
-constexpr const char* kExpectKeys = "metric, pass, probe, remedy, sizes, source, unit, warn";
+constexpr const char* kExpectKeys =
+    "backend, hosts, metric, pass, probe, remedy, sizes, source, unit, warn";
 
 template <typename Range>
 std::string join(const Range& items, const char* separator = ", ") {
@@ -211,6 +212,21 @@ class ProfileParser {
         }
       } else if (name == "remedy") {
         expectation.remedy = read_string(value, name);
+      } else if (name == "backend") {
+        const std::string backend = read_string(value, name);
+        if (backend != "mpi" && backend != "nccl") {
+          fail(line_of(value), "backend \"" + backend + "\" is not one of mpi, nccl");
+        }
+        expectation.backend = backend;
+      } else if (name == "hosts") {
+        const std::string hosts = read_string(value, name);
+        if (hosts == "single") {
+          expectation.hosts = HostScope::single;
+        } else if (hosts == "multi") {
+          expectation.hosts = HostScope::multi;
+        } else {
+          fail(line_of(value), "hosts \"" + hosts + "\" is not one of single, multi");
+        }
       } else {
         fail(line_of(key),
              "unknown key \"" + name + "\" in [[expect]] (known: " + kExpectKeys + ")");
@@ -294,6 +310,8 @@ class ProfileParser {
 };
 
 }  // namespace
+
+const char* to_string(HostScope scope) { return scope == HostScope::single ? "single" : "multi"; }
 
 Profile parse_profile(std::string_view text, const std::string& source_name,
                       const MetricCatalog& catalog, const NodeSettingCatalog& node_settings) {

@@ -14,6 +14,12 @@
 
 namespace fabcheck {
 
+// Which runs an expectation judges, beyond probe, metric and size: the collective backend that
+// produced the figure (the measurement's "backend" parameter) and whether its ranks spanned one
+// host or several (its "hosts" parameter, else the hosts it names). Unset: any.
+enum class HostScope { single, multi };
+const char* to_string(HostScope scope);  // "single", "multi"
+
 struct Expectation {
   std::string probe;   // exact probe id
   std::string metric;  // a metric the probe emits (checked against the catalog)
@@ -21,6 +27,8 @@ struct Expectation {
   Better better = Better::higher;
   std::optional<std::uint64_t> min_size;  // inclusive; applies to every size when both are absent
   std::optional<std::uint64_t> max_size;  // inclusive
+  std::optional<std::string> backend;     // "mpi" or "nccl": only figures of that backend
+  std::optional<HostScope> hosts;         // only figures of one host / of several hosts
   double pass = 0;  // higher-is-better: observed >= pass passes; lower-is-better: observed <= pass
   double warn = 0;  // between pass and warn (inclusive): WARN; beyond warn: FAIL
   std::string source;  // where the figure comes from

@@ -270,5 +270,34 @@ TEST(Evaluate, ConcatenatesInMeasurementOrder) {
   EXPECT_EQ(findings[2].severity, Severity::pass);
 }
 
+// Defect 5: a scoped expectation judges only the figures of its backend and host count;
+// generic-cpu's MPI floors never judge an NCCL figure (nor one that does not say its backend), nor
+// a multi-host run.
+TEST(EvaluateScope, BackendAndHostsKeepAnExpectationToItsRuns) {
+  Expectation mpi_one_host = busbw_expectation();
+  mpi_one_host.backend = "mpi";
+  mpi_one_host.hosts = HostScope::single;
+  const Profile profile = profile_of({mpi_one_host});
+  Measurement m = busbw(0.1);
+  m.host = "node-a";
+  m.params = {{"backend", "mpi"}, {"hosts", "1"}};
+  EXPECT_EQ(severity_of(m, profile), Severity::fail);
+  m.params["backend"] = "nccl";
+  EXPECT_TRUE(evaluate_measurement(m, profile).empty());
+  m.params.erase("backend");
+  EXPECT_TRUE(evaluate_measurement(m, profile).empty());
+  m.params = {{"backend", "mpi"}, {"hosts", "2"}};
+  m.host = "node-a,node-b";
+  EXPECT_TRUE(evaluate_measurement(m, profile).empty());
+
+  Expectation multi = busbw_expectation();
+  multi.hosts = HostScope::multi;
+  EXPECT_EQ(severity_of(m, profile_of({multi})), Severity::fail);
+  m.params.erase("hosts");  // the host list says it: two hosts
+  EXPECT_EQ(severity_of(m, profile_of({multi})), Severity::fail);
+  m.host = "node-a";
+  EXPECT_TRUE(evaluate_measurement(m, profile_of({multi})).empty());
+}
+
 }  // namespace
 }  // namespace fabcheck

@@ -132,7 +132,8 @@ TEST(ParseProfileErrors, UnknownKeyInExpect) {
   std::vector<std::string> lines = valid_lines();
   lines.push_back("sizes_bytes = \"1M\"");
   EXPECT_EQ(error_of(with_expect(lines)),
-            "t.toml:11: unknown key \"sizes_bytes\" in [[expect]] (known: metric, pass, probe, "
+            "t.toml:11: unknown key \"sizes_bytes\" in [[expect]] (known: backend, hosts, metric, "
+            "pass, probe, "
             "remedy, sizes, source, unit, warn)");
 }
 
@@ -326,6 +327,37 @@ TEST(ProfileNodeTable, WithoutSettingsEveryKeyIsUnknownAndArraysAreRejected) {
     EXPECT_THAT(std::string(error.what()),
                 StartsWith("t.toml:2: key \"ib_ports\" in [node] must be"));
   }
+}
+
+// Defect 5: an expectation can be kept to one backend and to one host or several, so CPU/MPI floors
+// never judge NCCL figures nor a run across hosts.
+TEST(ParseProfile, ReadsTheScopeOfAnExpectation) {
+  std::vector<std::string> lines = valid_lines();
+  lines.push_back("backend = \"mpi\"");
+  lines.push_back("hosts = \"single\"");
+  const Profile profile = parse_profile(with_expect(lines), "t.toml", test_catalog());
+  ASSERT_EQ(profile.expectations.size(), 1u);
+  EXPECT_EQ(profile.expectations[0].backend, "mpi");
+  EXPECT_EQ(profile.expectations[0].hosts, HostScope::single);
+  lines.back() = "hosts = \"multi\"";
+  lines[lines.size() - 2] = "backend = \"nccl\"";
+  const Profile multi = parse_profile(with_expect(lines), "t.toml", test_catalog());
+  EXPECT_EQ(multi.expectations[0].backend, "nccl");
+  EXPECT_EQ(multi.expectations[0].hosts, HostScope::multi);
+  const Profile any = parse_profile(with_expect(valid_lines()), "t.toml", test_catalog());
+  EXPECT_FALSE(any.expectations[0].backend.has_value());
+  EXPECT_FALSE(any.expectations[0].hosts.has_value());
+}
+
+TEST(ParseProfileErrors, ABadScopeNamesFileLineAndValue) {
+  std::vector<std::string> lines = valid_lines();
+  lines.push_back("backend = \"gloo\"");
+  EXPECT_EQ(error_of(with_expect(lines)), "t.toml:11: backend \"gloo\" is not one of mpi, nccl");
+  lines.back() = "hosts = \"two\"";
+  EXPECT_EQ(error_of(with_expect(lines)), "t.toml:11: hosts \"two\" is not one of single, multi");
+  lines.back() = "hosts = 2";
+  EXPECT_EQ(error_of(with_expect(lines)),
+            "t.toml:11: key \"hosts\" must be a string, got integer 2");
 }
 
 }  // namespace

@@ -3,6 +3,7 @@
 
 #include "bench/coll/coll_probes.hpp"
 #include "bench/coll/nccl_probes.hpp"
+#include "fabric/nccl_loopback_proof.hpp"
 #include "fabric/register.hpp"
 #include "kernels/register.hpp"
 #include "storage/register.hpp"
@@ -11,7 +12,7 @@ namespace fabcheck {
 
 void register_all_probes(Registry& registry) {
   register_collective_probes(registry);
-  register_nccl_probes(registry);
+  register_nccl_probes(registry, network_only_log_problem);
   register_fabric_probes(registry);
   register_kernel_probes(registry);
   register_storage_probes(registry);

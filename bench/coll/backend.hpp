@@ -31,9 +31,25 @@ class CollectiveBackend {
                        const CollectiveShape& shape) = 0;
   // Writes verify::input_value(member_rank, i, seed) into each member's input; poisons outputs.
   virtual void fill_inputs(std::uint32_t seed) = 0;
-  // Runs `count` operations back to back and waits for them; returns the seconds they took in this
-  // process (host clock for MPI, device events for NCCL). Throws on an error or a timeout.
-  virtual double run_timed(int count) = 0;
+  // Runs `count` operations back to back and waits for them, untimed (warm-up, the checked
+  // operation). Throws on an error or a timeout.
+  virtual void run_untimed(int count) = 0;
+  // One timed sample of `count` operations, in two steps so that the engine can align the ranks
+  // between them (engine.cpp, "the timing loop"):
+  //  - queue_sample readies the operations without letting any start where the backend can hold
+  //    them (NCCL: each member's stream held behind a spin gate, start event, the operations,
+  //    stop event; MPI: nothing, host calls cannot be queued);
+  //  - complete_sample lets them run (NCCL: opens the gates; MPI: runs them between two reads of
+  //    the host clock), waits for them and returns the seconds the `count` operations took in
+  //    this process (the slowest member it drives).
+  // Both throw on an error or a timeout; a backend destroyed between the two lets go of what it
+  // held.
+  virtual void queue_sample(int count) = 0;
+  virtual double complete_sample() = 0;
+  // Timed samples so far whose operations could not all be held until the sample started (NCCL:
+  // the launch waited on the GPU with the gates closed, so they were opened early): those samples
+  // include host time. The engine records the count per size.
+  virtual int samples_released_early() const { return 0; }
   // Output elements that differ from what `seed`'s inputs must give, one count per member driven.
   virtual std::vector<std::uint64_t> count_wrong(std::uint32_t seed) = 0;
 };

@@ -5,6 +5,7 @@
 
 #include "bench/coll/engine.hpp"
 #include "bench/coll/mpi_backend.hpp"
+#include "bench/coll/mpi_call_plan.hpp"
 #include "bench/coll/nccl_backend.hpp"
 #include "bench/core/size_range.hpp"
 #include "results/config_error.hpp"
@@ -98,7 +99,7 @@ std::unique_ptr<CollectiveBackend> make_collective_backend(const BackendChoice& 
                                                            const std::filesystem::path& run_dir,
                                                            const std::string& probe_id) {
   std::unique_ptr<CollectiveBackend> backend;
-  if (choice.name == "mpi") backend = make_mpi_backend(world);
+  if (choice.name == "mpi") backend = make_mpi_backend(world, mpi_max_count(options.extra));
   if (choice.name == "nccl") backend = make_nccl_backend(world, options, run_dir, probe_id);
   if (!backend) throw std::runtime_error("no collective backend: " + choice.reason);
   return backend;

@@ -7,6 +7,7 @@
 #include <numeric>
 
 #include "bench/coll/verification.hpp"
+#include "bench/core/rank_agreement.hpp"
 #include "bench/core/stats.hpp"
 #include "results/units.hpp"
 
@@ -61,32 +62,105 @@ std::string sweep_table_row(const SweepRow& row, Collective collective,
                      row.busbw_gbps, row.wrong_total);
 }
 
+std::string meaningless_figure_reason(Collective collective, Placement placement, int nranks,
+                                      const std::string& metric) {
+  if (nranks != 1) return {};
+  const bool bandwidth = metric == "algbw" || metric == "busbw";
+  if (bandwidth && placement == Placement::in_place) {
+    return "in place on one rank: input and output are one buffer and nothing moves (NCCL and MPI "
+           "return at once), so no bandwidth applies";
+  }
+  if (metric == "busbw" && bus_factor(collective, nranks) == 0) {
+    return "one rank: the bus factor of " + std::string(collective_name(collective)) +
+           " is 0 (nothing crosses a link), so no busbw threshold applies; algbw is the local copy";
+  }
+  return {};
+}
+
+namespace {
+
+// One size and placement on every rank: fill, warm-up, aligned timed samples, verification.
+struct SweepStep {
+  CollectiveBackend& backend;
+  World& world;
+  std::string what;  // "coll.all_reduce 64MiB out-of-place", for errors
+
+  void prepare(Collective collective, Placement placement, const CollectiveShape& shape,
+               std::uint32_t seed) {
+    run_on_every_rank(world, "preparing " + what, [&] {
+      backend.prepare(collective, placement, shape);
+      backend.fill_inputs(seed);
+    });
+  }
+
+  // NCCL connects lazily (NCCL_RUNTIME_CONNECT): at least one untimed operation runs first, so no
+  // timed sample pays for connection setup.
+  void warm_up(int count) {
+    world.mark_progress();
+    run_on_every_rank(world, "warm-up of " + what,
+                      [&] { backend.run_untimed(std::max(1, count)); });
+  }
+
+  // The timing loop: per sample, every rank readies its `ops` operations (held where the backend
+  // can hold them), all ranks meet in a barrier, then each lets its operations run and times them.
+  // No rank's interval includes waiting for a peer still busy with the previous sample, and no
+  // host work sits inside an interval on a backend that can hold its queue.
+  std::vector<double> timed_samples(int samples_count, int ops) {
+    std::vector<double> samples(static_cast<std::size_t>(samples_count));
+    for (auto& sample : samples) {
+      world.mark_progress();
+      run_on_every_rank(world, "queueing a timed sample of " + what,
+                        [&] { backend.queue_sample(ops); });
+      world.barrier();
+      run_on_every_rank(world, "a timed sample of " + what,
+                        [&] { sample = backend.complete_sample() / ops; });
+    }
+    world.max_in_place(samples);  // the slowest rank decides each sample
+    return samples;
+  }
+
+  std::vector<std::uint64_t> count_wrong(std::uint32_t seed) {
+    run_on_every_rank(world, "filling the check of " + what, [&] { backend.fill_inputs(seed); });
+    world.mark_progress();
+    std::vector<std::uint64_t> mine;
+    run_on_every_rank(world, "checking " + what, [&] {
+      backend.run_untimed(1);
+      mine = backend.count_wrong(seed);
+    });
+    return gather_wrong_counts(world, mine);
+  }
+};
+
+}  // namespace
+
 std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const SweepConfig& config,
                                            World& world, MeasurementSink& sink,
                                            const std::string& probe_id, std::FILE* console) {
   const int nranks = backend.comm_size();
   const double factor = bus_factor(config.collective, nranks);
   const std::string hosts = world.joined_hosts();
+  const std::size_t host_count = world.distinct_hosts().size();
 
   std::vector<std::string> members;
   for (const auto& lines :
        world.gather_to_root(fmt::format("{}", fmt::join(backend.member_descriptions(), "\n")))) {
     if (!lines.empty()) members.push_back(lines);
   }
+  const int ops_per_sample = std::max(1, config.ops_per_sample);
+  const int samples_count = std::max(1, config.iters / ops_per_sample);
   if (console) {
-    std::fprintf(
-        console,
-        "# %s: backend %s, %d ranks on %zu host(s), %s, %d warm-up + %d timed iterations\n",
-        probe_id.c_str(), backend.name().c_str(), nranks, world.distinct_hosts().size(),
-        backend.type_name().c_str(), config.warmup, config.iters);
+    std::fprintf(console,
+                 "# %s: backend %s, %d ranks on %zu host(s), %s, %d warm-up + %d timed samples of "
+                 "%d operations (ranks aligned per sample)\n",
+                 probe_id.c_str(), backend.name().c_str(), nranks, host_count,
+                 backend.type_name().c_str(), std::max(1, config.warmup), samples_count,
+                 ops_per_sample);
     for (const auto& line : members) std::fprintf(console, "#   %s\n", line.c_str());
     std::fputs(sweep_table_header().c_str(), console);
     std::fflush(console);
   }
 
   std::vector<SweepRow> rows;
-  const int ops_per_sample = std::max(1, config.ops_per_sample);
-  const int samples_count = std::max(1, config.iters / ops_per_sample);
   for (std::uint64_t size : config.sizes) {
     const CollectiveShape shape = collective_shape(config.collective, size, nranks, sizeof(float));
     if (shape.size_bytes == 0) {
@@ -98,25 +172,17 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
     }
     for (Placement placement : config.placements) {
       if (!backend.supports(config.collective, placement)) continue;
-      backend.prepare(config.collective, placement, shape);
-      backend.fill_inputs(seed_for(size, placement, 0));
-      world.mark_progress();
-      if (config.warmup > 0) backend.run_timed(config.warmup);
-      world.barrier();
-
-      std::vector<double> samples(static_cast<std::size_t>(samples_count));
-      for (auto& sample : samples) {
-        world.mark_progress();
-        sample = backend.run_timed(ops_per_sample) / ops_per_sample;
-      }
-      world.max_in_place(samples);  // the slowest rank decides each sample
-
-      const std::uint32_t check_seed = seed_for(size, placement, 1);
-      backend.fill_inputs(check_seed);
-      world.barrier();
-      world.mark_progress();
-      backend.run_timed(1);
-      const auto wrong_by_rank = gather_wrong_counts(world, backend.count_wrong(check_seed));
+      SweepStep step{backend, world,
+                     fmt::format("{} {} ({}-of-place)", probe_id, format_bytes(shape.size_bytes),
+                                 placement_name(placement))};
+      step.prepare(config.collective, placement, shape, seed_for(size, placement, 0));
+      step.warm_up(config.warmup);
+      const int released_before = backend.samples_released_early();
+      std::vector<double> samples = step.timed_samples(samples_count, ops_per_sample);
+      std::vector<double> released{
+          static_cast<double>(backend.samples_released_early() - released_before)};
+      world.sum_in_place(released);
+      const auto wrong_by_rank = step.count_wrong(seed_for(size, placement, 1));
 
       SweepRow row;
       row.shape = shape;
@@ -145,14 +211,25 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
                      {"type", backend.type_name()},
                      {"placement", placement_name(placement)},
                      {"ranks", std::to_string(nranks)},
+                     {"hosts", std::to_string(host_count)},
                      {"count", std::to_string(shape.count)},
+                     {"ops_per_sample", std::to_string(ops_per_sample)},
                      {"bus_factor", fmt::format("{:.6g}", factor)}};
+      if (released[0] > 0) {
+        base.params["samples_with_host_time"] = fmt::format("{:.0f}", released[0]);
+      }
       auto emit = [&](const char* metric, double value, const char* unit, bool with_stats) {
         Measurement m = base;
         m.metric = metric;
         m.value = value;
         m.unit = unit;
         if (with_stats) m.stats = row.time_us;
+        const std::string meaningless =
+            meaningless_figure_reason(config.collective, placement, nranks, metric);
+        if (!meaningless.empty()) {
+          m.status = MeasurementStatus::waived;
+          m.message = meaningless;
+        }
         sink.emit(std::move(m));
       };
       emit("time_us", row.time_us.median, "us", true);

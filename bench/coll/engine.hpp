@@ -1,5 +1,7 @@
-// The collective timing loop shared by every backend: size sweep, warm-up, timed samples combined
-// across ranks (slowest rank per sample), algbw/busbw, verification, the nccl-tests-style table.
+// The collective timing loop shared by every backend: size sweep, warm-up, timed samples of several
+// operations each with the ranks aligned per sample, combined across ranks (slowest rank per
+// sample), algbw/busbw, verification, the nccl-tests-style table. Generic over the backend and the
+// World (the whole job, a node's ranks, a pair of nodes).
 #pragma once
 
 #include <cstdint>
@@ -26,14 +28,25 @@ struct SweepConfig {
   Collective collective = Collective::all_reduce;
   std::vector<Placement> placements{Placement::out_of_place};
   std::vector<std::uint64_t> sizes;
-  int warmup = 5;
-  int iters = 20;
-  // Operations timed together as one sample (1: each iteration is a sample).
-  int ops_per_sample = 1;
+  int warmup = 5;  // untimed operations per size and placement (at least one is always run)
+  int iters = 20;  // timed operations per size and placement
+  // Operations timed together as one sample: iters / ops_per_sample samples (at least one).
+  int ops_per_sample = kDefaultOpsPerSample;
+
+  static constexpr int kDefaultOpsPerSample = 4;
 };
 
-// Runs the sweep on every rank; emits measurements (time_us, algbw, busbw, wrong_elements per size)
-// and prints the table on the root to `console` (nullptr: no table).
+// Why a figure of one size means nothing (and is emitted WAIVED with that reason), or "" when it
+// means what it says: busbw where the bus factor is 0 (one rank), algbw and busbw of an in-place
+// operation on one rank (input and output are the same buffer: nothing moves).
+std::string meaningless_figure_reason(Collective collective, Placement placement, int nranks,
+                                      const std::string& metric);
+
+// Runs the sweep on every rank of `world` (the ranks of the backend's communicator); emits
+// measurements (time_us, algbw, busbw, wrong_elements per size) and prints the table on the root to
+// `console` (nullptr: no table). A step that fails on one rank fails on every rank at once
+// (RankFailure naming the rank, bench/core/rank_agreement.hpp), never a hang in the next
+// collective.
 std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const SweepConfig& config,
                                            World& world, MeasurementSink& sink,
                                            const std::string& probe_id, std::FILE* console);

@@ -1,11 +1,15 @@
-// MPI backend: the six collectives on host float buffers with MPI's own calls, timed on the host.
+// MPI backend: the six collectives on host float buffers with MPI's own calls (in pieces where a
+// count exceeds `int`, mpi_call_plan.hpp), timed on the host.
 #include <mpi.h>
 
 #include <cstring>
+#include <map>
 #include <stdexcept>
+#include <utility>
 #include <vector>
 
 #include "bench/coll/mpi_backend.hpp"
+#include "bench/coll/mpi_call_plan.hpp"
 #include "bench/coll/verification.hpp"
 #include "bench/core/timer.hpp"
 
@@ -24,20 +28,23 @@ constexpr float kPoison = -1.0f;
 
 class MpiBackend final : public CollectiveBackend {
  public:
-  explicit MpiBackend(const World& world) : host_(world.host()) {
+  MpiBackend(const World& world, std::uint64_t max_count)
+      : host_(world.host()), max_count_(max_count) {
     MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
     MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
   }
-  ~MpiBackend() override { MPI_Comm_free(&comm_); }
+  ~MpiBackend() override {
+    free_block_types();
+    MPI_Comm_free(&comm_);
+  }
 
   std::string name() const override { return "mpi"; }
   int comm_size() const override { return size_; }
   bool supports(Collective collective, Placement placement) const override {
     // MPI_Bcast has one buffer: it is in-place by nature.
-    return !(collective == Collective::broadcast && placement == Placement::out_of_place) ||
-           size_ == 1;
+    return !(collective == Collective::broadcast && placement == Placement::out_of_place);
   }
   std::vector<std::string> member_descriptions() const override {
     return {"rank " + std::to_string(rank_) + " " + host_ + " host memory"};
@@ -52,6 +59,13 @@ class MpiBackend final : public CollectiveBackend {
         std::max(shape.recv_count, placement == Placement::in_place ? shape.send_count : 0);
     send_.assign(placement == Placement::in_place ? 0 : shape.send_count, 0.0f);
     recv_.assign(output, kPoison);
+    calls_ = plan_mpi_calls(collective, placement, shape, rank_, size_, max_count_);
+    free_block_types();
+    for (const MpiCall& call : calls_) {
+      if (call.block_stride != 0 && call.block_stride != static_cast<std::uint64_t>(call.count)) {
+        block_type(call);
+      }
+    }
   }
 
   void fill_inputs(std::uint32_t seed) override {
@@ -62,7 +76,14 @@ class MpiBackend final : public CollectiveBackend {
     }
   }
 
-  double run_timed(int count) override {
+  void run_untimed(int count) override {
+    for (int i = 0; i < count; ++i) run_once();
+  }
+  // Host calls cannot be queued ahead: the sample is run, on the host clock, by complete_sample
+  // (right after the engine's barrier).
+  void queue_sample(int count) override { queued_ = count; }
+  double complete_sample() override {
+    const int count = std::exchange(queued_, 0);
     const double start = now_seconds();
     for (int i = 0; i < count; ++i) run_once();
     return now_seconds() - start;
@@ -99,46 +120,80 @@ class MpiBackend final : public CollectiveBackend {
   }
 
   void run_once() {
-    const int send_count = static_cast<int>(shape_.send_count);
-    const int recv_count = static_cast<int>(shape_.recv_count);
-    const void* send = in_place() ? MPI_IN_PLACE : send_.data();
-    float* recv = recv_.data();
-    switch (collective_) {
-      case Collective::all_reduce:
-        check_mpi(MPI_Allreduce(send, recv, recv_count, MPI_FLOAT, MPI_SUM, comm_),
+    for (const MpiCall& call : calls_) run_call(call);
+  }
+
+  // A derived type of `count` floats whose extent is `block_stride` floats: one rank's piece of a
+  // block too large for one call (made in prepare(), outside any timed interval).
+  MPI_Datatype block_type(const MpiCall& call) {
+    const auto key = std::make_pair(call.count, call.block_stride);
+    const auto found = block_types_.find(key);
+    if (found != block_types_.end()) return found->second;
+    MPI_Datatype piece = MPI_DATATYPE_NULL;
+    MPI_Datatype resized = MPI_DATATYPE_NULL;
+    check_mpi(MPI_Type_contiguous(call.count, MPI_FLOAT, &piece), "MPI_Type_contiguous");
+    check_mpi(MPI_Type_create_resized(
+                  piece, 0, static_cast<MPI_Aint>(call.block_stride * sizeof(float)), &resized),
+              "MPI_Type_create_resized");
+    MPI_Type_free(&piece);
+    check_mpi(MPI_Type_commit(&resized), "MPI_Type_commit");
+    block_types_[key] = resized;
+    return resized;
+  }
+
+  void free_block_types() {
+    for (auto& [key, type] : block_types_) MPI_Type_free(&type);
+    block_types_.clear();
+  }
+
+  void run_call(const MpiCall& call) {
+    float* output = recv_.data();
+    const float* input = in_place() ? recv_.data() : send_.data();
+    const void* send = call.in_place ? MPI_IN_PLACE : input + call.send_offset;
+    float* recv = output + call.recv_offset;
+    // A whole block is `count` floats; a piece of a block is one derived type with the block's
+    // stride (allgather, alltoall).
+    const bool piece_of_block =
+        call.block_stride != 0 && call.block_stride != static_cast<std::uint64_t>(call.count);
+    const int block_count = piece_of_block ? 1 : call.count;
+    const MPI_Datatype block =
+        piece_of_block ? block_types_.at({call.count, call.block_stride}) : MPI_FLOAT;
+    const int next = (rank_ + 1) % size_;
+    const int previous = (rank_ + size_ - 1) % size_;
+    switch (call.kind) {
+      case MpiCallKind::allreduce:
+        check_mpi(MPI_Allreduce(send, recv, call.count, MPI_FLOAT, MPI_SUM, comm_),
                   "MPI_Allreduce");
         break;
-      case Collective::all_gather:
-        check_mpi(MPI_Allgather(send, send_count, MPI_FLOAT, recv, send_count, MPI_FLOAT, comm_),
+      case MpiCallKind::allgather:
+        check_mpi(MPI_Allgather(send, call.count, MPI_FLOAT, recv, block_count, block, comm_),
                   "MPI_Allgather");
         break;
-      case Collective::reduce_scatter:
-        check_mpi(MPI_Reduce_scatter_block(send, recv, recv_count, MPI_FLOAT, MPI_SUM, comm_),
+      case MpiCallKind::reduce_scatter_block:
+        check_mpi(MPI_Reduce_scatter_block(send, recv, call.count, MPI_FLOAT, MPI_SUM, comm_),
                   "MPI_Reduce_scatter_block");
         break;
-      case Collective::broadcast:
-        check_mpi(MPI_Bcast(recv, recv_count, MPI_FLOAT, verify::kRoot, comm_), "MPI_Bcast");
+      case MpiCallKind::reduce:
+        check_mpi(MPI_Reduce(send, recv, call.count, MPI_FLOAT, MPI_SUM, call.root, comm_),
+                  "MPI_Reduce");
         break;
-      case Collective::alltoall: {
-        const int per_peer = recv_count / size_;
-        check_mpi(MPI_Alltoall(send, per_peer, MPI_FLOAT, recv, per_peer, MPI_FLOAT, comm_),
+      case MpiCallKind::bcast:
+        check_mpi(MPI_Bcast(recv, call.count, MPI_FLOAT, call.root, comm_), "MPI_Bcast");
+        break;
+      case MpiCallKind::alltoall:
+        check_mpi(MPI_Alltoall(send, block_count, block, recv, block_count, block, comm_),
                   "MPI_Alltoall");
         break;
-      }
-      case Collective::sendrecv: {
-        const int next = (rank_ + 1) % size_;
-        const int previous = (rank_ + size_ - 1) % size_;
-        if (in_place()) {
-          check_mpi(MPI_Sendrecv_replace(recv, recv_count, MPI_FLOAT, next, 0, previous, 0, comm_,
-                                         MPI_STATUS_IGNORE),
-                    "MPI_Sendrecv_replace");
-        } else {
-          check_mpi(MPI_Sendrecv(send_.data(), send_count, MPI_FLOAT, next, 0, recv, recv_count,
-                                 MPI_FLOAT, previous, 0, comm_, MPI_STATUS_IGNORE),
-                    "MPI_Sendrecv");
-        }
+      case MpiCallKind::sendrecv:
+        check_mpi(MPI_Sendrecv(send, call.count, MPI_FLOAT, next, 0, recv, call.count, MPI_FLOAT,
+                               previous, 0, comm_, MPI_STATUS_IGNORE),
+                  "MPI_Sendrecv");
         break;
-      }
+      case MpiCallKind::sendrecv_replace:
+        check_mpi(MPI_Sendrecv_replace(recv, call.count, MPI_FLOAT, next, 0, previous, 0, comm_,
+                                       MPI_STATUS_IGNORE),
+                  "MPI_Sendrecv_replace");
+        break;
     }
   }
 
@@ -151,13 +206,17 @@ class MpiBackend final : public CollectiveBackend {
   CollectiveShape shape_;
   std::vector<float> send_;
   std::vector<float> recv_;
+  std::uint64_t max_count_;
+  std::vector<MpiCall> calls_;  // one operation, as MPI calls
+  std::map<std::pair<int, std::uint64_t>, MPI_Datatype> block_types_;
+  int queued_ = 0;
 };
 
 }  // namespace
 
-std::unique_ptr<CollectiveBackend> make_mpi_backend(const World& world) {
+std::unique_ptr<CollectiveBackend> make_mpi_backend(const World& world, std::uint64_t max_count) {
   if (!world.is_mpi()) return nullptr;
-  return std::make_unique<MpiBackend>(world);
+  return std::make_unique<MpiBackend>(world, max_count);
 }
 
 }  // namespace fabcheck

@@ -3,6 +3,6 @@
 
 namespace fabcheck {
 
-std::unique_ptr<CollectiveBackend> make_mpi_backend(const World&) { return nullptr; }
+std::unique_ptr<CollectiveBackend> make_mpi_backend(const World&, std::uint64_t) { return nullptr; }
 
 }  // namespace fabcheck

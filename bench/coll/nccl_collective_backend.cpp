@@ -8,18 +8,14 @@
 
 #include "bench/coll/nccl_error.hpp"
 #include "bench/coll/nccl_gpu_assignment.hpp"
+#include "bench/core/rank_agreement.hpp"
 #include "bench/core/timer.hpp"
+#include "results/config_error.hpp"
 #include "results/units.hpp"
 
 namespace fabcheck {
 
 namespace {
-
-bool option_enabled(const RunOptions& options, const std::string& key) {
-  const auto it = options.extra.find(key);
-  if (it == options.extra.end()) return false;
-  return it->second == "1" || it->second == "true" || it->second == "yes" || it->second == "on";
-}
 
 std::string format_seconds(double seconds) {
   char text[32];
@@ -38,17 +34,27 @@ NcclCollectiveBackend::NcclCollectiveBackend(std::unique_ptr<NcclRuntime> runtim
     : runtime_(std::move(runtime)), world_(world), settings_(settings) {
   timeout_s_ = options.probe_timeout_s;
   deadline_s_ = now_seconds() + options.probe_timeout_s;
-  choose_members(cuda_visible_devices, option_enabled(options, "nccl.share_gpus"));
+  run_on_every_rank(world_, "choosing the GPU of each rank",
+                    [&] { choose_members(cuda_visible_devices); });
+  if (world_.is_mpi()) refuse_shared_gpus(cuda_visible_devices);
 
-  std::filesystem::create_directories(nccl_log_dir(run_dir));
-  const ScopedEnvironment environment(nccl_probe_environment(
-      user_nccl_environment(), run_dir, probe_id, settings_.forced_environment));
-  runtime_->reread_debug_environment();
-  create_communicators();
+  run_on_every_rank(world_, "creating the NCCL communicators", [&] {
+    std::filesystem::create_directories(nccl_log_dir(run_dir));
+    environment_ = std::make_unique<ScopedEnvironment>(nccl_probe_environment(
+        user_nccl_environment(), run_dir, probe_id, settings_.forced_environment));
+    runtime_->reread_debug_environment();
+    create_communicators();
+  });
 }
 
-void NcclCollectiveBackend::choose_members(const std::string& cuda_visible_devices,
-                                           bool allow_sharing) {
+NcclCollectiveBackend::~NcclCollectiveBackend() {
+  // A sample queued and never completed (another rank failed in between): let the streams go
+  // before the runtime aborts the communicators and frees what they use.
+  if (gates_closed_ && runtime_) runtime_->open_gates();
+  runtime_.reset();
+}
+
+void NcclCollectiveBackend::choose_members(const std::string& cuda_visible_devices) {
   const int devices = runtime_->device_count();
   if (devices <= 0) {
     throw NcclError("nccl: no CUDA device visible on " + world_.host() +
@@ -58,7 +64,7 @@ void NcclCollectiveBackend::choose_members(const std::string& cuda_visible_devic
   }
   if (world_.is_mpi()) {
     const GpuAssignment gpu =
-        assign_gpu(world_.hosts(), world_.rank(), devices, cuda_visible_devices, allow_sharing);
+        assign_gpu(world_.hosts(), world_.rank(), devices, cuda_visible_devices);
     const bool host_scope = settings_.scope == NcclScope::host;
     members_.push_back({{gpu.ordinal, host_scope ? gpu.local_rank : world_.rank()}, gpu.label, {}});
     nranks_ = host_scope ? gpu.local_size : world_.size();
@@ -70,6 +76,26 @@ void NcclCollectiveBackend::choose_members(const std::string& cuda_visible_devic
     nranks_ = devices;
   }
   for (auto& member : members_) member.identity = runtime_->identify(member.spec.device_ordinal);
+}
+
+// Every rank learns every rank's GPU (bus id) and refuses together when two ranks of a host chose
+// the same one: NCCL would refuse it at init, after a wait, with a less helpful message.
+void NcclCollectiveBackend::refuse_shared_gpus(const std::string& cuda_visible_devices) {
+  const std::string mine = members_.front().identity.bus_id + "\t" + cuda_visible_devices;
+  std::string all;
+  for (const auto& entry : world_.gather_to_root(mine)) all += entry + "\n";
+  all = world_.broadcast_from_root(all);
+  std::vector<RankGpu> gpus;
+  std::size_t start = 0;
+  while (start < all.size()) {
+    const std::size_t end = all.find('\n', start);
+    const std::string line = all.substr(start, end - start);
+    const std::size_t tab = line.find('\t');
+    gpus.push_back({line.substr(0, tab), tab == std::string::npos ? "" : line.substr(tab + 1)});
+    start = end + 1;
+  }
+  const std::string problem = duplicate_gpu_problem(world_.hosts(), gpus);
+  if (!problem.empty()) throw ConfigError(problem);
 }
 
 void NcclCollectiveBackend::create_communicators() {
@@ -133,10 +159,7 @@ void NcclCollectiveBackend::fill_inputs(std::uint32_t seed) {
   for (std::size_t m = 0; m < members_.size(); ++m) runtime_->fill(m, operation_, seed);
 }
 
-double NcclCollectiveBackend::run_timed(int count) {
-  require_usable();
-  const std::string what = std::to_string(count) + " x " + describe_operation();
-  runtime_->record_start();
+void NcclCollectiveBackend::enqueue(int count, const std::string& what) {
   for (int i = 0; i < count; ++i) {
     const NcclPoll queued = runtime_->enqueue(operation_);
     if (queued.state == NcclCommState::failed) {
@@ -144,15 +167,59 @@ double NcclCollectiveBackend::run_timed(int count) {
                           ": " + queued.error,
                       false);
     }
-    if (queued.state == NcclCommState::in_progress) wait_for("queueing " + what, false);
+    // A non-blocking communicator launches on a thread of NCCL's own (ncclGroupEnd answers
+    // ncclInProgress): the next operation may be queued only once this one is.
+    if (queued.state == NcclCommState::in_progress)
+      wait_for("queueing " + what, false, gates_closed_);
   }
-  runtime_->record_stop();
+}
+
+void NcclCollectiveBackend::run_untimed(int count) {
+  require_usable();
+  const std::string what = std::to_string(count) + " x " + describe_operation();
+  enqueue(count, what);
+  wait_for(what, true);
+}
+
+// The timed sample: gates closed, start event, the operations, stop event. Nothing runs on the GPU
+// until complete_sample() opens the gates, so the interval between the events holds the operations
+// back to back and none of the host's launching and polling.
+void NcclCollectiveBackend::queue_sample(int count) {
+  require_usable();
+  if (gates_closed_) throw NcclError("nccl: a timed sample was queued twice");
+  runtime_->close_gates();
+  gates_closed_ = true;
+  released_early_this_sample_ = false;
+  try {
+    runtime_->record_start();
+    enqueue(count, std::to_string(count) + " x " + describe_operation());
+    runtime_->record_stop();
+  } catch (...) {
+    open_gates();
+    throw;
+  }
+  queued_ = count;
+}
+
+double NcclCollectiveBackend::complete_sample() {
+  require_usable();
+  if (queued_ == 0) throw NcclError("nccl: complete_sample() without a queued sample");
+  const std::string what = std::to_string(queued_) + " x " + describe_operation();
+  queued_ = 0;
+  open_gates();
+  if (released_early_this_sample_) ++released_early_;
   wait_for(what, true);
   double slowest = 0;
   for (std::size_t m = 0; m < members_.size(); ++m) {
     slowest = std::max(slowest, runtime_->elapsed_s(m));
   }
   return slowest;
+}
+
+void NcclCollectiveBackend::open_gates() {
+  if (!gates_closed_) return;
+  gates_closed_ = false;
+  runtime_->open_gates();
 }
 
 std::vector<std::uint64_t> NcclCollectiveBackend::count_wrong(std::uint32_t seed) {
@@ -164,7 +231,8 @@ std::vector<std::uint64_t> NcclCollectiveBackend::count_wrong(std::uint32_t seed
   return wrong;
 }
 
-void NcclCollectiveBackend::wait_for(const std::string& what, bool streams) {
+void NcclCollectiveBackend::wait_for(const std::string& what, bool streams, bool gated) {
+  const double patience_ends = now_seconds() + settings_.gate_patience_s;
   auto pause = std::chrono::microseconds(20);
   while (true) {
     std::vector<const Member*> pending;
@@ -180,7 +248,14 @@ void NcclCollectiveBackend::wait_for(const std::string& what, bool streams) {
       }
     }
     if (pending.empty()) return;
-    if (now_seconds() >= deadline_s_) {
+    const double now = now_seconds();
+    if (gated && gates_closed_ && now >= patience_ends) {
+      // NCCL's launch waits for the GPU (its work FIFO is full): holding the streams any longer
+      // would deadlock. This sample now includes host time; the engine records that.
+      open_gates();
+      released_early_this_sample_ = true;
+    }
+    if (now >= deadline_s_) {
       std::string names;
       for (const Member* member : pending) {
         names += (names.empty() ? "" : "; ") + describe_member(*member);
@@ -195,6 +270,7 @@ void NcclCollectiveBackend::wait_for(const std::string& what, bool streams) {
 }
 
 void NcclCollectiveBackend::abort_and_throw(const std::string& message, bool timed_out) {
+  open_gates();
   if (!aborted_) {
     aborted_ = true;
     runtime_->abort_all();

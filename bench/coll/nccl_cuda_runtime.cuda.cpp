@@ -1,16 +1,19 @@
 // CudaNcclRuntime: NcclRuntime on cudart and NCCL — non-blocking communicators, one stream and a
-// pair of timing events per GPU, device buffers, and the verification kernels.
+// pair of timing events per GPU, one spin gate holding every stream during a timed sample, device
+// buffers, and the verification kernels.
 #include <cuda_runtime_api.h>
 #include <nccl.h>
 
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <memory>
 
 #include "bench/coll/nccl_buffer_layout.hpp"
 #include "bench/coll/nccl_cuda_runtime.hpp"
 #include "bench/coll/nccl_error.hpp"
 #include "bench/coll/nccl_verify_kernels.hpp"
+#include "bench/coll/spin_gate.hpp"
 #include "bench/coll/verification.hpp"
 #include "bench/core/world.hpp"
 
@@ -122,6 +125,13 @@ class CudaNcclRuntime : public NcclRuntime {
       check(cudaEventCreate(&member.stop), "cudaEventCreate", member.ordinal);
       check(cudaMalloc(&member.wrong, sizeof(unsigned long long)), "cudaMalloc", member.ordinal);
     }
+    // Made with a member's device current (pinned memory needs a context; never device 0's when
+    // this process drives another GPU) and portable, so every member's stream can wait on it.
+    try {
+      gate_ = std::make_unique<SpinGate>();
+    } catch (const std::exception& error) {
+      throw NcclError("cuda: the spin gate on " + local_hostname() + ": " + error.what());
+    }
     ncclUniqueId id;
     std::memcpy(id.internal, id_bytes.data(), id_bytes.size());
     communicator_started = true;
@@ -205,6 +215,18 @@ class CudaNcclRuntime : public NcclRuntime {
         "cudaMemcpyAsync", member.ordinal);
     check(cudaStreamSynchronize(member.stream), "counting wrong elements", member.ordinal);
     return wrong;
+  }
+
+  void close_gates() override {
+    gate_->close();
+    for (auto& member : members_) {
+      select(member);
+      check(gate_->hold(member.stream), "holding the stream behind the spin gate", member.ordinal);
+    }
+  }
+
+  void open_gates() override {
+    if (gate_) gate_->open();
   }
 
   void record_start() override {
@@ -311,6 +333,7 @@ class CudaNcclRuntime : public NcclRuntime {
   // Every operation has completed (or the communicators were aborted) by the time the runtime is
   // destroyed, so ncclCommAbort frees what ncclCommDestroy would, with no path that blocks.
   void release() noexcept {
+    open_gates();
     abort_all();
     for (auto& member : members_) {
       if (cudaSetDevice(member.ordinal) != cudaSuccess) continue;
@@ -322,9 +345,11 @@ class CudaNcclRuntime : public NcclRuntime {
       if (member.stream != nullptr) (void)cudaStreamDestroy(member.stream);
     }
     members_.clear();
+    gate_.reset();
   }
 
   std::vector<DeviceMember> members_;
+  std::unique_ptr<SpinGate> gate_;  // one flag for every member: they start together
 };
 
 }  // namespace

@@ -36,12 +36,21 @@ EnvironmentMap nccl_probe_environment(const EnvironmentMap& user,
   for (const auto& [name, value] : debug) {
     if (user.count(name) == 0) result[name] = value;
   }
+  const EnvironmentMap non_blocking{{"NCCL_COMM_BLOCKING", "0"}};
+  for (const auto& [name, value] : non_blocking) result[name] = value;
   for (const auto& [name, value] : forced) result[name] = value;
   return result;
 }
 
-EnvironmentMap nic_loopback_environment() {
-  return {{"NCCL_P2P_DISABLE", "1"}, {"NCCL_SHM_DISABLE", "1"}, {"NCCL_NET_GDR_LEVEL", "5"}};
+EnvironmentMap nic_loopback_environment(const std::filesystem::path& run_dir,
+                                        const std::string& probe_id) {
+  return {{"NCCL_P2P_DISABLE", "1"},
+          {"NCCL_SHM_DISABLE", "1"},
+          {"NCCL_NET_GDR_LEVEL", "5"},
+          {"NCCL_RUNTIME_CONNECT", "0"},
+          {"NCCL_DEBUG", "INFO"},
+          {"NCCL_DEBUG_SUBSYS", "INIT,NET,GRAPH,ENV"},
+          {"NCCL_DEBUG_FILE", (nccl_log_dir(run_dir) / (probe_id + ".%h.%p.log")).string()}};
 }
 
 ScopedEnvironment::ScopedEnvironment(const EnvironmentMap& values) {

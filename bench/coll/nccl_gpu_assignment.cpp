@@ -1,7 +1,9 @@
 // Rank -> GPU mapping from host names and CUDA_VISIBLE_DEVICES (see nccl_gpu_assignment.hpp).
 #include "bench/coll/nccl_gpu_assignment.hpp"
 
+#include <map>
 #include <string_view>
+#include <utility>
 
 #include "bench/core/world.hpp"
 #include "results/config_error.hpp"
@@ -15,6 +17,11 @@ std::string_view trim(std::string_view text) {
   if (first == std::string_view::npos) return {};
   const auto last = text.find_last_not_of(" \t");
   return text.substr(first, last - first + 1);
+}
+
+std::string visible_note(const std::string& cuda_visible_devices) {
+  return cuda_visible_devices.empty() ? std::string("CUDA_VISIBLE_DEVICES unset")
+                                      : "CUDA_VISIBLE_DEVICES=" + cuda_visible_devices;
 }
 
 }  // namespace
@@ -40,30 +47,45 @@ std::string gpu_label(int ordinal, const std::vector<std::string>& visible_entri
 }
 
 GpuAssignment assign_gpu(const std::vector<std::string>& hosts, int rank, int visible_device_count,
-                         const std::string& cuda_visible_devices, bool allow_sharing) {
+                         const std::string& cuda_visible_devices) {
   if (rank < 0 || static_cast<std::size_t>(rank) >= hosts.size()) {
     throw ConfigError("nccl: rank " + std::to_string(rank) + " outside a world of " +
                       std::to_string(hosts.size()) + " ranks");
   }
   const std::string& host = hosts[static_cast<std::size_t>(rank)];
-  const std::string visible_note = cuda_visible_devices.empty()
-                                       ? std::string("CUDA_VISIBLE_DEVICES unset")
-                                       : "CUDA_VISIBLE_DEVICES=" + cuda_visible_devices;
   if (visible_device_count <= 0) {
-    throw ConfigError("nccl: host " + host + " has no visible CUDA device (" + visible_note + ")");
+    throw ConfigError("nccl: host " + host + " has no visible CUDA device (" +
+                      visible_note(cuda_visible_devices) + ")");
   }
   const auto [local_rank, local_size] = local_rank_of(hosts, rank);
-  if (local_size > visible_device_count && !allow_sharing) {
-    throw ConfigError("nccl: host " + host + " runs " + std::to_string(local_size) +
-                      " ranks but has " + std::to_string(visible_device_count) + " visible GPUs (" +
-                      visible_note + "); launch one rank per GPU or pass --opt nccl.share_gpus=1");
-  }
   GpuAssignment assignment;
   assignment.local_rank = local_rank;
   assignment.local_size = local_size;
   assignment.ordinal = local_rank % visible_device_count;
   assignment.label = gpu_label(assignment.ordinal, parse_visible_devices(cuda_visible_devices));
   return assignment;
+}
+
+std::string duplicate_gpu_problem(const std::vector<std::string>& hosts,
+                                  const std::vector<RankGpu>& gpus) {
+  std::map<std::pair<std::string, std::string>, std::vector<std::size_t>> ranks_by_gpu;
+  for (std::size_t rank = 0; rank < gpus.size() && rank < hosts.size(); ++rank) {
+    ranks_by_gpu[{hosts[rank], gpus[rank].bus_id}].push_back(rank);
+  }
+  std::string problem;
+  for (const auto& [key, ranks] : ranks_by_gpu) {
+    if (ranks.size() < 2) continue;
+    std::string names;
+    for (std::size_t rank : ranks) {
+      names += (names.empty() ? "" : ", ") + std::to_string(rank) + " (" +
+               visible_note(gpus[rank].cuda_visible_devices) + ")";
+    }
+    problem += (problem.empty() ? "" : "; ") + std::string("host ") + key.first + ": ranks " +
+               names + " all chose GPU " + key.second;
+  }
+  if (problem.empty()) return {};
+  return "nccl: two ranks on one GPU, which NCCL refuses (\"Duplicate GPU detected\"): " + problem +
+         "; launch one rank per GPU (as many ranks per node as GPUs, or srun --gpus-per-task=1)";
 }
 
 }  // namespace fabcheck

@@ -1,11 +1,14 @@
 // coll.nic_loopback: an all-reduce among the GPUs of each node with NVLink/PCIe peer access and
 // shared memory disabled and GPUDirect RDMA forced, so every byte crosses the NICs (the GDR + IB
 // loopback check of SuperBench and AzHC); one communicator per node, the same engine as coll.*.
+// Its own NCCL log must show network channels only, else its figures are an ERROR.
 #include <algorithm>
+#include <utility>
 
 #include "bench/coll/coll_probes.hpp"
 #include "bench/coll/engine.hpp"
 #include "bench/coll/nccl_backend.hpp"
+#include "bench/coll/nccl_environment.hpp"
 #include "bench/coll/nccl_probes.hpp"
 #include "bench/core/size_range.hpp"
 
@@ -29,6 +32,8 @@ int gpus_per_node(const World& world, const NcclAvailability& nccl) {
 
 class NicLoopbackProbe final : public Probe {
  public:
+  explicit NicLoopbackProbe(NcclLogProof proof) : proof_(std::move(proof)) {}
+
   std::string id() const override { return "coll.nic_loopback"; }
   std::string description() const override {
     return "NCCL all-reduce among each node's GPUs forced through the NICs (no P2P, no SHM, GDR)";
@@ -54,7 +59,7 @@ class NicLoopbackProbe final : public Probe {
   void run(RunContext& context, MeasurementSink& sink) override {
     NcclBackendSettings settings;
     settings.scope = NcclScope::host;
-    settings.forced_environment = nic_loopback_environment();
+    settings.forced_environment = nic_loopback_environment(context.run_dir, id());
     auto backend =
         make_nccl_backend(context.world, context.options, context.run_dir, id(), settings);
     SweepConfig config;
@@ -65,13 +70,45 @@ class NicLoopbackProbe final : public Probe {
     config.iters = context.options.iters;
     run_collective_sweep(*backend, config, context.world, sink, id(),
                          context.world.is_root() ? stdout : nullptr);
+    backend.reset();  // NCCL's log is complete and the probe's environment restored
+    prove_network_only(context, sink);
   }
+
+ private:
+  // Each host's first rank reads the host's logs; the root turns every host's problem into an
+  // ERROR measurement: figures that may have travelled over NVLink or shared memory are not the
+  // NICs'.
+  void prove_network_only(RunContext& context, MeasurementSink& sink) const {
+    World& world = context.world;
+    std::string problem;
+    if (world.local_rank() == 0) {
+      problem = proof_ ? proof_(nccl_log_dir(context.run_dir), id(), world.host())
+                       : "this build cannot read NCCL logs, so the NIC path cannot be shown";
+    }
+    const auto problems = world.gather_to_root(world.host() + "\n" + problem);
+    for (const auto& entry : problems) {
+      const auto newline = entry.find('\n');
+      if (newline == std::string::npos || newline + 1 >= entry.size()) continue;
+      Measurement m;
+      m.probe = id();
+      m.metric = "busbw";
+      m.unit = "GB/s";
+      m.host = entry.substr(0, newline);
+      m.rank = -1;
+      m.subject = "nccl-log";
+      m.status = MeasurementStatus::error;
+      m.message = entry.substr(newline + 1);
+      sink.emit(std::move(m));
+    }
+  }
+
+  NcclLogProof proof_;
 };
 
 }  // namespace
 
-void register_nccl_probes(Registry& registry) {
-  registry.add(std::make_unique<NicLoopbackProbe>());
+void register_nccl_probes(Registry& registry, NcclLogProof proof) {
+  registry.add(std::make_unique<NicLoopbackProbe>(std::move(proof)));
 }
 
 }  // namespace fabcheck

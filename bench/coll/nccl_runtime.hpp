@@ -1,7 +1,7 @@
 // NcclRuntime: the CUDA and NCCL entry points the NCCL backend uses, behind one interface so the
 // backend's host-side logic (mapping, id exchange, polling, timeout and abort, results) runs in
-// tests with a test double. The real one is nccl_runtime.cuda.cpp; it drives "members": the GPUs
-// of this process, each with its communicator, stream, events and buffers.
+// tests with a test double. The real one is nccl_cuda_runtime.cuda.cpp; it drives "members": the
+// GPUs of this process, each with its communicator, stream, spin gate, events and buffers.
 #pragma once
 
 #include <cstddef>
@@ -72,7 +72,16 @@ class NcclRuntime {
   virtual std::uint64_t count_wrong(std::size_t member, const NcclOperation& op,
                                     std::uint32_t seed) = 0;
 
-  // Timing brackets: an event on every member's stream before and after the operations.
+  // A timed sample, in this order (NcclCollectiveBackend::queue_sample / complete_sample):
+  // close_gates, record_start, enqueue x N, record_stop, then open_gates once every rank has queued
+  // its sample. Between close_gates and open_gates nothing queued on a member's stream runs: the
+  // events bracket only GPU work, never the host's launch and polling.
+  // Holds every member's stream behind a spin gate (a kernel spinning on host-mapped memory).
+  virtual void close_gates() = 0;
+  // Lets the held streams run. Idempotent; the runtime also opens them when destroyed, so no
+  // stream stays held after an exception.
+  virtual void open_gates() = 0;
+  // An event on every member's stream before and after the operations.
   virtual void record_start() = 0;
   virtual void record_stop() = 0;
   // Queues one operation on every member (grouped); ready, in_progress (poll until ready before

@@ -220,7 +220,31 @@ def scenario_gate(a):
             fail("no verdict line on the console")
 
 
+def scenario_pieces(a):
+    """Defect 12's path on real MPI: every collective with at most 1000 elements per MPI call, so each
+    operation goes in pieces (derived block types, per-root reductions); every element verified."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = pathlib.Path(tmp) / "run"
+        probes = ",".join("coll." + c for c in ("all_reduce", "all_gather", "reduce_scatter",
+                                                 "broadcast", "alltoall", "sendrecv"))
+        result = run(a, a.fabcheck, a.np, ["run", "--probes", probes, "--sizes", "16K:1M:8",
+                                            "--iters", "4", "--warmup", "1", "--placement", "both",
+                                            "--opt", "mpi.max_count=1000",
+                                            "--profile", str(FIXTURES / "integration.toml"),
+                                            "--out", str(out)])
+        if result.returncode != 0:
+            fail(f"exit code {result.returncode}, expected 0")
+        measurements, _, _ = check_files(out)
+        wrong = [m for m in measurements if m["metric"] == "wrong_elements"]
+        if len(wrong) < 6 * 2:
+            fail(f"expected wrong_elements for 6 collectives at 2 sizes or more, got {len(wrong)}")
+        for m in wrong:
+            if m["value"] != 0:
+                fail(f"{m['probe']}: {m['value']} wrong elements at {m['size_bytes']} B ({m['params']})")
+
+
 SCENARIOS = {
+    "pieces": scenario_pieces,
     "collective": scenario_collective,
     "fail-threshold": scenario_fail_threshold,
     "bad-input": scenario_bad_input,

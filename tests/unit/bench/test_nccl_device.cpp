@@ -34,15 +34,30 @@ TEST(NcclDevice, EveryCollectiveRunsAndVerifiesOnTheGpus) {
           collective_shape(collective, 4u << 20, backend->comm_size(), sizeof(float));
       backend->prepare(collective, placement, shape);
       backend->fill_inputs(11);
-      EXPECT_GT(backend->run_timed(3), 0.0);
+      backend->run_untimed(1);
+      backend->queue_sample(3);
+      EXPECT_GT(backend->complete_sample(), 0.0);
       backend->fill_inputs(12);
-      backend->run_timed(1);
+      backend->run_untimed(1);
       EXPECT_EQ(backend->count_wrong(12), zeros);
       // Outputs poisoned by a fill and not yet written by an operation count as wrong.
       backend->fill_inputs(13);
       EXPECT_NE(backend->count_wrong(12), zeros);
     }
   }
+  // The gate holds the sample until complete_sample(): host time spent in between is not in it.
+  const CollectiveShape small =
+      collective_shape(Collective::all_reduce, 1u << 20, backend->comm_size(), sizeof(float));
+  backend->prepare(Collective::all_reduce, Placement::out_of_place, small);
+  backend->fill_inputs(14);
+  backend->run_untimed(2);
+  backend->queue_sample(4);
+  ::usleep(200000);
+  const double sample_s = backend->complete_sample();
+  EXPECT_GT(sample_s, 0.0);
+  EXPECT_LT(sample_s, 0.1) << "4 all-reduces of 1 MiB took " << sample_s
+                           << " s: the 200 ms the host slept between queueing and release is in it";
+  EXPECT_EQ(backend->samples_released_early(), 0);
   backend.reset();
   EXPECT_TRUE(nccl_communicator_created());
   bool log_found = false;

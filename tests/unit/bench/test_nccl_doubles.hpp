@@ -1,5 +1,6 @@
 // Test doubles for the NCCL backend's host-side tests: a World whose collectives are scripted, and
-// an NcclRuntime that runs the collectives on host memory for every member of one process.
+// an NcclRuntime that runs the collectives on host memory for every member of one process and
+// records the order of the calls that time a sample (gates, events, launches).
 #pragma once
 
 #include <algorithm>
@@ -7,6 +8,7 @@
 #include <cstdlib>
 #include <map>
 #include <set>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -34,6 +36,7 @@ class ScriptedWorld final : public World {
     gathered_mine.push_back(mine);
     if (!is_root()) return {};
     std::vector<std::string> all = gather_reply;
+    all.resize(static_cast<std::size_t>(size()));
     all[static_cast<std::size_t>(rank())] = mine;
     return all;
   }
@@ -64,6 +67,8 @@ class FakeNcclRuntime final : public NcclRuntime {
  public:
   struct Shared {  // what the test inspects after the runtime has been handed to the backend
     int devices = 2;
+    int first_bus = 5;               // device ordinal o has bus id 0000:<first_bus + o>:00.0
+    std::string device_count_error;  // device_count() throws NcclError with it when not empty
     std::string model = "Fake H200";
     NcclUniqueIdBytes id = id_filled_with(0xab);
     int init_in_progress_polls = 0;  // poll() answers in_progress this many times after start_init
@@ -72,6 +77,12 @@ class FakeNcclRuntime final : public NcclRuntime {
     std::map<std::size_t, std::string> failing_members;  // poll() after an enqueue fails with text
     std::map<std::size_t, std::uint64_t> corrupt_elements;  // outputs spoiled after each enqueue
     std::map<std::size_t, double> elapsed;                  // seconds per member
+    // NCCL's launch thread: poll() answers in_progress this many times after each enqueue.
+    int enqueue_in_progress_polls = 0;
+    // NCCL's launch waits for the GPU (work FIFO full): after this many enqueues with the gates
+    // closed, poll() answers in_progress until the gates open.
+    int enqueues_before_launch_blocks = -1;
+    std::string enqueue_error;  // enqueue() fails with this text when not empty
     // Observed:
     int nranks = 0;
     std::vector<NcclMemberSpec> specs;
@@ -81,15 +92,26 @@ class FakeNcclRuntime final : public NcclRuntime {
     int aborts = 0;
     int rereads = 0;
     int enqueues = 0;
-    std::map<std::string, std::string> env_at_init;  // NCCL_* seen by start_init
+    std::map<std::string, std::string> env_at_init;           // NCCL_* seen by start_init
+    std::map<std::string, std::string> env_at_first_enqueue;  // ... by the first enqueue
+    bool gates_closed = false;
+    // The calls that matter to timing, in order: "close", "start", "enqueue", "stop", "open",
+    // "poll", "idle", "elapsed", "abort". ("poll" and "idle" only while a sample is open.)
+    std::vector<std::string> calls;
   };
+  static constexpr const char* kEnvNames[] = {
+      "NCCL_DEBUG",       "NCCL_DEBUG_SUBSYS",  "NCCL_DEBUG_FILE",      "NCCL_P2P_DISABLE",
+      "NCCL_SHM_DISABLE", "NCCL_NET_GDR_LEVEL", "NCCL_RUNTIME_CONNECT", "NCCL_COMM_BLOCKING"};
 
   explicit FakeNcclRuntime(Shared& shared) : s_(shared) {}
 
-  int device_count() override { return s_.devices; }
+  int device_count() override {
+    if (!s_.device_count_error.empty()) throw NcclError(s_.device_count_error);
+    return s_.devices;
+  }
   GpuIdentity identify(int ordinal) override {
     char bus[16];
-    std::snprintf(bus, sizeof bus, "0000:%02x:00.0", ordinal + 5);
+    std::snprintf(bus, sizeof bus, "0000:%02x:00.0", ordinal + s_.first_bus);
     return {bus, s_.model};
   }
   std::string library_version() override { return "2.28.9"; }
@@ -104,8 +126,7 @@ class FakeNcclRuntime final : public NcclRuntime {
     s_.specs = members;
     s_.nranks = nranks;
     s_.init_id = id;
-    for (const char* name : {"NCCL_DEBUG", "NCCL_DEBUG_SUBSYS", "NCCL_DEBUG_FILE",
-                             "NCCL_P2P_DISABLE", "NCCL_SHM_DISABLE", "NCCL_NET_GDR_LEVEL"}) {
+    for (const char* name : kEnvNames) {
       if (const char* value = std::getenv(name)) s_.env_at_init[name] = value;
     }
     buffers_.assign(members.size(), {});
@@ -115,6 +136,8 @@ class FakeNcclRuntime final : public NcclRuntime {
 
   NcclPoll poll(std::size_t member) override {
     ++s_.polls;
+    if (in_sample_) s_.calls.push_back("poll");
+    if (launch_blocked_ && s_.gates_closed) return {NcclCommState::in_progress, {}};
     if (in_progress_left_ > 0) {
       --in_progress_left_;
       return {NcclCommState::in_progress, {}};
@@ -126,9 +149,14 @@ class FakeNcclRuntime final : public NcclRuntime {
     return {};
   }
   bool stream_idle(std::size_t member) override {
+    if (in_sample_) s_.calls.push_back("idle");
+    if (s_.gates_closed) return false;  // nothing runs behind a closed gate
     return s_.enqueues == 0 || s_.hung_members.count(member) == 0;
   }
-  void abort_all() override { ++s_.aborts; }
+  void abort_all() override {
+    ++s_.aborts;
+    s_.calls.push_back("abort");
+  }
 
   void prepare(std::size_t member, const NcclOperation& op) override {
     const auto layout = layout_of(member, op);
@@ -158,10 +186,21 @@ class FakeNcclRuntime final : public NcclRuntime {
     return wrong;
   }
 
-  void record_start() override {}
-  void record_stop() override {}
+  void close_gates() override {
+    s_.gates_closed = true;
+    in_sample_ = true;
+    s_.calls.push_back("close");
+  }
+  void open_gates() override {
+    s_.gates_closed = false;
+    s_.calls.push_back("open");
+  }
+  void record_start() override { s_.calls.push_back("start"); }
+  void record_stop() override { s_.calls.push_back("stop"); }
   NcclPoll enqueue(const NcclOperation& op) override;
   double elapsed_s(std::size_t member) override {
+    s_.calls.push_back("elapsed");
+    in_sample_ = false;
     const auto it = s_.elapsed.find(member);
     return it == s_.elapsed.end() ? 0.001 : it->second;
   }
@@ -179,11 +218,30 @@ class FakeNcclRuntime final : public NcclRuntime {
   Shared& s_;
   std::vector<Buffers> buffers_;
   int in_progress_left_ = 0;
+  bool in_sample_ = false;
+  bool launch_blocked_ = false;
+  int enqueues_while_closed_ = 0;
 };
 
 // The data movement of each collective, on the members' host buffers (member index = rank).
 inline NcclPoll FakeNcclRuntime::enqueue(const NcclOperation& op) {
+  if (!s_.enqueue_error.empty()) return {NcclCommState::failed, s_.enqueue_error};
+  if (s_.enqueues == 0) {
+    for (const char* name : kEnvNames) {
+      if (const char* value = std::getenv(name)) s_.env_at_first_enqueue[name] = value;
+    }
+  }
   ++s_.enqueues;
+  s_.calls.push_back("enqueue");
+  in_progress_left_ = s_.enqueue_in_progress_polls;
+  if (s_.gates_closed) {
+    ++enqueues_while_closed_;
+    launch_blocked_ = s_.enqueues_before_launch_blocks >= 0 &&
+                      enqueues_while_closed_ > s_.enqueues_before_launch_blocks;
+  } else {
+    enqueues_while_closed_ = 0;
+    launch_blocked_ = false;
+  }
   const std::size_t n = buffers_.size();
   std::vector<std::vector<float>> inputs(n);
   for (std::size_t r = 0; r < n; ++r) {
@@ -230,6 +288,7 @@ inline NcclPoll FakeNcclRuntime::enqueue(const NcclOperation& op) {
       for (std::uint64_t i = 0; i < corrupt->second && i < recv_count; ++i) out[i] += 100.0f;
     }
   }
+  if (launch_blocked_ || in_progress_left_ > 0) return {NcclCommState::in_progress, {}};
   return {};
 }
 

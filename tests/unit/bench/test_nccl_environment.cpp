@@ -13,7 +13,8 @@ TEST(NcclEnvironment, DebugLogGoesToThePerProbeFileInTheRunDirectory) {
   EXPECT_EQ(env,
             (EnvironmentMap{{"NCCL_DEBUG", "INFO"},
                             {"NCCL_DEBUG_SUBSYS", "INIT,NET,GRAPH,ENV"},
-                            {"NCCL_DEBUG_FILE", "/runs/r1/nccl-logs/coll.all_reduce.%h.%p.log"}}));
+                            {"NCCL_DEBUG_FILE", "/runs/r1/nccl-logs/coll.all_reduce.%h.%p.log"},
+                            {"NCCL_COMM_BLOCKING", "0"}}));
   EXPECT_EQ(nccl_log_dir("/runs/r1"), std::filesystem::path("/runs/r1/nccl-logs"));
 }
 
@@ -26,14 +27,27 @@ TEST(NcclEnvironment, TheUsersOwnDebugSettingsWin) {
   EXPECT_EQ(env.count("NCCL_IB_HCA"), 0u);  // left as the user set it, not re-set
 }
 
-TEST(NcclEnvironment, ForcedSettingsWinOverTheUsers) {
-  const EnvironmentMap user{{"NCCL_P2P_DISABLE", "0"}};
+// A user's NCCL_COMM_BLOCKING=1 would make NCCL block in init and launches, past the backend's
+// timeout: every NCCL probe keeps its communicators non-blocking.
+TEST(NcclEnvironment, CommunicatorsStayNonBlockingWhateverTheUserSet) {
   const EnvironmentMap env =
-      nccl_probe_environment(user, "/r", "coll.nic_loopback", nic_loopback_environment());
+      nccl_probe_environment({{"NCCL_COMM_BLOCKING", "1"}}, "/r", "coll.all_reduce", {});
+  EXPECT_EQ(env.at("NCCL_COMM_BLOCKING"), "0");
+}
+
+// coll.nic_loopback's settings win over the user's, its own INFO log included (the log is its
+// proof), and every connection is made at init (NCCL_RUNTIME_CONNECT=0).
+TEST(NcclEnvironment, ForcedSettingsWinOverTheUsers) {
+  const EnvironmentMap user{{"NCCL_P2P_DISABLE", "0"}, {"NCCL_DEBUG", "WARN"}};
+  const EnvironmentMap env = nccl_probe_environment(
+      user, "/r", "coll.nic_loopback", nic_loopback_environment("/r", "coll.nic_loopback"));
   EXPECT_EQ(env.at("NCCL_P2P_DISABLE"), "1");
   EXPECT_EQ(env.at("NCCL_SHM_DISABLE"), "1");
   EXPECT_EQ(env.at("NCCL_NET_GDR_LEVEL"), "5");
-  EXPECT_EQ(env.size(), 6u);
+  EXPECT_EQ(env.at("NCCL_RUNTIME_CONNECT"), "0");
+  EXPECT_EQ(env.at("NCCL_DEBUG"), "INFO");
+  EXPECT_EQ(env.at("NCCL_DEBUG_FILE"), "/r/nccl-logs/coll.nic_loopback.%h.%p.log");
+  EXPECT_EQ(env.size(), 8u);  // and NCCL_COMM_BLOCKING=0
 }
 
 TEST(NcclEnvironment, ScopedEnvironmentRestoresWhatWasThere) {

@@ -1,4 +1,5 @@
-// Rank -> GPU mapping from host names and CUDA_VISIBLE_DEVICES.
+// Rank -> GPU mapping from host names and CUDA_VISIBLE_DEVICES, and the only refusal: two ranks of
+// a host on one GPU (same bus id).
 #include <gtest/gtest.h>
 
 #include "bench/coll/nccl_gpu_assignment.hpp"
@@ -18,12 +19,12 @@ TEST(NcclGpuAssignment, ParsesVisibleDevices) {
 
 TEST(NcclGpuAssignment, LocalRankAmongSameHostRanksPicksTheDevice) {
   const std::vector<std::string> hosts{"a", "a", "b", "b", "a"};
-  const GpuAssignment fifth = assign_gpu(hosts, 4, 4, "", false);
+  const GpuAssignment fifth = assign_gpu(hosts, 4, 4, "");
   EXPECT_EQ(fifth.local_rank, 2);
   EXPECT_EQ(fifth.local_size, 3);
   EXPECT_EQ(fifth.ordinal, 2);
   EXPECT_EQ(fifth.label, "2");
-  const GpuAssignment fourth = assign_gpu(hosts, 3, 4, "", false);
+  const GpuAssignment fourth = assign_gpu(hosts, 3, 4, "");
   EXPECT_EQ(fourth.local_rank, 1);
   EXPECT_EQ(fourth.local_size, 2);
   EXPECT_EQ(fourth.ordinal, 1);
@@ -31,36 +32,47 @@ TEST(NcclGpuAssignment, LocalRankAmongSameHostRanksPicksTheDevice) {
 
 TEST(NcclGpuAssignment, LabelComesFromCudaVisibleDevices) {
   const std::vector<std::string> hosts{"a", "a", "a"};
-  EXPECT_EQ(assign_gpu(hosts, 2, 4, "4,5,6,7", false).label, "6");
-  EXPECT_EQ(assign_gpu(hosts, 1, 4, "GPU-aa,GPU-bb", false).label, "GPU-bb");
+  EXPECT_EQ(assign_gpu(hosts, 2, 4, "4,5,6,7").label, "6");
+  EXPECT_EQ(assign_gpu(hosts, 1, 4, "GPU-aa,GPU-bb").label, "GPU-bb");
   // Fewer entries than devices (CUDA stops at an invalid one): the ordinal stands in.
-  EXPECT_EQ(assign_gpu(hosts, 2, 4, "GPU-aa,GPU-bb", false).label, "2");
+  EXPECT_EQ(assign_gpu(hosts, 2, 4, "GPU-aa,GPU-bb").label, "2");
 }
 
-TEST(NcclGpuAssignment, MoreRanksThanGpusOnAHostIsAnError) {
-  const std::vector<std::string> hosts{"node-a", "node-a", "node-a", "node-b"};
-  try {
-    assign_gpu(hosts, 0, 2, "0,1", false);
-    FAIL() << "expected ConfigError";
-  } catch (const ConfigError& error) {
-    EXPECT_STREQ(
-        error.what(),
-        "nccl: host node-a runs 3 ranks but has 2 visible GPUs (CUDA_VISIBLE_DEVICES=0,1); "
-        "launch one rank per GPU or pass --opt nccl.share_gpus=1");
+// Defect 4: with `srun --gpus-per-task=1` every rank sees one device (ordinal 0), its own; the old
+// rule (more ranks on the host than visible devices) refused it.
+TEST(NcclGpuAssignment, OneVisibleDevicePerRankIsOrdinalZeroForEveryRank) {
+  const std::vector<std::string> hosts{"node-a", "node-a", "node-a", "node-a"};
+  for (int rank = 0; rank < 4; ++rank) {
+    const GpuAssignment gpu = assign_gpu(hosts, rank, 1, "");
+    EXPECT_EQ(gpu.ordinal, 0);
+    EXPECT_EQ(gpu.local_rank, rank);
+    EXPECT_EQ(gpu.local_size, 4);
   }
-  // node-b has one rank for its two GPUs: fine.
-  EXPECT_EQ(assign_gpu(hosts, 3, 2, "0,1", false).ordinal, 0);
 }
 
-TEST(NcclGpuAssignment, SharingWrapsRanksOverGpusWhenAllowed) {
-  const std::vector<std::string> hosts{"a", "a", "a"};
-  EXPECT_EQ(assign_gpu(hosts, 2, 2, "", true).ordinal, 0);
-  EXPECT_EQ(assign_gpu(hosts, 1, 2, "", true).ordinal, 1);
+TEST(NcclGpuAssignment, DistinctBusIdsOnAHostAreNoProblem) {
+  EXPECT_EQ(duplicate_gpu_problem({"a", "a", "b", "b"}, {{"0000:17:00.0", "0"},
+                                                         {"0000:2a:00.0", "1"},
+                                                         {"0000:17:00.0", ""},
+                                                         {"0000:2a:00.0", ""}}),
+            "");
+}
+
+TEST(NcclGpuAssignment, TwoRanksOfAHostOnOneBusIdAreNamed) {
+  EXPECT_EQ(
+      duplicate_gpu_problem({"node-a", "node-a", "node-a", "node-b"}, {{"0000:17:00.0", "0"},
+                                                                       {"0000:2a:00.0", "1"},
+                                                                       {"0000:17:00.0", "2,0"},
+                                                                       {"0000:17:00.0", ""}}),
+      "nccl: two ranks on one GPU, which NCCL refuses (\"Duplicate GPU detected\"): host "
+      "node-a: ranks 0 (CUDA_VISIBLE_DEVICES=0), 2 (CUDA_VISIBLE_DEVICES=2,0) all chose GPU "
+      "0000:17:00.0; launch one rank per GPU (as many ranks per node as GPUs, or srun "
+      "--gpus-per-task=1)");
 }
 
 TEST(NcclGpuAssignment, NoVisibleDeviceNamesTheHostAndVariable) {
   try {
-    assign_gpu({"a"}, 0, 0, "", false);
+    assign_gpu({"a"}, 0, 0, "");
     FAIL() << "expected ConfigError";
   } catch (const ConfigError& error) {
     EXPECT_STREQ(error.what(),

@@ -5,25 +5,39 @@
 #include <cuda_runtime_api.h>
 
 #include <cstddef>
+#include <optional>
 #include <utility>
 
 #include "kernels/cuda_error.hpp"
 
 namespace fabcheck {
 
-// Makes `device` current for a scope, restoring the previous one.
+// Makes `device` current for a scope, then restores the device an enclosing ScopedDevice of this
+// thread made current, if any. Never "restores" a device nothing chose: cudaGetDevice answers 0
+// before any choice, and since CUDA 12 cudaSetDevice creates that device's primary context, so
+// restoring it would put a context (hundreds of MB, counted as another process's memory by a
+// neighbour's health check) on GPU 0 of every rank.
 class ScopedDevice {
  public:
-  explicit ScopedDevice(int device) {
-    FABCHECK_CUDA(cudaGetDevice(&previous_));
+  explicit ScopedDevice(int device) : previous_(chosen()) {
     FABCHECK_CUDA(cudaSetDevice(device));
+    chosen() = device;
   }
-  ~ScopedDevice() { (void)cudaSetDevice(previous_); }
+  ~ScopedDevice() {
+    if (previous_ && *previous_ != chosen()) (void)cudaSetDevice(*previous_);
+    chosen() = previous_;
+  }
   ScopedDevice(const ScopedDevice&) = delete;
   ScopedDevice& operator=(const ScopedDevice&) = delete;
 
  private:
-  int previous_ = 0;
+  // The device the innermost ScopedDevice of this thread made current.
+  static std::optional<int>& chosen() {
+    thread_local std::optional<int> device;
+    return device;
+  }
+
+  std::optional<int> previous_;
 };
 
 class DeviceMemory {

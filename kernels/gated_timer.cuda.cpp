@@ -1,54 +1,89 @@
-// GatedTimer: CUDA events behind a spin gate; the work starts when the host releases the gate.
+// GatedTimer: CUDA events behind a spin gate; the work starts when the host opens the gate.
 #include "kernels/gated_timer.hpp"
 
-#include "kernels/kernels.cuh"
-
-namespace fabcheck {
-namespace {
-
-// About 10 s at 2 GHz: a gate the host never releases (a crashed enqueue) lets go by itself.
-constexpr long long kGateTimeoutCycles = 20'000'000'000LL;
-
-}  // namespace
-
-GatedTimer::GatedTimer() : flag_(sizeof(int), true) {
-  FABCHECK_CUDA(cudaHostGetDevicePointer(reinterpret_cast<void**>(&device_flag_), flag_.get(), 0));
-}
-
-float GatedTimer::time_ms(const std::vector<cudaStream_t>& streams,
-                          const std::function<void()>& enqueue) {
-  volatile int* release = flag_.get<int>();
-  *release = 0;
-  const cudaStream_t primary = streams.front();
-  FABCHECK_CUDA(kernels::launch_spin_gate(device_flag_, kGateTimeoutCycles, primary));
-  FABCHECK_CUDA(cudaEventRecord(start_.get(), primary));
-  while (joins_.size() < streams.size()) joins_.push_back(std::make_unique<Event>());
-  for (std::size_t i = 1; i < streams.size(); ++i) {
-    FABCHECK_CUDA(cudaStreamWaitEvent(streams[i], start_.get(), 0));
-  }
-  enqueue();
-  for (std::size_t i = 1; i < streams.size(); ++i) {
-    FABCHECK_CUDA(cudaEventRecord(joins_[i]->get(), streams[i]));
-    FABCHECK_CUDA(cudaStreamWaitEvent(primary, joins_[i]->get(), 0));
-  }
-  FABCHECK_CUDA(cudaEventRecord(stop_.get(), primary));
-  *release = 1;
-  FABCHECK_CUDA(cudaEventSynchronize(stop_.get()));
-  float elapsed_ms = 0;
-  FABCHECK_CUDA(cudaEventElapsedTime(&elapsed_ms, start_.get(), stop_.get()));
-  return elapsed_ms;
-}
-
-}  // namespace fabcheck
+#include <stdexcept>
 
 namespace fabcheck {
 
-std::vector<double> gated_samples_s(GatedTimer& timer, const std::vector<cudaStream_t>& streams,
-                                    int warmup, int iters, const std::function<void()>& enqueue) {
-  for (int i = 0; i < warmup; ++i) timer.time_ms(streams, enqueue);
+Event& GatedTimer::event_on(int device, std::size_t slot) {
+  auto& events = events_[device];
+  if (events.size() <= slot) {
+    ScopedDevice current(device);
+    while (events.size() <= slot) events.push_back(std::make_unique<Event>());
+  }
+  return *events[slot];
+}
+
+void GatedTimer::queue(const std::vector<Lane>& lanes, const std::function<void()>& enqueue) {
+  if (!queued_.empty()) throw std::logic_error("GatedTimer: queue() twice without complete()");
+  gate_.close();
+  try {
+    std::map<int, std::size_t> next_slot;
+    auto next_event = [&](int device) -> Event& { return event_on(device, next_slot[device]++); };
+    std::vector<std::vector<Event*>> joins(lanes.size());
+    for (const Lane& lane : lanes) {
+      const DeviceStream& primary = lane.front();
+      Interval interval{primary.device, &next_event(primary.device), &next_event(primary.device)};
+      {
+        ScopedDevice device(primary.device);
+        FABCHECK_CUDA(gate_.hold(primary.stream));
+        FABCHECK_CUDA(cudaEventRecord(interval.start->get(), primary.stream));
+      }
+      for (std::size_t i = 1; i < lane.size(); ++i) {
+        ScopedDevice device(lane[i].device);
+        FABCHECK_CUDA(cudaStreamWaitEvent(lane[i].stream, interval.start->get(), 0));
+      }
+      queued_.push_back(interval);
+    }
+    enqueue();
+    for (std::size_t l = 0; l < lanes.size(); ++l) {
+      const Lane& lane = lanes[l];
+      const DeviceStream& primary = lane.front();
+      for (std::size_t i = 1; i < lane.size(); ++i) {
+        Event& join = next_event(lane[i].device);
+        {
+          ScopedDevice device(lane[i].device);
+          FABCHECK_CUDA(cudaEventRecord(join.get(), lane[i].stream));
+        }
+        ScopedDevice device(primary.device);
+        FABCHECK_CUDA(cudaStreamWaitEvent(primary.stream, join.get(), 0));
+      }
+      ScopedDevice device(primary.device);
+      FABCHECK_CUDA(cudaEventRecord(queued_[l].stop->get(), primary.stream));
+    }
+  } catch (...) {
+    gate_.open();
+    queued_.clear();
+    throw;
+  }
+}
+
+std::vector<float> GatedTimer::complete() {
+  gate_.open();
+  const std::vector<Interval> intervals = std::move(queued_);
+  queued_.clear();
+  std::vector<float> elapsed;
+  for (const Interval& interval : intervals) {
+    ScopedDevice device(interval.device);
+    FABCHECK_CUDA(cudaEventSynchronize(interval.stop->get()));
+    float ms = 0;
+    FABCHECK_CUDA(cudaEventElapsedTime(&ms, interval.start->get(), interval.stop->get()));
+    elapsed.push_back(ms);
+  }
+  return elapsed;
+}
+
+float GatedTimer::time_ms(const Lane& lane, const std::function<void()>& enqueue) {
+  queue({lane}, enqueue);
+  return complete().front();
+}
+
+std::vector<double> gated_samples_s(GatedTimer& timer, const Lane& lane, int warmup, int iters,
+                                    const std::function<void()>& enqueue) {
+  for (int i = 0; i < warmup; ++i) timer.time_ms(lane, enqueue);
   std::vector<double> samples;
   for (int i = 0; i < (iters > 0 ? iters : 1); ++i) {
-    samples.push_back(static_cast<double>(timer.time_ms(streams, enqueue)) * 1e-3);
+    samples.push_back(static_cast<double>(timer.time_ms(lane, enqueue)) * 1e-3);
   }
   return samples;
 }

@@ -15,6 +15,7 @@
 #include "kernels/gpu_options.hpp"
 #include "kernels/gpu_probe_runs.hpp"
 #include "kernels/kernels.cuh"
+#include "kernels/run_processes.hpp"
 #include "kernels/telemetry_measurements.hpp"
 #include "kernels/telemetry_sampling.hpp"
 
@@ -146,7 +147,8 @@ class GemmRunner {
 };
 
 void run_type(const std::vector<int>& ordinals, const GemmType& type, const RunOptions& options,
-              World& world, bool sample_telemetry, MeasurementSink& sink) {
+              World& world, bool sample_telemetry, const std::set<unsigned>& own_pids,
+              MeasurementSink& sink) {
   const int n = gemm_size(options);
   const double seconds = gemm_seconds(options);
   std::vector<std::unique_ptr<GemmRunner>> runners;
@@ -162,7 +164,7 @@ void run_type(const std::vector<int>& ordinals, const GemmType& type, const RunO
     for (auto& runner : runners) runner->enqueue_sample();
     if (!sampled && watch.elapsed_s() >= kTelemetryAt * seconds) {
       for (std::size_t i = 0; i < runners.size(); ++i) {
-        under_load[i] = sample_gpu(runners[i]->label().bus_id, TelemetryPhase::load);
+        under_load[i] = sample_gpu(runners[i]->label().bus_id, TelemetryPhase::load, own_pids);
       }
       sampled = true;
     }
@@ -199,11 +201,14 @@ void run_type(const std::vector<int>& ordinals, const GemmType& type, const RunO
 }  // namespace
 
 void run_gpu_gemm(RunContext& context, MeasurementSink& sink) {
+  const std::set<unsigned> own_pids = run_pids_on_this_host(context.world);  // every rank
   const std::vector<int> ordinals = devices_of_this_rank(context.world);
   if (ordinals.empty()) return;
   // Telemetry under load once, during the bf16 run (the hottest).
-  run_type(ordinals, {"bf16_tflops", "bf16", true}, context.options, context.world, true, sink);
-  run_type(ordinals, {"tf32_tflops", "tf32", false}, context.options, context.world, false, sink);
+  run_type(ordinals, {"bf16_tflops", "bf16", true}, context.options, context.world, true, own_pids,
+           sink);
+  run_type(ordinals, {"tf32_tflops", "tf32", false}, context.options, context.world, false,
+           own_pids, sink);
 }
 
 }  // namespace fabcheck

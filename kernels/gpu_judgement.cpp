@@ -10,6 +10,7 @@
 
 #include "bench/core/stats.hpp"
 #include "kernels/nvml_api.hpp"
+#include "results/config_error.hpp"
 
 namespace fabcheck {
 namespace {
@@ -249,9 +250,29 @@ const GpuTelemetry* standing_reading(const GpuRecord& gpu) {
   return nullptr;
 }
 
-void judge_nvlink(const GpuNodeRecord& node, const GpuRecord& gpu, std::vector<Finding>& findings) {
+// NVLink: links that are down while others are up (on the GPU, or on its node: a GPU with none
+// active among peers with active links), or fewer active than the profile expects. A GPU whose
+// links are all down on a node where no GPU has one up (a PCIe card, a one-GPU slice, a VM
+// without NVLink) is judged only when the profile says the node has NVLink.
+void judge_nvlink(const GpuNodeRecord& node, const GpuRecord& gpu, const GpuJudgementPolicy& policy,
+                  std::vector<Finding>& findings) {
+  const auto active_links = [](const GpuTelemetry& t) {
+    return *t.nvlink_links - static_cast<int>(t.nvlink_inactive.size());
+  };
+  int peers_with_active = 0;
+  for (const GpuRecord& other : node.gpus) {
+    if (&other == &gpu) continue;
+    const GpuTelemetry* t = standing_reading(other);
+    if (t != nullptr && t->nvlink_links && active_links(*t) > 0) ++peers_with_active;
+  }
   for (const auto* t : {gpu.idle ? &*gpu.idle : nullptr, gpu.load ? &*gpu.load : nullptr}) {
-    if (t == nullptr || t->nvlink_inactive.empty() || !t->nvlink_links) continue;
+    if (t == nullptr || !t->nvlink_links) continue;
+    const int active = active_links(*t);
+    const bool some_down = !t->nvlink_inactive.empty();
+    const bool partly_up = some_down && active > 0;
+    const bool alone_down = some_down && active == 0 && peers_with_active > 0;
+    const bool below_profile = policy.expected_nvlinks && active < *policy.expected_nvlinks;
+    if (!partly_up && !alone_down && !below_profile) continue;
     std::string links;
     for (int link : t->nvlink_inactive) {
       links += (links.empty() ? "" : ",") + (link < 0 ? std::string("?") : std::to_string(link));
@@ -261,10 +282,17 @@ void judge_nvlink(const GpuNodeRecord& node, const GpuRecord& gpu, std::vector<F
                             "nvlink_inactive", "count");
     f.observed = static_cast<double>(t->nvlink_inactive.size());
     f.expected = 0;
-    f.message = fmt::format("{}: {} of {} NVLink links inactive (link {})", where(node, gpu),
-                            t->nvlink_inactive.size(), *t->nvlink_links, links);
-    f.evidence = fmt::format("NVML nvmlDeviceGetNvLinkState ({}): inactive links {}",
-                             to_string(t->phase), links);
+    std::string why;
+    if (below_profile) {
+      why = fmt::format("; the profile expects {} active (gpu_nvlinks)", *policy.expected_nvlinks);
+    } else if (alone_down) {
+      why = fmt::format("; {} other GPU(s) of this node have active links", peers_with_active);
+    }
+    f.message = fmt::format("{}: {} of {} NVLink links active{}{}", where(node, gpu), active,
+                            *t->nvlink_links,
+                            links.empty() ? std::string() : " (inactive: link " + links + ")", why);
+    f.evidence = fmt::format("NVML nvmlDeviceGetNvLinkState ({}): {} links, inactive {}",
+                             to_string(t->phase), *t->nvlink_links, links.empty() ? "none" : links);
     f.remedy =
         "check nvidia-smi nvlink -s and the fabric manager (systemctl status "
         "nvidia-fabricmanager); reset the GPU or reboot; GPU-to-GPU traffic falls back to "
@@ -344,11 +372,39 @@ std::vector<Finding> judge_gpu_node(const GpuNodeRecord& node, const GpuJudgemen
   for (const GpuRecord& gpu : node.gpus) {
     judge_thermal(node, gpu, policy, findings);
     judge_pcie(node, gpu, findings);
-    judge_nvlink(node, gpu, findings);
+    judge_nvlink(node, gpu, policy, findings);
     judge_memory(node, gpu, policy, findings);
     judge_memory_errors(node, gpu, findings);
   }
   return findings;
+}
+
+NodeSettingCatalog gpu_node_settings() {
+  return {{"gpu_nvlinks",
+           "active NVLinks every GPU must have, e.g. 18 for H100/H200 SXM, 12 for A100 SXM; "
+           "absent: a GPU is judged by its own and its peers' links"}};
+}
+
+GpuJudgementPolicy gpu_policy_from(const Profile& profile) {
+  GpuJudgementPolicy policy;
+  const auto found = profile.node.find("gpu_nvlinks");
+  if (found == profile.node.end()) return policy;
+  const std::string& text = found->second;
+  std::size_t used = 0;
+  long value = -1;
+  try {
+    value = std::stol(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used != text.size() || value < 0 || value > 64) {
+    const auto line = profile.node_lines.find("gpu_nvlinks");
+    throw ConfigError(profile.path.empty() ? profile.name : profile.path,
+                      line == profile.node_lines.end() ? 0 : line->second,
+                      "[node] gpu_nvlinks = \"" + text + "\": expected a whole number 0..64");
+  }
+  policy.expected_nvlinks = static_cast<int>(value);
+  return policy;
 }
 
 std::vector<Finding> judge_gpu_measurements(const std::vector<Measurement>& measurements,

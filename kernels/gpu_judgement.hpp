@@ -5,9 +5,12 @@
 
 #include <vector>
 
+#include <optional>
 #include "kernels/gpu_node_record.hpp"
+
 #include "results/finding.hpp"
 #include "results/measurement.hpp"
+#include "results/profile.hpp"
 
 namespace fabcheck {
 
@@ -21,7 +24,15 @@ struct GpuJudgementPolicy {
   // Memory held by other processes before the job starts.
   double foreign_memory_warn_gb = 0.5;
   double foreign_memory_fail_gb = 2.0;
+  // Active NVLinks every GPU must have (profile [node] gpu_nvlinks); unset: the node is judged by
+  // its own links only (some up and others down), since a PCIe card or a one-GPU slice has none.
+  std::optional<int> expected_nvlinks;
 };
+
+// The [node] keys the GPU judge reads (gpu_nvlinks), and a policy with the profile's values.
+// Throws ConfigError naming file and line for a bad value.
+NodeSettingCatalog gpu_node_settings();
+GpuJudgementPolicy gpu_policy_from(const Profile& profile);
 
 // Findings (WARN or FAIL only; a healthy node yields none) for one node. Every finding names the
 // GPU (subject "gpu<N>", its bus id in the message), the host, evidence and a remedy.

@@ -67,6 +67,8 @@ std::vector<MetricSpec> with(std::vector<MetricSpec> specs, const std::vector<Me
 
 void register_kernel_probes(Registry& registry) {
   const MetricSpec wrong = lower("wrong_elements", "count");
+  const std::vector<MetricSpec> all_at_once = {higher("all_gpus_bw", "GB/s"),
+                                               higher("host_bw", "GB/s")};
   std::vector<GpuProbeSpec> specs = {
       {"gpu.health",
        "GPU health through NVML at rest: temperature, clocks, throttle reasons, power, ECC, "
@@ -78,24 +80,24 @@ void register_kernel_probes(Registry& registry) {
        Needs::cuda,
        run_gpu_hbm_bw},
       {"gpu.h2d",
-       "host-to-device copy from pinned memory on the GPU's NUMA node (copy engine), and plain "
-       "cudaMemcpy for comparison",
-       {higher("bw", "GB/s"), higher("plain_memcpy_bw", "GB/s"), wrong},
-       Needs::cuda,
-       run_gpu_h2d},
+       "host-to-device copy from pinned memory on the GPU's NUMA node (copy engine), one GPU of "
+       "the host at a time (bw; plain cudaMemcpy beside it), then every GPU at once (all_gpus_bw "
+       "per GPU, host_bw the host's sum)",
+       with({higher("bw", "GB/s"), higher("plain_memcpy_bw", "GB/s"), wrong}, all_at_once),
+       Needs::cuda, run_gpu_h2d},
       {"gpu.d2h",
-       "device-to-host copy into pinned memory on the GPU's NUMA node (copy engine), and plain "
-       "cudaMemcpy for comparison",
-       {higher("bw", "GB/s"), higher("plain_memcpy_bw", "GB/s"), wrong},
-       Needs::cuda,
-       run_gpu_d2h},
+       "device-to-host copy into pinned memory on the GPU's NUMA node (copy engine), one GPU of "
+       "the host at a time (bw; plain cudaMemcpy beside it), then every GPU at once (all_gpus_bw "
+       "per GPU, host_bw the host's sum)",
+       with({higher("bw", "GB/s"), higher("plain_memcpy_bw", "GB/s"), wrong}, all_at_once),
+       Needs::cuda, run_gpu_d2h},
       {"gpu.bidir",
-       "host-to-device and device-to-host at once (copy engines), sum of both directions",
-       {higher("bw", "GB/s"), wrong},
-       Needs::cuda,
-       run_gpu_bidir},
+       "host-to-device and device-to-host at once (copy engines), sum of both directions, one GPU "
+       "of the host at a time (bw), then every GPU at once (all_gpus_bw, host_bw)",
+       with({higher("bw", "GB/s"), wrong}, all_at_once), Needs::cuda, run_gpu_bidir},
       {"gpu.p2p",
-       "every GPU pair: copy engine and SM copy kernel, read and write, one direction and both",
+       "every GPU pair: copy engine and SM copy kernel, read and write, one direction and both "
+       "(each direction issued by the GPU whose data it moves)",
        {higher("ce_bw", "GB/s"), higher("ce_bidir_bw", "GB/s"), higher("sm_write_bw", "GB/s"),
         higher("sm_read_bw", "GB/s"), higher("sm_bidir_bw", "GB/s"), wrong},
        Needs::cuda_pair,
@@ -114,11 +116,10 @@ void register_kernel_probes(Registry& registry) {
   };
   for (GpuProbeSpec& spec : specs) registry.add(std::make_unique<GpuProbe>(std::move(spec)));
   // Slow, hot, throttled GPUs are told from their peers, so the judge sees the whole run at once.
-  registry.add_judge({"gpu",
-                      {},
-                      nullptr,
-                      [](const std::vector<Measurement>& measurements, const Profile&) {
-                        return judge_gpu_measurements(measurements);
+  registry.add_judge({"gpu", gpu_node_settings(),
+                      [](const Profile& profile) { gpu_policy_from(profile); },
+                      [](const std::vector<Measurement>& measurements, const Profile& profile) {
+                        return judge_gpu_measurements(measurements, gpu_policy_from(profile));
                       },
                       JudgeScope::whole_run});
 }

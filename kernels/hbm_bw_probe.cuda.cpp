@@ -18,7 +18,7 @@ constexpr std::uint64_t kSeedA = 0x6862'6d31;
 constexpr std::uint64_t kSeedB = 0x6862'6d32;
 constexpr std::uint64_t kScalar = 3;
 
-void measure_size(const GpuLabel& label, std::uint64_t size, const RunOptions& options,
+void measure_size(int ordinal, const GpuLabel& label, std::uint64_t size, const RunOptions& options,
                   MeasurementSink& sink) {
   const std::size_t count = size / sizeof(std::uint64_t);
   const std::size_t bytes = count * sizeof(std::uint64_t);
@@ -28,7 +28,7 @@ void measure_size(const GpuLabel& label, std::uint64_t size, const RunOptions& o
   FABCHECK_CUDA(kernels::launch_fill_pattern(b.get<std::uint64_t>(), count, kSeedA, stream.get()));
   FABCHECK_CUDA(kernels::launch_fill_pattern(c.get<std::uint64_t>(), count, kSeedB, stream.get()));
   FABCHECK_CUDA(cudaStreamSynchronize(stream.get()));
-  const std::vector<cudaStream_t> streams{stream.get()};
+  const Lane streams{{ordinal, stream.get()}};
   std::uint64_t wrong = 0;
 
   // SM copy: reads and writes `bytes` each.
@@ -75,7 +75,7 @@ void run_gpu_hbm_bw(RunContext& context, MeasurementSink& sink) {
     const GpuLabel label = cuda_device_label(ordinal);
     for (std::uint64_t size : sizes) {
       context.world.mark_progress();
-      measure_size(label, size, context.options, sink);
+      measure_size(ordinal, label, size, context.options, sink);
     }
   }
 }

@@ -1,4 +1,4 @@
-// fabcheck's device code: the spin gate, pattern fill and verification, SM copy, triad, GEMM input
+// fabcheck's device code: pattern fill and verification, SM copy, triad, GEMM input
 // fill and an empty kernel; launched only through the host functions of kernels.cuh.
 #include <cuda_bf16.h>
 
@@ -21,13 +21,6 @@ __device__ std::size_t first_index() {
 }
 
 __device__ std::size_t grid_stride() { return static_cast<std::size_t>(gridDim.x) * blockDim.x; }
-
-__global__ void spin_gate_kernel(const volatile int* release, long long timeout_cycles) {
-  const long long start = clock64();
-  while (*release == 0) {
-    if (clock64() - start > timeout_cycles) break;
-  }
-}
 
 __global__ void empty_kernel() {}
 
@@ -98,12 +91,6 @@ unsigned device_blocks() {
 }
 
 }  // namespace
-
-cudaError_t launch_spin_gate(const volatile int* release, long long timeout_cycles,
-                             cudaStream_t stream) {
-  spin_gate_kernel<<<1, 1, 0, stream>>>(release, timeout_cycles);
-  return cudaGetLastError();
-}
 
 cudaError_t launch_empty(cudaStream_t stream) {
   empty_kernel<<<1, 1, 0, stream>>>();

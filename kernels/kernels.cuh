@@ -1,5 +1,6 @@
 // Host-callable launches of fabcheck's device code (kernels.cu); the only way host code reaches
-// a kernel. Built only with CUDA.
+// a kernel (the spin gate is bench/coll/spin_gate.hpp's, shared with the NCCL backend). Built only
+// with CUDA.
 #pragma once
 
 #include <cuda_runtime_api.h>
@@ -8,12 +9,6 @@
 #include <cstdint>
 
 namespace fabcheck::kernels {
-
-// Holds `stream` until *release (host-mapped memory) becomes non-zero, or `timeout_cycles` GPU
-// clock cycles pass, so that work queued behind it starts together and launch cost stays out of
-// a timed interval (nvbandwidth's approach).
-cudaError_t launch_spin_gate(const volatile int* release, long long timeout_cycles,
-                             cudaStream_t stream);
 
 // An empty kernel, for launch latency.
 cudaError_t launch_empty(cudaStream_t stream);

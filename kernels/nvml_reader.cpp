@@ -91,7 +91,8 @@ void read_nvlinks(const NvmlFunctions& api, nvmlDevice_t device, GpuTelemetry& t
   if (links > 0) t.nvlink_links = links;
 }
 
-void read_memory(const NvmlFunctions& api, nvmlDevice_t device, unsigned own_pid, GpuTelemetry& t) {
+void read_memory(const NvmlFunctions& api, nvmlDevice_t device, const std::set<unsigned>& own_pids,
+                 const std::function<bool(unsigned)>& pid_visible, GpuTelemetry& t) {
   if (api.memory_info) {
     nvmlMemory_t memory{};
     if (api.memory_info(device, &memory) == NVML_SUCCESS) {
@@ -113,13 +114,15 @@ void read_memory(const NvmlFunctions& api, nvmlDevice_t device, unsigned own_pid
   double foreign_bytes = 0;
   for (unsigned i = 0; i < count && i < processes.size(); ++i) {
     const nvmlProcessInfo_t& process = processes[i];
-    if (process.pid == own_pid) continue;
+    if (own_pids.count(process.pid) != 0) continue;
     // NVML_VALUE_NOT_AVAILABLE (all ones) when the driver cannot tell.
     const double bytes =
         process.usedGpuMemory == ~0ULL ? 0.0 : static_cast<double>(process.usedGpuMemory);
     foreign_bytes += bytes;
-    char entry[64];
-    std::snprintf(entry, sizeof entry, "%u:%.1fGB", process.pid, bytes / kBytesPerGb);
+    const bool elsewhere = pid_visible && !pid_visible(process.pid);
+    char entry[96];
+    std::snprintf(entry, sizeof entry, "%u%s:%.1fGB", process.pid,
+                  elsewhere ? "(other pid namespace)" : "", bytes / kBytesPerGb);
     if (!t.foreign_pids.empty()) t.foreign_pids += ',';
     t.foreign_pids += entry;
   }
@@ -142,7 +145,8 @@ std::vector<NvmlDeviceIdentity> read_nvml_identities(const NvmlFunctions& api, u
 }
 
 GpuTelemetry read_gpu_telemetry(const NvmlFunctions& api, unsigned index, TelemetryPhase phase,
-                                unsigned own_pid) {
+                                const std::set<unsigned>& own_pids,
+                                const std::function<bool(unsigned)>& pid_visible) {
   const nvmlDevice_t device = open_device(api, index);
   GpuTelemetry t;
   t.index = static_cast<int>(index);
@@ -164,7 +168,7 @@ GpuTelemetry read_gpu_telemetry(const NvmlFunctions& api, unsigned index, Teleme
   t.pcie_width = as_int(ask_unsigned(api.pcie_width, device));
   t.pcie_width_max = as_int(ask_unsigned(api.pcie_width_max, device));
   read_nvlinks(api, device, t);
-  read_memory(api, device, own_pid, t);
+  read_memory(api, device, own_pids, pid_visible, t);
   return t;
 }
 

@@ -1,6 +1,8 @@
 // Reads GpuTelemetry for every GPU NVML sees, through an NvmlFunctions (real or recorded).
 #pragma once
 
+#include <functional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -20,10 +22,14 @@ struct NvmlDeviceIdentity {
 // Names and bus ids of the first `count` devices. A device NVML cannot open is left out.
 std::vector<NvmlDeviceIdentity> read_nvml_identities(const NvmlFunctions& api, unsigned count);
 
-// Reads device `index`. `own_pid` is this process: its memory is fabcheck's, everyone else's is
-// "foreign" (memory already held when a job starts). Figures the driver refuses stay unknown.
-// Throws std::runtime_error when the device cannot be opened at all (e.g. GPU is lost).
+// Reads device `index`. `own_pids` are this run's processes on this host (every rank, under each
+// pid it has: run_processes.hpp): their memory is fabcheck's, everyone else's is "foreign" (memory
+// already held when a job starts). `pid_visible` tells whether a pid exists in this pid namespace;
+// a foreign pid that does not is marked so in foreign_pids ("4121(other pid namespace):30.0GB").
+// Figures the driver refuses stay unknown. Throws std::runtime_error when the device cannot be
+// opened at all (e.g. GPU is lost).
 GpuTelemetry read_gpu_telemetry(const NvmlFunctions& api, unsigned index, TelemetryPhase phase,
-                                unsigned own_pid);
+                                const std::set<unsigned>& own_pids,
+                                const std::function<bool(unsigned)>& pid_visible = {});
 
 }  // namespace fabcheck

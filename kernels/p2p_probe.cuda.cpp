@@ -1,6 +1,9 @@
 // gpu.p2p: every ordered GPU pair, copy engine (cudaMemcpyPeerAsync) and SM copy kernel, write
 // (the source GPU stores into its peer) and read (it loads from its peer), one direction and
-// both; every copy verified. Run by each host's first rank over the GPUs it sees.
+// both (each direction issued by the GPU whose data it moves, as nvbandwidth does); every copy
+// verified. Run by each host's first rank over the GPUs it sees.
+#include <memory>
+
 #include "bench/core/probe.hpp"
 #include "kernels/bandwidth_sample.hpp"
 #include "kernels/cuda_device.hpp"
@@ -41,69 +44,91 @@ std::uint64_t verify(int ordinal, const DeviceMemory& buffer, std::size_t count,
   return device_pattern_mismatches(buffer.get<std::uint64_t>(), count, seed, nullptr);
 }
 
-void clear(int ordinal, DeviceMemory& buffer) {
-  ScopedDevice device(ordinal);
-  FABCHECK_CUDA(cudaMemset(buffer.get(), 0, buffer.bytes()));
+// Zeroes `buffer` on `stream` (of the buffer's GPU) and waits: ordered before the timed work, which
+// runs on non-blocking streams that a legacy-stream cudaMemset would not be ordered with.
+void clear(const DeviceStream& on, DeviceMemory& buffer) {
+  ScopedDevice device(on.device);
+  FABCHECK_CUDA(cudaMemsetAsync(buffer.get(), 0, buffer.bytes(), on.stream));
+  FABCHECK_CUDA(cudaStreamSynchronize(on.stream));
 }
 
+// One ordered pair. Each direction is issued by the GPU whose data it moves, on a stream of that
+// GPU (nvbandwidth's bidirectional tests): "src -> peer" by src, "peer -> src" by the peer.
 void measure_pair(int src, int dst, const GpuLabel& src_label, const GpuLabel& dst_label,
                   std::uint64_t size, const RunOptions& options, MeasurementSink& sink) {
   const std::size_t count = size / sizeof(std::uint64_t);
   const std::size_t bytes = count * sizeof(std::uint64_t);
   PairBuffers b;
+  std::unique_ptr<Stream> backward;  // on the peer
   {
     ScopedDevice device(dst);
     b.dst_data = DeviceMemory(bytes);
     b.dst_recv = DeviceMemory(bytes);
+    backward = std::make_unique<Stream>();
     FABCHECK_CUDA(kernels::launch_fill_pattern(b.dst_data.get<std::uint64_t>(), count, seed_of(dst),
-                                               nullptr));
-    FABCHECK_CUDA(cudaDeviceSynchronize());
+                                               backward->get()));
+    FABCHECK_CUDA(cudaStreamSynchronize(backward->get()));
   }
   ScopedDevice device(src);
   b.src_data = DeviceMemory(bytes);
   b.src_recv = DeviceMemory(bytes);
-  FABCHECK_CUDA(
-      kernels::launch_fill_pattern(b.src_data.get<std::uint64_t>(), count, seed_of(src), nullptr));
-  FABCHECK_CUDA(cudaDeviceSynchronize());
-  Stream forward, backward;
+  Stream forward;  // on the source GPU
+  FABCHECK_CUDA(kernels::launch_fill_pattern(b.src_data.get<std::uint64_t>(), count, seed_of(src),
+                                             forward.get()));
+  FABCHECK_CUDA(cudaStreamSynchronize(forward.get()));
   GatedTimer timer;
-  const std::vector<cudaStream_t> one{forward.get()};
-  const std::vector<cudaStream_t> two{forward.get(), backward.get()};
+  const DeviceStream on_src{src, forward.get()};
+  const DeviceStream on_dst{dst, backward->get()};
+  const Lane one{on_src};
+  const Lane two{on_src, on_dst};
   std::uint64_t wrong = 0;
 
-  auto emit = [&](const char* metric, const std::vector<double>& samples, double moved) {
+  auto emit = [&](const char* metric, const std::vector<double>& samples, double moved,
+                  const char* issued_by) {
     Measurement m = bandwidth_measurement(src_label, kProbe, metric, size, moved, samples);
     m.peer = dst_label.subject();
     m.params["peer_bus_id"] = dst_label.bus_id;
+    m.params["issued_by"] = issued_by;
     sink.emit(std::move(m));
   };
-  auto sample = [&](const std::vector<cudaStream_t>& streams, const std::function<void()>& work) {
-    return gated_samples_s(timer, streams, options.warmup, options.iters, work);
+  auto sample = [&](const Lane& lane, const std::function<void()>& work) {
+    return gated_samples_s(timer, lane, options.warmup, options.iters, work);
   };
   const double once = static_cast<double>(bytes);
-  auto ce_forward = [&] {
+  auto ce_forward = [&] {  // src's copy engine pushes src's data to the peer
+    ScopedDevice current(src);
     FABCHECK_CUDA(
-        cudaMemcpyPeerAsync(b.dst_recv.get(), dst, b.src_data.get(), src, bytes, forward.get()));
+        cudaMemcpyPeerAsync(b.dst_recv.get(), dst, b.src_data.get(), src, bytes, on_src.stream));
   };
-  auto ce_backward = [&] {
+  auto ce_backward = [&] {  // the peer's copy engine pushes the peer's data to src
+    ScopedDevice current(dst);
     FABCHECK_CUDA(
-        cudaMemcpyPeerAsync(b.src_recv.get(), src, b.dst_data.get(), dst, bytes, backward.get()));
+        cudaMemcpyPeerAsync(b.src_recv.get(), src, b.dst_data.get(), dst, bytes, on_dst.stream));
   };
-  auto sm_write = [&](cudaStream_t stream) {
-    FABCHECK_CUDA(kernels::launch_sm_copy(b.dst_recv.get(), b.src_data.get(), bytes, stream));
+  auto sm_write = [&] {  // src's SMs store into the peer
+    ScopedDevice current(src);
+    FABCHECK_CUDA(
+        kernels::launch_sm_copy(b.dst_recv.get(), b.src_data.get(), bytes, on_src.stream));
   };
-  auto sm_read = [&](cudaStream_t stream) {
-    FABCHECK_CUDA(kernels::launch_sm_copy(b.src_recv.get(), b.dst_data.get(), bytes, stream));
+  auto sm_read = [&] {  // src's SMs load from the peer
+    ScopedDevice current(src);
+    FABCHECK_CUDA(
+        kernels::launch_sm_copy(b.src_recv.get(), b.dst_data.get(), bytes, on_src.stream));
+  };
+  auto sm_write_back = [&] {  // the peer's SMs store into src
+    ScopedDevice current(dst);
+    FABCHECK_CUDA(
+        kernels::launch_sm_copy(b.src_recv.get(), b.dst_data.get(), bytes, on_dst.stream));
   };
   auto check_forward = [&] { return verify(dst, b.dst_recv, count, seed_of(src)); };
   auto check_backward = [&] { return verify(src, b.src_recv, count, seed_of(dst)); };
   auto reset = [&] {
-    clear(dst, b.dst_recv);
-    clear(src, b.src_recv);
+    clear(on_dst, b.dst_recv);
+    clear(on_src, b.src_recv);
   };
 
   reset();
-  emit("ce_bw", sample(one, ce_forward), once);
+  emit("ce_bw", sample(one, ce_forward), once, "source");
   wrong += check_forward();
   reset();
   emit("ce_bidir_bw",
@@ -112,22 +137,22 @@ void measure_pair(int src, int dst, const GpuLabel& src_label, const GpuLabel& d
                 ce_forward();
                 ce_backward();
               }),
-       2 * once);
+       2 * once, "each direction by its source");
   wrong += check_forward() + check_backward();
   reset();
-  emit("sm_write_bw", sample(one, [&] { sm_write(forward.get()); }), once);
+  emit("sm_write_bw", sample(one, sm_write), once, "source");
   wrong += check_forward();
   reset();
-  emit("sm_read_bw", sample(one, [&] { sm_read(forward.get()); }), once);
+  emit("sm_read_bw", sample(one, sm_read), once, "source");
   wrong += check_backward();
   reset();
   emit("sm_bidir_bw",
        sample(two,
               [&] {
-                sm_write(forward.get());
-                sm_read(backward.get());
+                sm_write();
+                sm_write_back();
               }),
-       2 * once);
+       2 * once, "each direction by its source");
   wrong += check_forward() + check_backward();
 
   Measurement checked =

@@ -7,6 +7,7 @@
 
 #include "kernels/gpu_judgement.hpp"
 #include "kernels/gpu_node_record.hpp"
+#include "results/config_error.hpp"
 #include "results/record_json.hpp"
 
 namespace fabcheck {
@@ -147,8 +148,8 @@ TEST(GpuJudgement, Gen4UnderLoadWhereGen5IsMaxFails) {
 TEST(GpuJudgement, InactiveNvlinkFails) {
   const auto findings = judge_gpu_measurements(load_set("nvlink_inactive.jsonl"));
   expect_only(findings, "gpu3", {{"nvlink_inactive", Severity::fail}});
-  EXPECT_NE(findings[0].message.find("gpu3 (0000:5d:00.0) on gpu-node-a: 1 of 18 NVLink links "
-                                     "inactive (link 7)"),
+  EXPECT_NE(findings[0].message.find("gpu3 (0000:5d:00.0) on gpu-node-a: 17 of 18 NVLink links "
+                                     "active (inactive: link 7)"),
             std::string::npos)
       << findings[0].message;
 }
@@ -195,6 +196,87 @@ TEST(GpuJudgement, NodesAreJudgedApartFromEachOther) {
     set.push_back(other);
   }
   EXPECT_TRUE(judge_gpu_measurements(set).empty());
+}
+
+// A node of `gpus` GPUs with `links` NVLinks each, `active` of them active (idle reading).
+GpuNodeRecord nvlink_node(int gpus, int links, const std::vector<int>& active) {
+  GpuNodeRecord node;
+  node.host = "node-a";
+  for (int g = 0; g < gpus; ++g) {
+    GpuRecord gpu;
+    gpu.index = g;
+    gpu.bus_id = "0000:1" + std::to_string(g) + ":00.0";
+    GpuTelemetry t;
+    t.index = g;
+    t.nvlink_links = links;
+    for (int link = active[static_cast<std::size_t>(g)]; link < links; ++link) {
+      t.nvlink_inactive.push_back(link);
+    }
+    gpu.idle = t;
+    node.gpus.push_back(gpu);
+  }
+  return node;
+}
+
+// Defect 6: a GPU with no NVLink in use (a one-GPU slice, a PCIe card, a VM) reports every link
+// inactive; that is no fault unless the profile says the node has NVLink, or its peers' links are
+// up.
+TEST(GpuJudgementNvlink, AllLinksDownWithNoPeerUpAndNoProfileIsNoFinding) {
+  EXPECT_TRUE(judge_gpu_node(nvlink_node(1, 18, {0})).empty());
+  EXPECT_TRUE(judge_gpu_node(nvlink_node(2, 12, {0, 0})).empty());
+}
+
+TEST(GpuJudgementNvlink, AllLinksDownWhereTheProfileExpectsNvlinkFails) {
+  GpuJudgementPolicy policy;
+  policy.expected_nvlinks = 18;
+  const auto findings = judge_gpu_node(nvlink_node(1, 18, {0}), policy);
+  ASSERT_EQ(findings.size(), 1u) << describe(findings);
+  EXPECT_EQ(findings[0].severity, Severity::fail);
+  EXPECT_NE(findings[0].message.find("0 of 18 NVLink links active"), std::string::npos)
+      << findings[0].message;
+  EXPECT_NE(findings[0].message.find("the profile expects 18 active (gpu_nvlinks)"),
+            std::string::npos)
+      << findings[0].message;
+}
+
+TEST(GpuJudgementNvlink, SomeLinksDownWhileOthersAreUpFails) {
+  const auto findings = judge_gpu_node(nvlink_node(2, 18, {18, 12}));
+  ASSERT_EQ(findings.size(), 1u) << describe(findings);
+  EXPECT_EQ(findings[0].subject, "gpu1");
+  EXPECT_NE(findings[0].message.find("12 of 18 NVLink links active"), std::string::npos);
+}
+
+TEST(GpuJudgementNvlink, OneGpuWithEveryLinkDownAmongPeersWithLinksUpFails) {
+  const auto findings = judge_gpu_node(nvlink_node(4, 18, {18, 18, 0, 18}));
+  ASSERT_EQ(findings.size(), 1u) << describe(findings);
+  EXPECT_EQ(findings[0].subject, "gpu2");
+  EXPECT_NE(findings[0].message.find("3 other GPU(s) of this node have active links"),
+            std::string::npos)
+      << findings[0].message;
+}
+
+TEST(GpuJudgementNvlink, EveryLinkUpAsTheProfileExpectsIsNoFinding) {
+  GpuJudgementPolicy policy;
+  policy.expected_nvlinks = 18;
+  EXPECT_TRUE(judge_gpu_node(nvlink_node(2, 18, {18, 18}), policy).empty());
+}
+
+TEST(GpuJudgementNvlink, TheProfilesGpuNvlinksIsReadAndCheckedWithFileAndLine) {
+  Profile profile;
+  profile.path = "h.toml";
+  EXPECT_FALSE(gpu_policy_from(profile).expected_nvlinks.has_value());
+  profile.node["gpu_nvlinks"] = "18";
+  profile.node_lines["gpu_nvlinks"] = 9;
+  EXPECT_EQ(gpu_policy_from(profile).expected_nvlinks, 18);
+  profile.node["gpu_nvlinks"] = "eighteen";
+  try {
+    gpu_policy_from(profile);
+    FAIL() << "expected ConfigError";
+  } catch (const ConfigError& error) {
+    EXPECT_STREQ(error.what(),
+                 "h.toml:9: [node] gpu_nvlinks = \"eighteen\": expected a whole number 0..64");
+  }
+  EXPECT_EQ(gpu_node_settings().count("gpu_nvlinks"), 1u);
 }
 
 }  // namespace

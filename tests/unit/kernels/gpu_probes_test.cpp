@@ -71,10 +71,13 @@ TEST(GpuProbes, WaivedWithTheReasonWhereThereIsNoGpu) {
 
 class GpuProfiles : public ::testing::TestWithParam<const char*> {};
 
-// The [node] keys the GPU profiles use belong to the fabric judge, which this test does not link;
-// unit_cli loads every profile against the whole registry.
-const NodeSettingCatalog kFabricNodeKeys{
-    {"gpu_pcie", ""}, {"hca_pcie", ""}, {"ib_ports", ""}, {"ib_rate_gbps", ""}};
+// The [node] keys the GPU profiles use: the fabric judge's (not linked here; unit_cli loads every
+// profile against the whole registry) and the GPU judge's own, from the registry.
+const NodeSettingCatalog kFabricNodeKeys{{"gpu_pcie", ""},
+                                         {"hca_pcie", ""},
+                                         {"ib_ports", ""},
+                                         {"ib_rate_gbps", ""},
+                                         {"gpu_nvlinks", ""}};
 
 TEST_P(GpuProfiles, LoadAgainstTheCatalogWithASourceForEveryFigure) {
   Registry registry;

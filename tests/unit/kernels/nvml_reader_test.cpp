@@ -4,6 +4,8 @@
 #include "fake_nvml.hpp"
 #include "kernels/nvml_reader.hpp"
 
+#include <set>
+
 namespace fabcheck {
 namespace {
 
@@ -27,7 +29,7 @@ TEST(NvmlReader, ReadsEveryFigureInFabchecksUnits) {
   gpu.gen = 4;
   gpu.nvlinks[7] = false;
   const GpuTelemetry t =
-      read_gpu_telemetry(*testing::make_fake_nvml(gpus), 1, TelemetryPhase::load, kOwnPid);
+      read_gpu_telemetry(*testing::make_fake_nvml(gpus), 1, TelemetryPhase::load, {kOwnPid});
   EXPECT_EQ(t.index, 1);
   EXPECT_EQ(t.bus_id, "0000:5d:00.0");
   EXPECT_EQ(t.model, "NVIDIA H100 80GB HBM3");
@@ -58,16 +60,32 @@ TEST(NvmlReader, MemoryOfOtherProcessesIsForeignOursIsNot) {
   auto gpus = two_gpus();
   (*gpus)[0].processes = {{kOwnPid, 2000000000ULL}, {48211, 30000000000ULL}, {5127, 1200000000ULL}};
   const GpuTelemetry t =
-      read_gpu_telemetry(*testing::make_fake_nvml(gpus), 0, TelemetryPhase::idle, kOwnPid);
+      read_gpu_telemetry(*testing::make_fake_nvml(gpus), 0, TelemetryPhase::idle, {kOwnPid});
   EXPECT_DOUBLE_EQ(*t.foreign_memory_gb, 31.2);
   EXPECT_EQ(t.foreign_pids, "48211:30.0GB,5127:1.2GB");
+}
+
+// Defect 8: the other ranks of this run hold contexts on their GPUs; their pids (every rank's,
+// under every pid it has) are this run's, not foreign. A pid that does not exist in this pid
+// namespace (NVML reports host pids inside a container) is marked so.
+TEST(NvmlReader, EveryRankOfTheRunIsOwnAndAPidFromAnotherNamespaceIsMarked) {
+  auto gpus = two_gpus();
+  (*gpus)[0].processes = {{kOwnPid, 600000000ULL},
+                          {kOwnPid + 1, 600000000ULL},
+                          {901234, 600000000ULL},
+                          {48211, 30000000000ULL}};
+  const std::set<unsigned> run{kOwnPid, kOwnPid + 1, 901234};
+  const GpuTelemetry t = read_gpu_telemetry(*testing::make_fake_nvml(gpus), 0, TelemetryPhase::idle,
+                                            run, [](unsigned pid) { return pid != 48211; });
+  EXPECT_DOUBLE_EQ(*t.foreign_memory_gb, 30.0);
+  EXPECT_EQ(t.foreign_pids, "48211(other pid namespace):30.0GB");
 }
 
 TEST(NvmlReader, ManyProcessesAreReadAfterAskingForRoom) {
   auto gpus = two_gpus();
   for (unsigned pid = 1; pid <= 100; ++pid) (*gpus)[0].processes.push_back({pid, 100000000ULL});
   const GpuTelemetry t =
-      read_gpu_telemetry(*testing::make_fake_nvml(gpus), 0, TelemetryPhase::idle, kOwnPid);
+      read_gpu_telemetry(*testing::make_fake_nvml(gpus), 0, TelemetryPhase::idle, {kOwnPid});
   ASSERT_TRUE(t.foreign_memory_gb);
   EXPECT_NEAR(*t.foreign_memory_gb, 10.0, 1e-9);
 }
@@ -77,7 +95,7 @@ TEST(NvmlReader, UnsupportedFiguresStayUnknown) {
   (*gpus)[0].temperature_supported = false;
   (*gpus)[0].remap_supported = false;
   const GpuTelemetry t =
-      read_gpu_telemetry(*testing::make_fake_nvml(gpus), 0, TelemetryPhase::idle, kOwnPid);
+      read_gpu_telemetry(*testing::make_fake_nvml(gpus), 0, TelemetryPhase::idle, {kOwnPid});
   EXPECT_FALSE(t.temperature_c);
   EXPECT_FALSE(t.remapped_rows_pending);
   EXPECT_FALSE(t.row_remap_failure);
@@ -90,7 +108,7 @@ TEST(NvmlReader, EntryPointsAnOldDriverLacksLeaveFiguresUnknown) {
   api->remapped_rows = nullptr;
   api->nvlink_state = nullptr;
   api->compute_processes = nullptr;
-  const GpuTelemetry t = read_gpu_telemetry(*api, 0, TelemetryPhase::idle, kOwnPid);
+  const GpuTelemetry t = read_gpu_telemetry(*api, 0, TelemetryPhase::idle, {kOwnPid});
   EXPECT_FALSE(t.remapped_rows_pending);
   EXPECT_FALSE(t.nvlink_links);
   EXPECT_FALSE(t.foreign_memory_gb);
@@ -100,7 +118,7 @@ TEST(NvmlReader, ALostGpuThrowsWithNvmlsWords) {
   auto gpus = two_gpus();
   (*gpus)[1].lost = true;
   try {
-    read_gpu_telemetry(*testing::make_fake_nvml(gpus), 1, TelemetryPhase::idle, kOwnPid);
+    read_gpu_telemetry(*testing::make_fake_nvml(gpus), 1, TelemetryPhase::idle, {kOwnPid});
     FAIL() << "expected an exception";
   } catch (const std::runtime_error& error) {
     EXPECT_STREQ(error.what(), "NVML: cannot open GPU 1: GPU is lost");

@@ -1,0 +1,56 @@
+// A recording test double of the CUDA runtime (fake_cuda_runtime.cuda.cpp defines the cuda* entry
+// points and fabcheck's kernel launches this test binary uses, so the real probe code runs against
+// it): devices are host memory, streams queue work that runs in order, a spin gate holds a stream
+// until its host-mapped flag is set, events order streams and carry a logical time. It records
+// what a test asserts: which device issued each copy on which device's stream, races between work
+// on streams that nothing orders, and a host waiting on a stream a closed gate still holds.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace fabcheck::fake_cuda {
+
+// One copy as the probe issued it (cudaMemcpy*, cudaMemcpyPeerAsync, or the SM copy kernel).
+struct Copy {
+  std::string api;     // "cudaMemcpyPeerAsync", "sm_copy", "cudaMemcpyAsync", "cudaMemcpy"
+  int issuing_device;  // the device current when it was queued
+  int stream_device;   // the device of the stream it was queued on (-1: legacy stream)
+  int dst_device;      // -1: host memory
+  int src_device;
+  std::size_t bytes;
+};
+
+// A timed window: from the moment a held stream's gate opened to the host's wait for the stop.
+struct Window {
+  int device;
+  double opened;  // steady clock seconds
+  double closed;
+};
+
+struct Config {
+  int devices = 2;
+  std::vector<std::string> bus_ids;  // default "0000:<10+d>:00.0"
+  bool peer_access = true;
+  double event_sync_seconds = 0;  // how long cudaEventSynchronize takes (widens windows)
+};
+
+// Forget everything; `config` for what follows. Not thread-safe against running work.
+void reset(const Config& config = {});
+
+std::vector<Copy> copies();
+std::vector<Window> windows();
+// "memset of 0x... on the legacy stream of device 1 not ordered before cudaMemcpyPeerAsync on a
+// stream of device 1", one entry per race.
+std::vector<std::string> races();
+// A host wait on a stream held by a closed gate (it would never return on a GPU).
+std::vector<std::string> deadlocks();
+// Devices on which a CUDA context was created (cudaSetDevice, allocations, streams, events), per
+// thread that created it, in order: "thread <n> device <d>".
+std::vector<int> devices_with_context_on_this_thread();
+// The spin gate flags launched so far (host addresses), to check a gate was opened.
+std::vector<const volatile int*> gates();
+
+}  // namespace fabcheck::fake_cuda

@@ -1,20 +1,32 @@
 #!/usr/bin/env bash
 # The one command that verifies fabcheck's GPU code on a GPU machine with CUDA, cmake and g++ but no
 # MPI, HDF5 or internet: builds a CUDA configuration (header-only dependencies and GoogleTest from
-# .deps/, see scripts/device-prepare.sh), runs the GPU unit tests, the single-process NCCL probes,
-# any gpu.* probes and, when its source was carried, nccl-tests for comparison; leaves the results,
-# a log per step and summary.md in OUT_DIR. Bounded to under 8 minutes; every step's status is
-# recorded and a failed step does not stop the later ones.
+# .deps/, see scripts/device-prepare.sh; warnings not errors, the compiler there is another), runs
+# the GPU unit tests, the single-process NCCL probes, the gpu.* probes judged by the profile of the
+# GPU's family (its one-GPU subset on a machine with fewer GPUs than the profile's node) and, when
+# its source was carried, nccl-tests for comparison; leaves the results, a log per step and
+# summary.md (one table, a verdict) in OUT_DIR. Bounded to under 8 minutes; every step's status is
+# recorded and a failed step does not stop the later ones. The verdict (scripts/device_check_report.py):
+# PASS only when every required step ran and passed and figures were measured; a skipped step is
+# SKIPPED, never PASS; all probes WAIVED is INCOMPLETE. Exit 0 PASS, 1 FAIL, 3 INCOMPLETE, 2 usage.
 #
 # Usage: scripts/device-check.sh OUT_DIR
+#   Needs beside the checkout: an NVIDIA driver and GPU, the CUDA toolkit (nvcc), cmake >= 3.25,
+#   g++ >= 12, python3 >= 3.9, NCCL (system, NCCL_HOME or the nvidia-nccl Python wheel), and .deps/
+#   from scripts/device-prepare.sh (header-only libraries, GoogleTest; nccl-tests' source for the
+#   comparison, optional).
 #   DEVICE_CHECK_BUDGET_S   seconds for everything (default 450)
 #   FABCHECK_DEVICE_BUILD   build folder (default <checkout>/build-device)
 #   NCCL_HOME               where NCCL is (include/nccl.h, lib/libnccl.so*), when not found alone
 #   CUDA_ARCHS              CMake CUDA architectures (default: the first GPU's, else "80;90")
 set -u
 
+usage="usage: $0 OUT_DIR
+  needs beside the checkout: NVIDIA driver + GPU, CUDA toolkit (nvcc), cmake >= 3.25, g++ >= 12,
+  python3 >= 3.9, NCCL (system, NCCL_HOME or the nvidia-nccl wheel), .deps/ from
+  scripts/device-prepare.sh (header-only libraries, GoogleTest; optionally nccl-tests' source)"
 if [[ $# -ne 1 ]]; then
-  echo "usage: $0 OUT_DIR" >&2
+  echo "$usage" >&2
   exit 2
 fi
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -31,7 +43,8 @@ record() { printf '%s\t%s\t%s\t%s\n' "$1" "$2" "$3" "$4" >>"$out/steps.tsv"; }
 say() { echo "device-check: $*"; }
 
 # run_step NAME LIMIT_S COMMAND...: runs under `timeout` (never past the budget), output in
-# logs/NAME.log; records PASS, FAIL (exit code) or TIMEOUT; returns the exit code.
+# logs/NAME.log; records PASS, FAIL (exit code) or TIMEOUT, or SKIPPED when the budget is spent;
+# returns the exit code (125 when skipped).
 run_step() {
   local name="$1" limit="$2"
   shift 2
@@ -59,14 +72,23 @@ run_step() {
   return $rc
 }
 
-# fabcheck's exit codes, for the record.
-fabcheck_note() {
+# set_last STATUS NOTE: rewrites the status and note of the last step recorded.
+set_last() {
+  local last
+  last="$(tail -n 1 "$out/steps.tsv")"
+  sed -i '$d' "$out/steps.tsv"
+  printf '%s\t%s\t%s\t%s\n' "$(cut -f1 <<<"$last")" "$1" "$(cut -f3 <<<"$last")" "$2" >>"$out/steps.tsv"
+}
+
+# After a fabcheck run: its exit code as a step status (3, a probe error or timeout, is INCOMPLETE).
+fabcheck_status() {
   case "$1" in
-    0) echo "pass" ;;
-    1) echo "a FAIL finding" ;;
-    2) echo "usage or configuration error" ;;
-    3) echo "incomplete: a probe error or timeout" ;;
-    *) echo "exit $1" ;;
+    0) set_last PASS "exit 0: pass" ;;
+    1) set_last FAIL "exit 1: a FAIL finding" ;;
+    2) set_last FAIL "exit 2: usage or configuration error" ;;
+    3) set_last INCOMPLETE "exit 3: a probe error or timeout" ;;
+    125) ;;  # skipped, already recorded
+    *) set_last FAIL "exit $1" ;;
   esac
 }
 
@@ -190,7 +212,7 @@ built=0
 if [[ -n "$nccl_found" ]]; then
   if run_step configure 90 cmake -S "$root" -B "$build" "${generator[@]}" \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFABCHECK_WITH_CUDA=ON -DFABCHECK_WITH_MPI=OFF \
-    -DFABCHECK_WITH_HDF5=OFF -DCMAKE_CUDA_ARCHITECTURES="$archs" \
+    -DFABCHECK_WITH_HDF5=OFF -DFABCHECK_WERROR=OFF -DCMAKE_CUDA_ARCHITECTURES="$archs" \
     -DFABCHECK_NCCL_INCLUDE="$build/nccl-home/include" \
     -DFABCHECK_NCCL_LIBRARY="$build/nccl-home/lib/libnccl.so" "${gtest_args[@]}"; then
     targets=(fabcheck)
@@ -217,11 +239,21 @@ for unit in unit_bench unit_kernels; do
     rc=$?
     counts="$(grep -oE '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?' "$out/logs/$unit.log" |
       sed -E 's/\[ +([A-Z]+) +\] ([0-9]+).*/\2 \1/' | tr 'A-Z\n' 'a-z ')"
-    ((rc != 125)) && sed -i "\$s/\t[^\t]*\$/\texit $rc: ${counts:-no test counts}/" "$out/steps.tsv"
+    if ((rc == 0)) && grep -qE '^\[  SKIPPED ' "$out/logs/$unit.log"; then
+      set_last INCOMPLETE "exit 0 but tests skipped: ${counts}"  # a skipped test is not a pass
+    elif ((rc != 125)); then
+      set_last "$( ((rc == 0)) && echo PASS || echo FAIL)" "exit $rc: ${counts:-no test counts}"
+    fi
   else
     record "$unit" SKIPPED 0 "not built (see configure/build)"
   fi
 done
+
+# ---- the profile: the GPU family's, or its one-GPU subset with fewer GPUs than its node ----------
+model="$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
+profile="$(python3 "$root/scripts/device_check_report.py" profile "$root/results/profiles" \
+  "${model:-unknown}" "$gpus" "$out/profile.toml" 2>>"$out/logs/profile.log" || echo auto)"
+say "profile: $profile (${model:-no GPU model} x $gpus)"
 
 # ---- fabcheck: single-process NCCL collectives, then gpu.* probes ---------------------------------
 wanted_probes="coll.nic_loopback coll.all_reduce coll.all_gather coll.reduce_scatter coll.broadcast coll.alltoall coll.sendrecv"
@@ -234,18 +266,15 @@ if [[ -x "$fabcheck" ]]; then
   done
   if [[ -n "$coll_probes" ]]; then
     run_step fabcheck_nccl 150 "$fabcheck" run --single-process --backend nccl --probes "$coll_probes" \
-      --sizes 1M:1G:4 --placement both --timeout 60 --out "$out/fabcheck-nccl"
-    rc=$?
+      --sizes 1M:1G:4 --placement both --timeout 60 --profile "$profile" --out "$out/fabcheck-nccl"
+    fabcheck_status $?
   else
     record fabcheck_nccl SKIPPED 0 "no coll.* probes in this build"
-    rc=125
   fi
-  ((rc != 125)) && sed -i "\$s/\t[^\t]*\$/\texit $rc: $(fabcheck_note $rc)/" "$out/steps.tsv"
   if grep -qE '^gpu\.' "$out/logs/fabcheck_list.log"; then
     run_step fabcheck_gpu 120 "$fabcheck" run --single-process --probes 'gpu.*' --timeout 60 \
-      --out "$out/fabcheck-gpu"
-    rc=$?
-    ((rc != 125)) && sed -i "\$s/\t[^\t]*\$/\texit $rc: $(fabcheck_note $rc)/" "$out/steps.tsv"
+      --profile "$profile" --out "$out/fabcheck-gpu"
+    fabcheck_status $?
   else
     record fabcheck_gpu SKIPPED 0 "no gpu.* probes in this build"
   fi
@@ -270,80 +299,14 @@ if [[ -n "$nccl_tests_pid" ]]; then
   fi
 fi
 
-# ---- summary -------------------------------------------------------------------------------------
-summarize() {
-  python3 - "$out" <<'PY'
-import json, os, re, sys
-out = sys.argv[1]
-lines = ["# device-check summary", ""]
-with open(os.path.join(out, "steps.tsv")) as f:
-    rows = [r.rstrip("\n").split("\t") for r in f if r.strip()]
-lines += ["| " + " | ".join(rows[0]) + " |", "|" + "---|" * len(rows[0])]
-lines += ["| " + " | ".join(r) + " |" for r in rows[1:]]
-
-def measurements(run):
-    path = os.path.join(out, run, "measurements.jsonl")
-    if not os.path.exists(path):
-        return []
-    with open(path) as f:
-        return [json.loads(l) for l in f if l.strip()]
-
-# fabcheck figures: one row per probe, size and placement.
-table = {}
-waived = []
-for m in measurements("fabcheck-nccl") + measurements("fabcheck-gpu"):
-    if m.get("status") != "ok":
-        waived.append(f"{m['probe']}: {m.get('status')} {m.get('message', '')}".strip())
-        continue
-    key = (m["probe"], m.get("size_bytes") or 0, m.get("params", {}).get("placement", ""), m.get("subject", ""))
-    table.setdefault(key, {})[m["metric"]] = m["value"]
-if table:
-    lines += ["", "## fabcheck", "", "| probe | subject | size | placement | metric values |", "|---|---|---|---|---|"]
-    for (probe, size, placement, subject), metrics in sorted(table.items()):
-        values = ", ".join(f"{k} {v:.4g}" if isinstance(v, (int, float)) else f"{k} {v}" for k, v in sorted(metrics.items()))
-        lines.append(f"| {probe} | {subject} | {size} | {placement} | {values} |")
-if waived:
-    lines += ["", "Not measured:", ""] + [f"- {w}" for w in sorted(set(waived))]
-
-# nccl-tests side by side (out-of-place): busbw ratio, or algbw when busbw is 0 (one GPU).
-def nccl_tests(name):
-    path = os.path.join(out, "logs", f"nccl_tests_{name}_perf.log")
-    rows = {}
-    if os.path.exists(path):
-        for line in open(path):
-            f = line.split()
-            if len(f) >= 13 and f[0].isdigit():
-                rows[int(f[0])] = (float(f[5]), float(f[6]), float(f[7]))  # time us, algbw, busbw
-    return rows
-for coll in ("all_reduce", "all_gather"):
-    theirs = nccl_tests(coll)
-    if not theirs:
-        continue
-    lines += ["", f"## coll.{coll} vs nccl-tests {coll}_perf (out-of-place)", "",
-              "| size | fabcheck time us | nccl-tests time us | fabcheck busbw | nccl-tests busbw | fabcheck algbw | nccl-tests algbw | ratio |",
-              "|---|---|---|---|---|---|---|---|"]
-    for size, (t_time, t_alg, t_bus) in sorted(theirs.items()):
-        mine = table.get((f"coll.{coll}", size, "out", "world"), {})
-        m_bus, m_alg, m_time = mine.get("busbw"), mine.get("algbw"), mine.get("time_us")
-        if t_bus > 0 and m_bus:
-            ratio = f"{m_bus / t_bus:.3f} (busbw)"
-        elif t_alg > 0 and m_alg:
-            ratio = f"{m_alg / t_alg:.3f} (algbw)"
-        else:
-            ratio = "n/a"
-        fmt = lambda v: "-" if v is None else f"{v:.2f}"
-        lines.append(f"| {size} | {fmt(m_time)} | {t_time:.2f} | {fmt(m_bus)} | {t_bus:.2f} | {fmt(m_alg)} | {t_alg:.2f} | {ratio} |")
-print("\n".join(lines))
-PY
-}
+# ---- summary: one table and the verdict (scripts/device_check_report.py) -------------------------
 if command -v python3 >/dev/null; then
-  summarize >"$out/summary.md" 2>"$out/logs/summary.log" || {
-    echo "summary failed: see logs/summary.log" >>"$out/summary.md"
-  }
+  python3 "$root/scripts/device_check_report.py" summarize "$out"
+  verdict=$?
 else
-  { echo "# device-check summary (python3 missing: steps only)"; cat "$out/steps.tsv"; } >"$out/summary.md"
+  { echo "# device-check summary (python3 missing: steps only, no verdict)"; cat "$out/steps.tsv"; } >"$out/summary.md"
+  cat "$out/summary.md"
+  verdict=3
 fi
-cat "$out/summary.md"
 say "done in $(($(date +%s) - started_at))s"
-if grep -qP '\t(FAIL|TIMEOUT)\t' "$out/steps.tsv"; then exit 1; fi
-exit 0
+exit "$verdict"

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <string>
 #include <vector>
 
 #include "results/finding.hpp"
@@ -12,8 +13,15 @@ namespace fabcheck {
 // True when this build has HDF5.
 bool hdf5_available();
 
-// Writes /measurements and /findings tables (and the schema version as an attribute). Throws
-// std::runtime_error on an HDF5 failure; does nothing and returns false without HDF5.
+// The bytes of an HDF5 file with /measurements and /findings tables (and the schema version as an
+// attribute), built in memory: HDF5 itself never writes to disk, so a full filesystem is met by
+// the caller's plain write, never inside the library. Throws std::runtime_error on an HDF5
+// failure; empty without HDF5.
+std::string hdf5_image(const std::vector<Measurement>& measurements,
+                       const std::vector<Finding>& findings);
+
+// Writes hdf5_image() to `file`. Throws std::runtime_error on failure (removing what it wrote);
+// does nothing and returns false without HDF5.
 bool write_hdf5(const std::filesystem::path& file, const std::vector<Measurement>& measurements,
                 const std::vector<Finding>& findings);
 

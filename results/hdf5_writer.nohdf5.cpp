@@ -5,6 +5,11 @@ namespace fabcheck {
 
 bool hdf5_available() { return false; }
 
+std::string hdf5_image(const std::vector<Measurement>& /*measurements*/,
+                       const std::vector<Finding>& /*findings*/) {
+  return {};
+}
+
 bool write_hdf5(const std::filesystem::path& /*file*/,
                 const std::vector<Measurement>& /*measurements*/,
                 const std::vector<Finding>& /*findings*/) {

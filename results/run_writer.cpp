@@ -1,6 +1,12 @@
 // RunWriter: measurements.jsonl, findings.jsonl, summary.json and run.h5 in one run directory.
 #include "results/run_writer.hpp"
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <sys/statvfs.h>
+#include <unistd.h>
+
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -22,19 +28,116 @@ std::string dump_line(const nlohmann::json& json) {
   return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
-// Opens a file that must not exist yet ("x": O_EXCL), so nothing earlier is written over.
-std::FILE* create_exclusively(const fs::path& path) {
-  std::FILE* file = std::fopen(path.c_str(), "wx");
-  if (file == nullptr) {
-    throw std::runtime_error("cannot create " + path.string() + ": " + std::strerror(errno));
-  }
-  return file;
+bool out_of_space(int error) { return error == ENOSPC || error == EDQUOT; }
+
+ResultsWriteError write_error(const std::string& what, const fs::path& path, int error) {
+  return ResultsWriteError("cannot " + what + " " + path.string() + ": " + std::strerror(error),
+                           out_of_space(error));
 }
 
-void write_line(std::FILE* file, const std::string& line, const fs::path& path) {
-  if (std::fwrite(line.data(), 1, line.size(), file) != line.size() || std::fflush(file) != 0) {
-    throw std::runtime_error("cannot write " + path.string() + ": " + std::strerror(errno));
+// Opens a file that must not exist yet (O_EXCL), so nothing earlier is written over.
+int create_exclusively(const fs::path& path) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
+  if (fd < 0) throw write_error("create", path, errno);
+  return fd;
+}
+
+// Writes all of `bytes` at the end of `fd`; on failure cuts the file back to where it was.
+void write_whole(int fd, const std::string& bytes, const fs::path& path) {
+  const off_t before = ::lseek(fd, 0, SEEK_END);
+  std::size_t written = 0;
+  while (written < bytes.size()) {
+    const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      const int error = n < 0 ? errno : ENOSPC;
+      if (before >= 0 && ::ftruncate(fd, before) != 0) {
+        // Nothing more to do: the reader skips a line that does not end in a newline.
+      }
+      throw write_error("write", path, error);
+    }
+    written += static_cast<std::size_t>(n);
   }
+}
+
+// Writes `bytes` to `path` atomically: a temporary file, then renamed over it.
+void replace_file(const fs::path& path, const std::string& bytes) {
+  const fs::path temporary = path.string() + ".tmp";
+  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) throw write_error("create", temporary, errno);
+  try {
+    write_whole(fd, bytes, temporary);
+  } catch (...) {
+    ::close(fd);
+    ::unlink(temporary.c_str());
+    throw;
+  }
+  if (::close(fd) != 0) {
+    const int error = errno;
+    ::unlink(temporary.c_str());
+    throw write_error("write", temporary, error);
+  }
+  if (::rename(temporary.c_str(), path.c_str()) != 0) {
+    const int error = errno;
+    ::unlink(temporary.c_str());
+    throw write_error("rename " + temporary.string() + " to", path, error);
+  }
+}
+
+// Removes a last line that does not end in a newline (a record cut short by a killed writer).
+void cut_partial_line(const fs::path& path) {
+  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
+  if (fd < 0) return;
+  off_t end = ::lseek(fd, 0, SEEK_END);
+  char last = '\n';
+  if (end > 0 && ::pread(fd, &last, 1, end - 1) == 1 && last != '\n') {
+    char buffer[4096];
+    off_t keep = 0;
+    for (off_t at = end; at > 0 && keep == 0;) {
+      const off_t from = std::max<off_t>(0, at - static_cast<off_t>(sizeof(buffer)));
+      const ssize_t got = ::pread(fd, buffer, static_cast<std::size_t>(at - from), from);
+      if (got <= 0) break;
+      for (ssize_t i = got - 1; i >= 0; --i) {
+        if (buffer[i] == '\n') {
+          keep = from + i + 1;
+          break;
+        }
+      }
+      at = from;
+    }
+    if (::ftruncate(fd, keep) != 0) {
+      // Left as it is: readers skip a line without its newline.
+    }
+  }
+  ::close(fd);
+}
+
+constexpr const char* kReserveName = ".space-reserve";
+
+// How much room to keep for the last summary: a quarter of what is free, at most 256 KiB, none
+// when that is under 4 KiB (a nearly full filesystem).
+std::uint64_t reserve_size(const fs::path& dir) {
+  struct statvfs info {};
+  if (::statvfs(dir.c_str(), &info) != 0) return 0;
+  const std::uint64_t free_bytes = static_cast<std::uint64_t>(info.f_bavail) * info.f_frsize;
+  const std::uint64_t size = std::min<std::uint64_t>(256 * 1024, free_bytes / 4) & ~4095ull;
+  return size < 4 * 1024 ? 0 : size;
+}
+
+// The last resort on a full filesystem, where not even a temporary file fits: rewrites `path` in
+// place when `bytes` fit in the blocks it already has (so nothing new is needed). Not atomic, but
+// a summary that says why the run stopped beats one that still says "in progress".
+bool rewrite_in_place(const fs::path& path, const std::string& bytes) {
+  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
+  if (fd < 0) return false;
+  struct stat info {};
+  bool done = false;
+  if (::fstat(fd, &info) == 0 && bytes.size() <= static_cast<std::uint64_t>(info.st_blocks) * 512) {
+    done = ::pwrite(fd, bytes.data(), bytes.size(), 0) == static_cast<ssize_t>(bytes.size()) &&
+           ::ftruncate(fd, static_cast<off_t>(bytes.size())) == 0;
+  }
+  ::close(fd);
+  return done;
 }
 
 }  // namespace
@@ -55,49 +158,128 @@ RunWriter::RunWriter(fs::path dir) : dir_(std::move(dir)) {
   if (error) {
     throw ConfigError(dir_.string(), 0, "cannot create run directory: " + error.message());
   }
-  measurements_file_ = create_exclusively(dir_ / "measurements.jsonl");
+  measurements_fd_ = create_exclusively(dir_ / "measurements.jsonl");
   try {
-    findings_file_ = create_exclusively(dir_ / "findings.jsonl");
+    findings_fd_ = create_exclusively(dir_ / "findings.jsonl");
   } catch (...) {
-    std::fclose(measurements_file_);
+    ::close(measurements_fd_);
     throw;
+  }
+  if (const std::uint64_t size = reserve_size(dir_); size > 0) {
+    const fs::path reserve = dir_ / kReserveName;
+    const int fd = ::open(reserve.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+    if (fd >= 0) {
+      int rc = ::posix_fallocate(fd, 0, static_cast<off_t>(size));
+      if (rc == EOPNOTSUPP || rc == EINVAL) {
+        try {
+          write_whole(fd, std::string(size, '\0'), reserve);
+          rc = 0;
+        } catch (const ResultsWriteError&) {
+          rc = ENOSPC;
+        }
+      }
+      ::close(fd);
+      reserved_ = rc == 0;
+      if (!reserved_) ::unlink(reserve.c_str());
+    }
   }
 }
 
 RunWriter::~RunWriter() {
-  if (measurements_file_ != nullptr) std::fclose(measurements_file_);
-  if (findings_file_ != nullptr) std::fclose(findings_file_);
+  if (measurements_fd_ >= 0) ::close(measurements_fd_);
+  if (findings_fd_ >= 0) ::close(findings_fd_);
+  release_reserve();
+}
+
+void RunWriter::release_reserve() {
+  if (!reserved_) return;
+  reserved_ = false;
+  ::unlink((dir_ / kReserveName).c_str());
 }
 
 void RunWriter::append(const Measurement& measurement) {
-  write_line(measurements_file_, dump_line(to_json(measurement)), dir_ / "measurements.jsonl");
   measurements_.push_back(measurement);
+  write_whole(measurements_fd_, dump_line(to_json(measurement)), dir_ / "measurements.jsonl");
 }
 
 void RunWriter::append(const Finding& finding) {
-  write_line(findings_file_, dump_line(to_json(finding)), dir_ / "findings.jsonl");
   findings_.push_back(finding);
+  write_whole(findings_fd_, dump_line(to_json(finding)), dir_ / "findings.jsonl");
 }
 
 void RunWriter::write_summary(const nlohmann::json& summary) {
-  const fs::path final_path = dir_ / "summary.json";
-  const fs::path temporary = dir_ / "summary.json.tmp";
-  {
-    std::ofstream out(temporary, std::ios::trunc);
-    out << summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write " + temporary.string());
-  }
-  std::error_code error;
-  fs::rename(temporary, final_path, error);
-  if (error) {
-    throw std::runtime_error("cannot rename " + temporary.string() + " to " + final_path.string() +
-                             ": " + error.message());
+  const std::string text =
+      summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  try {
+    replace_file(dir_ / "summary.json", text);
+  } catch (const ResultsWriteError& error) {
+    if (!error.out_of_space()) throw;
+    if (reserved_) {
+      release_reserve();
+      try {
+        replace_file(dir_ / "summary.json", text);
+        return;
+      } catch (const ResultsWriteError&) {
+      }
+    }
+    if (!rewrite_in_place(dir_ / "summary.json", text)) throw;
   }
 }
 
 bool RunWriter::write_hdf5() {
-  return fabcheck::write_hdf5(dir_ / "run.h5", measurements_, findings_);
+  const fs::path file = dir_ / "run.h5";
+  std::string image;
+  try {
+    image = hdf5_image(measurements_, findings_);
+  } catch (const std::exception& error) {
+    throw ResultsWriteError("run.h5 not written: " + std::string(error.what()), false);
+  }
+  if (image.empty()) return false;
+  replace_file(file, image);
+  return true;
+}
+
+void mark_run_incomplete(const fs::path& run_dir, const std::string& reason, bool failed) {
+  for (const char* name : {"measurements.jsonl", "findings.jsonl"})
+    cut_partial_line(run_dir / name);
+  nlohmann::json summary = nlohmann::json::object();
+  {
+    std::ifstream in(run_dir / "summary.json");
+    if (in) summary = nlohmann::json::parse(in, nullptr, false);
+    if (!summary.is_object()) summary = {{"schema_version", kSchemaVersion}, {"kind", "summary"}};
+  }
+  if (failed) {
+    Finding finding;
+    finding.severity = Severity::error;
+    finding.message = reason;
+    finding.remedy =
+        "check the rank and host named (process stopped or killed, GPU or NIC stuck, host "
+        "frozen), then rerun";
+    const fs::path findings = run_dir / "findings.jsonl";
+    const int fd = ::open(findings.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
+    if (fd < 0) throw write_error("open", findings, errno);
+    try {
+      write_whole(fd, dump_line(to_json(finding)), findings);
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+    ::close(fd);
+    auto& counts = summary["counts"];
+    counts["error"] = counts.value("error", 0) + 1;
+    auto& errored = summary["probes"]["errored"];
+    if (!errored.is_array()) errored = nlohmann::json::array();
+    errored.push_back({{"id", ""}, {"message", reason}});
+  }
+  const auto& there = summary["incomplete_reason"];
+  if (!there.is_string() || there.get<std::string>() == kRunInProgress)
+    summary["incomplete_reason"] = reason;
+  summary["finished_utc"] = nullptr;
+  summary["exit_code"] = 3;
+  if (summary.value("verdict", "") != "fail") summary["verdict"] = "incomplete";
+  ::unlink((run_dir / kReserveName).c_str());
+  replace_file(run_dir / "summary.json",
+               summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
 }
 
 void RunWriter::write_prometheus(const nlohmann::json& summary, const fs::path& collector_dir) {

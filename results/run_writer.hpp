@@ -1,8 +1,11 @@
-// RunWriter: the run directory's files, each record appended and flushed as it is produced.
+// RunWriter: the run directory's files, each record appended and flushed as it is produced. A
+// record is written whole or not at all (a failed write is cut back), and a small reserve file
+// keeps room for the last summary when the filesystem fills up.
 #pragma once
 
 #include <cstdio>
 #include <filesystem>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -12,6 +15,21 @@
 #include "results/measurement.hpp"
 
 namespace fabcheck {
+
+// A results file could not be written (the run goes on without it and ends incomplete).
+class ResultsWriteError : public std::runtime_error {
+ public:
+  ResultsWriteError(const std::string& message, bool out_of_space)
+      : std::runtime_error(message), out_of_space_(out_of_space) {}
+  // ENOSPC or EDQUOT: the filesystem or the quota is full.
+  bool out_of_space() const { return out_of_space_; }
+
+ private:
+  bool out_of_space_;
+};
+
+// The incomplete_reason of the summaries written while the run goes on.
+inline constexpr const char* kRunInProgress = "run in progress (or killed before it finished)";
 
 class RunWriter {
  public:
@@ -24,32 +42,45 @@ class RunWriter {
 
   const std::filesystem::path& dir() const { return dir_; }
 
-  // Append one line to measurements.jsonl / findings.jsonl and flush it to the kernel.
+  // Append one line to measurements.jsonl / findings.jsonl with one write(2). Throws
+  // ResultsWriteError when the line cannot be written whole (the file is cut back to the record
+  // before); the record is still kept in memory for the judges and the summary.
   void append(const Measurement& measurement);
   void append(const Finding& finding);
 
   // Writes summary.json (atomically: a temporary file renamed over it). Call at the end, and
-  // also early with verdict "incomplete" so that a killed run still has one.
+  // also early with verdict "incomplete" so that a killed run still has one. Out of space, it
+  // gives up the reserve file and tries once more. Throws ResultsWriteError.
   void write_summary(const nlohmann::json& summary);
 
   // Writes run.h5 from everything appended so far, when built with HDF5; returns false otherwise.
+  // On failure removes what it wrote and throws ResultsWriteError.
   bool write_hdf5();
 
   // Writes metrics.prom (the node_exporter textfile of everything appended so far and `summary`)
   // atomically, and the same text as `collector_dir`/fabcheck_<plan>.prom when it is not empty.
   void write_prometheus(const nlohmann::json& summary,
                         const std::filesystem::path& collector_dir = {});
+  // Gives up the reserve file (at the end of a run, or when the filesystem is full).
+  void release_reserve();
 
   const std::vector<Measurement>& measurements() const { return measurements_; }
   const std::vector<Finding>& findings() const { return findings_; }
 
  private:
   std::filesystem::path dir_;
-  std::FILE* measurements_file_ = nullptr;
-  std::FILE* findings_file_ = nullptr;
+  int measurements_fd_ = -1;
+  int findings_fd_ = -1;
+  bool reserved_ = false;
   std::vector<Measurement> measurements_;
   std::vector<Finding> findings_;
 };
+
+// For a process other than the writer (rank 0's sentinel, when rank 0 is stopped or dead): marks
+// the run in `run_dir` incomplete with `reason` (a reason already there stays) and, when `failed`,
+// appends an ERROR finding saying it. Leaves no half line: a record cut short is removed first.
+void mark_run_incomplete(const std::filesystem::path& run_dir, const std::string& reason,
+                         bool failed);
 
 // Reads a run directory's measurements.jsonl (for `fabcheck evaluate`); errors name file and line.
 std::vector<Measurement> read_measurements(const std::filesystem::path& run_dir);

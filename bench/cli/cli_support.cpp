@@ -4,8 +4,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 
+#include "bench/core/rank_status.hpp"
 #include "bench/core/world.hpp"
 #include "kernels/profile_choice.hpp"
 
@@ -47,6 +49,14 @@ int launcher_size() {
       return std::max(1, std::atoi(value));
   }
   return 1;
+}
+
+void report_usage_error(const std::string& message) {
+  if (launcher_rank() == 0) {
+    std::fprintf(stderr, "fabcheck: %s\n", message.c_str());
+  } else {
+    rank_status().exit_note.store(message);
+  }
 }
 
 nlohmann::json build_versions() {

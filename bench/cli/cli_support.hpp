@@ -23,8 +23,13 @@ Profile load_profile_for(const std::string& name_or_file, const Registry& regist
                          std::string* why);
 
 // This process's rank as the launcher (mpirun, srun) set it in the environment, before MPI starts;
-// 0 when not launched by one. Only rank 0 prints usage errors.
+// 0 when not launched by one.
 int launcher_rank();
+
+// A usage error (exit 2), said once for the whole job: rank 0 prints it; another rank hands it to
+// its sentinel, which prints it (naming the rank) only when rank 0 did not fail the same way, i.e.
+// when the launcher has not ended the job within a few seconds.
+void report_usage_error(const std::string& message);
 // How many ranks the launcher started (1 when not launched by one).
 int launcher_size();
 

@@ -7,8 +7,8 @@ namespace fabcheck {
 
 int list_command(const Registry& registry, const std::string& backend, int argc, char** argv) {
   // Judged in the World a run would have (MPI when built with it), so the answer matches `run`.
-  std::unique_ptr<World> world = make_mpi_world(&argc, &argv, nullptr);
-  if (!world) world = make_single_world(nullptr);
+  std::unique_ptr<World> world = make_mpi_world(&argc, &argv);
+  if (!world) world = make_single_world();
   if (!world->is_root()) return 0;
   RunOptions options;
   options.backend = backend;

@@ -2,12 +2,14 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <string_view>
 
 #include "bench/cli/cli_support.hpp"
 #include "bench/cli/commands.hpp"
 #include "bench/cli/fabric_commands.hpp"
 #include "bench/cli/probe_families.hpp"
 #include "bench/core/interrupt.hpp"
+#include "bench/core/sentinel.hpp"
 
 namespace {
 
@@ -45,8 +47,7 @@ void add_run_options(CLI::App& command, fabcheck::RunArgs& args, bool with_selec
 
 }  // namespace
 
-int main(int argc, char** argv) {
-  fabcheck::install_interrupt_handling();
+int run_main(int argc, char** argv) {
   fabcheck::Registry registry;
   fabcheck::register_all_probes(registry);
 
@@ -86,9 +87,7 @@ int main(int argc, char** argv) {
   } catch (const CLI::CallForAllHelp& help) {
     return app.exit(help);
   } catch (const CLI::ParseError& error) {
-    if (fabcheck::launcher_rank() == 0) {
-      std::fprintf(stderr, "fabcheck: %s\nRun with --help for usage.\n", error.what());
-    }
+    fabcheck::report_usage_error(std::string(error.what()) + "\nRun with --help for usage.");
     return 2;
   }
 
@@ -103,4 +102,19 @@ int main(int argc, char** argv) {
   if (nccl_log->parsed()) return fabcheck::nccl_log_main(nccl_log_args);
   if (inventory->parsed()) return fabcheck::inventory_main(inventory_args, registry);
   return 2;
+}
+
+int main(int argc, char** argv) {
+  // `run` and `gate` are watched from outside by a sentinel process from the first instruction to
+  // the last (it forks here, before any thread or MPI); the other commands just handle signals.
+  const bool runs_probes =
+      argc > 1 && (std::string_view(argv[1]) == "run" || std::string_view(argv[1]) == "gate");
+  if (runs_probes) {
+    fabcheck::start_sentinel(fabcheck::launcher_rank());
+  } else {
+    fabcheck::install_interrupt_handling();
+  }
+  const int code = run_main(argc, argv);
+  fabcheck::rank_exiting(code);
+  return code;
 }

@@ -109,15 +109,14 @@ int run_command(const RunArgs& args, const Registry& registry, int argc, char** 
   try {
     request = build_request(args, registry);
   } catch (const ConfigError& error) {
-    if (launcher_rank() == 0) std::fprintf(stderr, "fabcheck: %s\n", error.what());
+    report_usage_error(error.what());
     return 2;
   }
   request.command_line = joined_command_line(argc, argv);
   Runner runner(std::move(request), stdout);
   std::unique_ptr<World> world;
-  if (mpi_available() && !args.single_process)
-    world = make_mpi_world(&argc, &argv, runner.hang_handler());
-  if (!world) world = make_single_world(runner.hang_handler());
+  if (mpi_available() && !args.single_process) world = make_mpi_world(&argc, &argv);
+  if (!world) world = make_single_world();
   const int exit_code = runner.execute(*world);
   world.reset();
   return exit_code;

@@ -35,6 +35,15 @@ void HangDetector::arrive(int rank, int phase, const std::string& label, double 
       std::max(reached_[static_cast<std::size_t>(rank)], phase);
 }
 
+void HangDetector::name_rank(int rank, std::string name) {
+  if (rank >= 0 && rank < size()) rank_names_[static_cast<std::size_t>(rank)] = std::move(name);
+}
+
+const std::string& HangDetector::rank_name(int rank) const {
+  static const std::string unknown = "an unknown rank";
+  return rank >= 0 && rank < size() ? rank_names_[static_cast<std::size_t>(rank)] : unknown;
+}
+
 bool HangDetector::all_reached(int phase) const {
   return std::all_of(reached_.begin(), reached_.end(), [phase](int r) { return r >= phase; });
 }

@@ -34,6 +34,11 @@ class HangDetector {
   // Every rank has reached `phase` or beyond.
   bool all_reached(int phase) const;
 
+  // Renames rank `rank` in messages (its host becomes known when its sentinel says hello).
+  void name_rank(int rank, std::string name);
+  const std::string& rank_name(int rank) const;
+  int size() const { return static_cast<int>(rank_names_.size()); }
+
  private:
   struct Step {
     std::string label;

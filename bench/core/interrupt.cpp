@@ -1,4 +1,4 @@
-// SIGINT/SIGTERM handling on a dedicated thread (sigwait), so cleanups run as ordinary code.
+// SIGINT/SIGTERM/SIGHUP handling on a dedicated thread (sigwait), so cleanups run as ordinary code.
 #include "bench/core/interrupt.hpp"
 
 #include <pthread.h>
@@ -11,20 +11,35 @@
 #include <mutex>
 #include <thread>
 
+#include "bench/core/rank_status.hpp"
+
 namespace fabcheck {
 namespace {
 
 std::mutex g_mutex;
 std::map<int, std::function<void()>> g_cleanups;  // handle -> cleanup; run highest handle first
 int g_next_handle = 1;
-std::string g_signal_name;
+std::string g_reason;
+bool g_failure = false;
 
 sigset_t interrupt_signals() {
   sigset_t set;
   sigemptyset(&set);
   sigaddset(&set, SIGINT);
   sigaddset(&set, SIGTERM);
+  sigaddset(&set, SIGHUP);
   return set;
+}
+
+const char* signal_name(int signal_number) {
+  switch (signal_number) {
+    case SIGINT:
+      return "SIGINT";
+    case SIGHUP:
+      return "SIGHUP";
+    default:
+      return "SIGTERM";
+  }
 }
 
 [[noreturn]] void wait_for_interrupt() {
@@ -32,14 +47,22 @@ sigset_t interrupt_signals() {
   int signal_number = 0;
   while (sigwait(&set, &signal_number) != 0) {
   }
+  RankStatus& status = rank_status();
+  const Ending ending = status.ending_kind();
   std::map<int, std::function<void()>> cleanups;
+  std::string reason;
   {
     std::lock_guard lock(g_mutex);
-    g_signal_name = signal_number == SIGINT ? "SIGINT" : "SIGTERM";
+    g_failure = ending == Ending::failed;
+    g_reason = ending != Ending::none ? status.ending_reason.load()
+                                      : std::string("interrupted by ") + signal_name(signal_number);
+    reason = g_reason;
     cleanups.swap(g_cleanups);
   }
-  std::fprintf(stderr, "fabcheck: %s received; cleaning up and exiting with code 3\n",
-               signal_number == SIGINT ? "SIGINT" : "SIGTERM");
+  if (ending == Ending::none) {
+    std::fprintf(stderr, "fabcheck: %s received; cleaning up and exiting with code 3\n",
+                 signal_name(signal_number));
+  }
   for (auto it = cleanups.rbegin(); it != cleanups.rend(); ++it) {
     try {
       it->second();
@@ -48,6 +71,8 @@ sigset_t interrupt_signals() {
     }
   }
   std::fflush(nullptr);
+  status.exit_note.store(reason);
+  status.exit_code.store(3);
   _exit(3);
 }
 
@@ -74,9 +99,14 @@ void unregister_cleanup(int handle) {
   g_cleanups.erase(handle);
 }
 
-std::string interrupting_signal() {
+std::string interruption_reason() {
   std::lock_guard lock(g_mutex);
-  return g_signal_name;
+  return g_reason;
+}
+
+bool interrupted_by_failure() {
+  std::lock_guard lock(g_mutex);
+  return g_failure;
 }
 
 }  // namespace fabcheck

@@ -1,5 +1,7 @@
-// SIGINT/SIGTERM handling: a signal thread runs registered cleanups (e.g. removing scratch files)
-// and the run's last words (summary marked incomplete), then ends the process with exit code 3.
+// SIGINT/SIGTERM/SIGHUP handling: a signal thread runs registered cleanups (e.g. removing scratch
+// files) and the run's last words (summary marked incomplete), then ends the process with exit
+// code 3. The same path ends a rank when its sentinel (sentinel.hpp) ends the run: the sentinel
+// writes why into the shared RankStatus and sends SIGTERM.
 #pragma once
 
 #include <functional>
@@ -7,8 +9,8 @@
 
 namespace fabcheck {
 
-// Blocks SIGINT and SIGTERM in the calling thread (call first thing in main, before any thread is
-// started, so every thread inherits the mask) and starts the thread that waits for them.
+// Blocks SIGINT, SIGTERM and SIGHUP in the calling thread (call first thing in main, before any
+// thread is started, so every thread inherits the mask) and starts the thread that waits for them.
 void install_interrupt_handling();
 
 // Cleanups run in reverse order of registration, on the signal thread, then the process exits 3.
@@ -29,7 +31,11 @@ class ScopedCleanup {
   int handle_;
 };
 
-// Name of the signal that interrupted the run, once one has ("SIGTERM"); empty otherwise.
-std::string interrupting_signal();
+// Why the run is being ended, once a signal arrived: the sentinel's reason ("rank 1 (node-b)
+// stopped ...") or "interrupted by SIGTERM"; empty otherwise.
+std::string interruption_reason();
+// True when the run ends because something failed (a rank stopped or died, a step outlived its
+// limit), not because someone interrupted it.
+bool interrupted_by_failure();
 
 }  // namespace fabcheck

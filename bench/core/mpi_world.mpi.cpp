@@ -1,29 +1,31 @@
-// MpiWorld: the ranks of MPI_COMM_WORLD. Checkpoints and heartbeats reach the root's watchdog over
-// a TCP channel of its own (watch_channel.hpp), not MPI: MPI runs with MPI_THREAD_FUNNELED (its
-// locks for MPI_THREAD_MULTIPLE cost a third of small-message bandwidth), and a rank whose MPI is
-// stuck is still heard. On a hang the watchdog thread ends the job with MPI_Abort(3).
+// MpiWorld: the ranks of MPI_COMM_WORLD. Checkpoints and progress go to the RankStatus page that
+// this rank's sentinel reads (sentinel.hpp); the sentinels talk to the watchdog on rank 0's
+// sentinel over a TCP channel of their own (watch_channel.hpp), not MPI. So MPI runs with
+// MPI_THREAD_FUNNELED (its locks for MPI_THREAD_MULTIPLE cost a third of small-message
+// bandwidth), a rank whose MPI is stuck is still watched, and so is a rank that is stopped.
 #include <mpi.h>
 
 #include <algorithm>
 #include <chrono>
-#include <condition_variable>
 #include <cstdio>
 #include <cstring>
 #include <thread>
 
-#include "bench/core/watch_channel.hpp"
-#include "bench/core/watchdog.hpp"
+#include "bench/core/rank_status.hpp"
+#include "bench/core/timer.hpp"
 #include "bench/core/world.hpp"
 
 namespace fabcheck {
 namespace {
 
-constexpr auto kHeartbeatInterval = std::chrono::milliseconds(500);
 constexpr std::size_t kHostNameBytes = 256;
+// How long a rank waits for its sentinel to start the watchdog or connect to it (only a rank that
+// has a sentinel waits: without one, the page is its own and nobody answers).
+constexpr double kWatchSetup_s = 10;
 
 class MpiWorld final : public World {
  public:
-  MpiWorld(int* argc, char*** argv, HangHandler on_hang) {
+  MpiWorld(int* argc, char*** argv) {
     int provided = 0;
     MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
     MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
@@ -42,24 +44,11 @@ class MpiWorld final : public World {
     for (int r = 0; r < size; ++r)
       hosts.emplace_back(all.data() + kHostNameBytes * static_cast<std::size_t>(r));
     set_layout(rank, std::move(hosts));
-
-    start_watchdog(std::move(on_hang));
+    connect_sentinels();
   }
 
   ~MpiWorld() override {
-    if (heartbeat_.joinable()) {
-      {
-        std::lock_guard lock(heartbeat_mutex_);
-        stop_heartbeat_ = true;
-      }
-      heartbeat_wakeup_.notify_all();
-      heartbeat_.join();
-    }
     checkpoint("finish", 60);
-    if (watchdog_) watchdog_->stop_when_all_reached(phase_ - 1);
-    watchdog_.reset();
-    client_.reset();
-    server_.reset();
     MPI_Comm_free(&comm_);
     MPI_Finalize();
   }
@@ -106,39 +95,35 @@ class MpiWorld final : public World {
   }
 
   void checkpoint(const std::string& label, double timeout_s) override {
-    const int phase = phase_++;
-    if (watchdog_) watchdog_->arrive(0, phase, label, timeout_s);
-    if (!client_) return;
-    WatchMessage message;
-    message.rank = rank();
-    message.kind = WatchMessage::arrival;
-    message.phase = phase;
-    message.timeout_s = timeout_s;
-    std::strncpy(message.label, label.c_str(), sizeof(message.label) - 1);
-    client_->send(message);
+    rank_status().begin_step(phase_++, label, timeout_s);
   }
 
  private:
-  // The root listens, tells every rank where, and every other rank connects; if any cannot, the
-  // run goes on without a watchdog, saying which ranks could not reach it.
-  void start_watchdog(HangHandler on_hang) {
+  // Tells this rank's sentinel which rank it watches; rank 0's sentinel then starts the watchdog,
+  // whose address every other rank passes to its own sentinel. A rank whose sentinel cannot take
+  // part is named on stderr (it is still watched by its own sentinel, but not by the watchdog).
+  void connect_sentinels() {
+    RankStatus& status = rank_status();
+    status.size.store(size());
+    status.rank.store(rank());
+    const bool watched = status.sentinel_pid.load() != 0;
     std::string endpoint;
-    std::string problem;
-    if (is_root()) {
-      try {
-        server_ = std::make_unique<WatchServer>();
-        endpoint = server_->endpoint();
-      } catch (const std::exception& error) {
-        problem = error.what();
-      }
+    if (is_root() && watched) {
+      wait_for_watch_state(status);
+      endpoint = status.watch_endpoint.load();
     }
     endpoint = broadcast_from_root(endpoint);
-    if (!is_root() && !endpoint.empty()) {
-      try {
-        client_ = std::make_unique<WatchClient>(endpoint, host() == hosts().front());
-      } catch (const std::exception& error) {
-        problem = error.what();
-      }
+    if (!is_root() && watched && !endpoint.empty()) {
+      status.watch_endpoint.store(endpoint);
+      wait_for_watch_state(status);
+    }
+    std::string problem;
+    if (!watched) {
+      problem = "no sentinel watches this rank";
+    } else if (status.watch_state.load() != 1) {
+      problem =
+          endpoint.empty() && !is_root() ? "rank 0 has no watchdog" : status.watch_problem.load();
+      if (problem.empty()) problem = "its sentinel did not answer";
     }
     const auto problems = gather_to_root(problem);
     std::string report;
@@ -146,70 +131,28 @@ class MpiWorld final : public World {
       if (!problems[r].empty())
         report += "; " + describe_rank(static_cast<int>(r)) + ": " + problems[r];
     }
-    const bool usable = broadcast_from_root(report.empty() ? "yes" : "no") == "yes";
-    if (!usable) {
-      if (is_root()) {
-        std::fprintf(stderr, "fabcheck: warning: no watchdog in this run, hangs are not caught%s\n",
-                     report.c_str());
-      }
-      client_.reset();
-      server_.reset();
-      return;
-    }
-    if (is_root()) {
-      std::vector<std::string> names;
-      for (int r = 0; r < size(); ++r) names.push_back(describe_rank(r));
-      watchdog_ = std::make_unique<Watchdog>(
-          std::move(names), std::move(on_hang), [this] { receive_messages(); },
-          [] { MPI_Abort(MPI_COMM_WORLD, 3); });
-      watchdog_->start();
-    } else {
-      heartbeat_ = std::thread([this] { send_heartbeats(); });
+    if (!report.empty()) {
+      std::fprintf(stderr,
+                   "fabcheck: warning: the watchdog does not hear every rank, so a hang there is "
+                   "named only by that rank's own sentinel%s\n",
+                   report.c_str());
     }
   }
 
-  // Runs on the root's watchdog thread: other ranks' checkpoints and heartbeats, and its own
-  // progress.
-  void receive_messages() {
-    watchdog_->progress(0, progress());
-    server_->poll([this](const WatchMessage& message) {
-      if (message.kind == WatchMessage::progress) {
-        watchdog_->progress(message.rank, message.operations);
-      } else {
-        watchdog_->arrive(message.rank, message.phase, message.label, message.timeout_s);
-      }
-    });
-  }
-
-  // Runs on every other rank's heartbeat thread: its progress, twice a second, so the root can tell
-  // a rank that lags or has gone silent.
-  void send_heartbeats() {
-    std::unique_lock lock(heartbeat_mutex_);
-    while (!stop_heartbeat_) {
-      WatchMessage message;
-      message.rank = rank();
-      message.kind = WatchMessage::progress;
-      message.operations = progress();
-      client_->send(message);
-      heartbeat_wakeup_.wait_for(lock, kHeartbeatInterval, [this] { return stop_heartbeat_; });
-    }
+  static void wait_for_watch_state(RankStatus& status) {
+    const double deadline = now_seconds() + kWatchSetup_s;
+    while (status.watch_state.load() == 0 && now_seconds() < deadline)
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
 
   MPI_Comm comm_ = MPI_COMM_NULL;
-  std::unique_ptr<WatchServer> server_;  // root
-  std::unique_ptr<WatchClient> client_;  // other ranks
-  std::unique_ptr<Watchdog> watchdog_;   // root
   int phase_ = 0;
-  std::thread heartbeat_;
-  std::mutex heartbeat_mutex_;
-  std::condition_variable heartbeat_wakeup_;
-  bool stop_heartbeat_ = false;
 };
 
 }  // namespace
 
-std::unique_ptr<World> make_mpi_world(int* argc, char*** argv, HangHandler on_hang) {
-  return std::make_unique<MpiWorld>(argc, argv, std::move(on_hang));
+std::unique_ptr<World> make_mpi_world(int* argc, char*** argv) {
+  return std::make_unique<MpiWorld>(argc, argv);
 }
 
 bool mpi_available() { return true; }

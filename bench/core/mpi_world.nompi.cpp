@@ -3,7 +3,7 @@
 
 namespace fabcheck {
 
-std::unique_ptr<World> make_mpi_world(int*, char***, HangHandler) { return nullptr; }
+std::unique_ptr<World> make_mpi_world(int*, char***) { return nullptr; }
 bool mpi_available() { return false; }
 std::string mpi_library_version() { return ""; }
 

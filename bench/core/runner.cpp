@@ -4,11 +4,13 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
 #include <map>
 #include <sstream>
 
 #include "bench/core/interrupt.hpp"
 #include "bench/core/measurement_table.hpp"
+#include "bench/core/rank_status.hpp"
 #include "bench/core/timer.hpp"
 #include "results/config_error.hpp"
 #include "results/evaluator.hpp"
@@ -58,14 +60,19 @@ std::vector<Measurement> decode(const std::string& text, int rank) {
 }
 
 constexpr double kWatchdogMargin_s = 15;
-constexpr const char* kInProgress = "run in progress (or killed before it finished)";
+constexpr const char* kInProgress = kRunInProgress;
+constexpr const char* kFailureRemedy =
+    "check the ranks and hosts named (process stopped or killed, GPU or NIC stuck, host frozen, "
+    "network partition), then rerun; raise --timeout only if the probe is just slow";
 
 }  // namespace
 
 struct Runner::State {
   RunRequest request;
   std::FILE* console = nullptr;
-  std::mutex mutex;  // the writer and the lists below: the watchdog and signal threads use them too
+  // The writer and the lists below; the signal thread uses them too, and gives up when it cannot
+  // have them in time (the main thread is stuck in a write): the sentinel then writes instead.
+  std::timed_mutex mutex;
   std::unique_ptr<RunWriter> writer;
   std::string started_utc;
   std::string current_probe;
@@ -74,7 +81,9 @@ struct Runner::State {
   std::vector<std::pair<std::string, std::string>> probes_errored;
   std::vector<std::string> hosts;
   int ranks = 0;
-  std::string incomplete_reason;  // sticky once set
+  std::string incomplete_reason;  // why the run ended early; sticky once set
+  std::string stop_reason;        // results cannot be written: the run stops after this probe
+  std::unique_ptr<ScopedCleanup> last_words;  // last: unregistered before the rest goes
 };
 
 Runner::Runner(RunRequest request, std::FILE* console) : state_(std::make_unique<State>()) {
@@ -84,21 +93,34 @@ Runner::Runner(RunRequest request, std::FILE* console) : state_(std::make_unique
 
 Runner::~Runner() = default;
 
-HangHandler Runner::hang_handler() {
-  return [this](const std::string& message) {
-    std::lock_guard lock(state_->mutex);
-    if (!state_->writer) return;
+void Runner::write_last_words() {
+  State& s = *state_;
+  std::unique_lock lock(s.mutex, std::defer_lock);
+  if (!lock.try_lock_for(std::chrono::seconds(2)) || !s.writer) return;
+  if (!rank_status().claim_last_words(RankStatus::by_rank)) return;
+  const std::string reason = interruption_reason();
+  if (interrupted_by_failure()) {
     Finding finding;
     finding.severity = Severity::error;
-    finding.probe = state_->current_probe;
-    finding.message = "timeout: " + message;
-    finding.remedy =
-        "the ranks named did not arrive in time: check those nodes (GPU or NIC stuck, process "
-        "killed, network partition), then rerun; raise --timeout only if the probe is just slow";
-    state_->writer->append(finding);
-    state_->probes_errored.emplace_back(state_->current_probe, finding.message);
-    write_summary(finding.message);
-  };
+    finding.probe = s.current_probe;
+    finding.message = reason;
+    finding.remedy = kFailureRemedy;
+    keep([&] { s.writer->append(finding); });
+    s.probes_errored.emplace_back(s.current_probe, reason);
+  }
+  write_summary(reason);
+}
+
+template <typename Write>
+void Runner::keep(Write&& write) {
+  State& s = *state_;
+  try {
+    write();
+  } catch (const ResultsWriteError& error) {
+    if (!s.stop_reason.empty()) return;
+    s.stop_reason = error.what();
+    std::fprintf(stderr, "fabcheck: %s; the run ends after this probe\n", error.what());
+  }
 }
 
 void Runner::write_summary(const std::string& reason) {
@@ -108,7 +130,12 @@ void Runner::write_summary(const std::string& reason) {
   if (!s.writer) return;
   if (s.incomplete_reason.empty() && !reason.empty() && reason != kInProgress)
     s.incomplete_reason = reason;
-  const std::string incomplete_reason = s.incomplete_reason.empty() ? reason : s.incomplete_reason;
+  const bool ended_early = !s.incomplete_reason.empty() || reason == kInProgress;
+  std::string incomplete_reason = s.incomplete_reason.empty() ? reason : s.incomplete_reason;
+  if (incomplete_reason.empty() && !s.probes_errored.empty()) {
+    const auto& [probe, message] = s.probes_errored.front();
+    incomplete_reason = probe + " errored: " + message;
+  }
   const auto& findings = s.writer->findings();
   const Verdict verdict = verdict_of(findings, !incomplete_reason.empty());
   nlohmann::json counts;
@@ -128,7 +155,7 @@ void Runner::write_summary(const std::string& reason) {
       {"kind", "summary"},
       {"fabcheck_version", s.request.versions.value("fabcheck", "")},
       {"verdict", to_string(verdict)},
-      {"exit_code", exit_code_of(verdict)},
+      {"exit_code", ended_early ? 3 : exit_code_of(verdict)},
       {"counts", counts},
       {"probes", {{"run", s.probes_run}, {"waived", waived}, {"errored", errored}}},
       {"hosts", s.hosts},
@@ -140,15 +167,19 @@ void Runner::write_summary(const std::string& reason) {
         {"path", s.request.profile.path},
         {"reason", s.request.profile_reason}}},
       {"started_utc", s.started_utc},
-      {"finished_utc",
-       incomplete_reason.empty() ? nlohmann::json(utc_timestamp()) : nlohmann::json()},
+      {"finished_utc", ended_early ? nlohmann::json() : nlohmann::json(utc_timestamp())},
       {"incomplete_reason",
        incomplete_reason.empty() ? nlohmann::json() : nlohmann::json(incomplete_reason)},
       {"versions", s.request.versions},
       {"environment", s.request.environment},
       {"run_dir", s.writer->dir().string()},
   };
-  s.writer->write_summary(summary);
+  try {
+    s.writer->write_summary(summary);
+  } catch (const ResultsWriteError& error) {
+    if (s.stop_reason.empty()) s.stop_reason = error.what();
+    std::fprintf(stderr, "fabcheck: summary.json not updated: %s\n", error.what());
+  }
   if (reason == kInProgress) return;
   // A final summary (the end, a timeout, an interrupt): metrics.prom follows it.
   try {
@@ -164,7 +195,7 @@ void Runner::record(const Finding& finding) {
   if (s.console && finding.severity != Severity::pass) {
     std::fprintf(s.console, "%-6s %s\n", severity_label(finding.severity), finding.message.c_str());
   }
-  s.writer->append(finding);
+  keep([&] { s.writer->append(finding); });
 }
 
 void Runner::run_probe(World& world, Probe& probe) {
@@ -199,7 +230,7 @@ void Runner::run_probe(World& world, Probe& probe) {
     finding.severity = Severity::waived;
     finding.probe = id;
     finding.message = id + " waived: " + waive_reason;
-    s.writer->append(finding);
+    keep([&] { s.writer->append(finding); });
     s.probes_waived.emplace_back(id, waive_reason);
     if (s.console)
       std::fprintf(s.console, "# %s: WAIVED (%s)\n\n", id.c_str(), waive_reason.c_str());
@@ -238,7 +269,7 @@ void Runner::run_probe(World& world, Probe& probe) {
   }
   bool errored = false;
   for (const auto& measurement : measurements) {
-    s.writer->append(measurement);
+    keep([&] { s.writer->append(measurement); });
     if (measurement.status == MeasurementStatus::error && !errored) {
       s.probes_errored.emplace_back(id, measurement.message);
       errored = true;
@@ -267,6 +298,7 @@ int Runner::execute(World& world) {
     try {
       std::lock_guard lock(s.mutex);
       s.writer = std::make_unique<RunWriter>(s.request.out_dir);
+      rank_status().run_dir.store(std::filesystem::absolute(s.request.out_dir).string());
       s.started_utc = utc_timestamp();
       s.hosts = world.distinct_hosts();
       s.ranks = world.size();
@@ -280,10 +312,7 @@ int Runner::execute(World& world) {
     if (world.is_root()) std::fprintf(stderr, "fabcheck: %s\n", failure.c_str());
     return 2;
   }
-  ScopedCleanup on_interrupt([this] {
-    std::lock_guard lock(state_->mutex);
-    write_summary("interrupted by " + interrupting_signal());
-  });
+  s.last_words = std::make_unique<ScopedCleanup>([this] { write_last_words(); });
 
   if (world.is_root() && s.console) {
     std::fprintf(s.console,
@@ -293,7 +322,15 @@ int Runner::execute(World& world) {
                  s.request.out_dir.c_str(), s.request.profile.name.c_str(),
                  s.request.profile_reason.c_str());
   }
-  for (Probe* probe : s.request.probes) run_probe(world, *probe);
+  for (Probe* probe : s.request.probes) {
+    run_probe(world, *probe);
+    std::string stop;
+    if (world.is_root()) {
+      std::lock_guard lock(s.mutex);
+      stop = s.stop_reason;
+    }
+    if (!world.broadcast_from_root(stop).empty()) break;
+  }
 
   int exit_code = 0;
   if (world.is_root()) {
@@ -303,17 +340,26 @@ int Runner::execute(World& world) {
                                           s.writer->measurements(), s.request.profile)) {
       record(finding);
     }
-    write_summary("");
     try {
       s.writer->write_hdf5();
-    } catch (const std::exception& error) {
+    } catch (const ResultsWriteError& error) {
+      if (error.out_of_space() && s.stop_reason.empty()) s.stop_reason = error.what();
       std::fprintf(stderr, "fabcheck: run.h5 not written: %s\n", error.what());
     }
+    if (!s.stop_reason.empty() && s.incomplete_reason.empty())
+      s.incomplete_reason = "results not fully written: " + s.stop_reason;
+    write_summary("");
+    if (!s.stop_reason.empty() && s.incomplete_reason.find(s.stop_reason) == std::string::npos) {
+      s.incomplete_reason = "results not fully written: " + s.stop_reason;
+      write_summary("");  // the summary itself hit it: try once more, saying so
+    }
     const auto& findings = s.writer->findings();
-    exit_code = exit_code_of(verdict_of(findings));
+    const bool ended_early = !s.incomplete_reason.empty();
+    exit_code = ended_early ? 3 : exit_code_of(verdict_of(findings));
     if (s.console) {
-      std::fprintf(s.console, "%s\nresults: %s\n", verdict_line(findings).c_str(),
+      std::fprintf(s.console, "%s\nresults: %s\n", verdict_line(findings, ended_early).c_str(),
                    s.request.out_dir.c_str());
+      if (ended_early) std::fprintf(s.console, "incomplete: %s\n", s.incomplete_reason.c_str());
       std::fflush(s.console);
     }
   }

@@ -39,11 +39,10 @@ class Runner {
   Runner(RunRequest request, std::FILE* console);
   ~Runner();
 
-  // For the World: records the hang as an ERROR finding and marks the summary incomplete.
-  HangHandler hang_handler();
-
   // Runs everything; returns the exit code (0, 1 or 3; 2 when the run directory cannot be made),
-  // the same on every rank.
+  // the same on every rank. Until the Runner is destroyed (after the World, so MPI's finalize is
+  // covered), an interrupt or the end of the run by a sentinel writes the run's last words: the
+  // summary marked incomplete, with an ERROR finding when something failed.
   int execute(World& world);
 
  private:
@@ -51,6 +50,10 @@ class Runner {
   void run_probe(World& world, Probe& probe);
   void write_summary(const std::string& incomplete_reason);
   void record(const Finding& finding);
+  void write_last_words();
+  // Writes through the writer; a write that fails ends the run after this probe (out of space).
+  template <typename Write>
+  void keep(Write&& write);
   std::unique_ptr<State> state_;
 };
 

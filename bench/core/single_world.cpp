@@ -1,7 +1,5 @@
-// SingleWorld: one process without MPI; the watchdog still bounds every step.
-#include <unistd.h>
-
-#include "bench/core/watchdog.hpp"
+// SingleWorld: one process without MPI; its sentinel (when it has one) bounds every step.
+#include "bench/core/rank_status.hpp"
 #include "bench/core/world.hpp"
 
 namespace fabcheck {
@@ -9,17 +7,13 @@ namespace {
 
 class SingleWorld final : public World {
  public:
-  explicit SingleWorld(HangHandler on_hang)
-      : watchdog_(
-            {"rank 0 (" + local_hostname() + ")"}, std::move(on_hang),
-            [this] { watchdog_.progress(0, progress()); }, [] { _exit(3); }) {
+  SingleWorld() {
     set_layout(0, {local_hostname()});
-    watchdog_.start();
+    RankStatus& status = rank_status();
+    status.size.store(1);
+    status.rank.store(0);
   }
-  ~SingleWorld() override {
-    checkpoint("finish", 60);
-    watchdog_.stop_when_all_reached(phase_ - 1);
-  }
+  ~SingleWorld() override { checkpoint("finish", 60); }
 
   bool is_mpi() const override { return false; }
   void barrier() override {}
@@ -28,18 +22,15 @@ class SingleWorld final : public World {
   std::vector<std::string> gather_to_root(const std::string& mine) override { return {mine}; }
   std::string broadcast_from_root(const std::string& value) override { return value; }
   void checkpoint(const std::string& label, double timeout_s) override {
-    watchdog_.arrive(0, phase_++, label, timeout_s);
+    rank_status().begin_step(phase_++, label, timeout_s);
   }
 
  private:
-  Watchdog watchdog_;
   int phase_ = 0;
 };
 
 }  // namespace
 
-std::unique_ptr<World> make_single_world(HangHandler on_hang) {
-  return std::make_unique<SingleWorld>(std::move(on_hang));
-}
+std::unique_ptr<World> make_single_world() { return std::make_unique<SingleWorld>(); }
 
 }  // namespace fabcheck

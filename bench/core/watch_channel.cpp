@@ -1,4 +1,5 @@
-// The watchdog's TCP channel: a non-blocking server on the root, one client per other rank.
+// The watchdog's TCP channel: a non-blocking server on rank 0's sentinel, one client per other
+// rank's sentinel, length-prefixed messages both ways.
 #include "bench/core/watch_channel.hpp"
 
 #include <arpa/inet.h>
@@ -49,6 +50,43 @@ int connect_to(const std::string& host, int port) {
   return result;
 }
 
+// Writes what waits in `out` without blocking; false when the connection is broken.
+bool flush(int fd, std::string& out) {
+  while (!out.empty()) {
+    const ssize_t sent = ::send(fd, out.data(), out.size(), MSG_NOSIGNAL | MSG_DONTWAIT);
+    if (sent > 0) {
+      out.erase(0, static_cast<std::size_t>(sent));
+      continue;
+    }
+    if (sent < 0 && errno == EINTR) continue;
+    return sent < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+  }
+  return true;
+}
+
+// Reads what arrived into `in`; false once the peer closed or the connection broke.
+bool fill(int fd, std::string& in) {
+  char buffer[4096];
+  while (true) {
+    const ssize_t got = ::recv(fd, buffer, sizeof(buffer), MSG_DONTWAIT);
+    if (got > 0) {
+      in.append(buffer, static_cast<std::size_t>(got));
+      continue;
+    }
+    if (got < 0 && errno == EINTR) continue;
+    return got < 0 && (errno == EAGAIN || errno == EWOULDBLOCK);
+  }
+}
+
+struct Header {
+  std::int32_t kind;
+  std::int32_t rank;
+  std::int32_t phase;
+  std::uint32_t text_length;
+  double timeout_s;
+  std::uint64_t operations;
+};
+
 }  // namespace
 
 WatchServer::WatchServer() {
@@ -90,37 +128,35 @@ std::string WatchServer::endpoint() const {
   return text;
 }
 
-void WatchServer::poll(const std::function<void(const WatchMessage&)>& on_message) {
+void WatchServer::poll(const std::function<void(int, const WatchMessage&)>& on_message,
+                       const std::function<void(int)>& on_closed) {
   while (true) {
     const int fd = accept4(listen_fd_, nullptr, nullptr, SOCK_NONBLOCK | SOCK_CLOEXEC);
     if (fd < 0) break;
-    connections_.push_back({fd, {}});
+    const int one = 1;
+    setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+    connections_.push_back({fd, {}, {}});
   }
-  char buffer[4096];
+  for (std::size_t c = 0; c < connections_.size(); ++c) {
+    Connection& connection = connections_[c];
+    if (connection.fd < 0) continue;
+    const bool open = fill(connection.fd, connection.in) && flush(connection.fd, connection.out);
+    for (const auto& message : decode_watch_messages(connection.in))
+      on_message(static_cast<int>(c), message);
+    if (!open) {
+      close(connection.fd);
+      connection.fd = -1;
+      if (on_closed) on_closed(static_cast<int>(c));
+    }
+  }
+}
+
+void WatchServer::send_to_all(const WatchMessage& message) {
+  const std::string bytes = encode_watch_message(message);
   for (auto& connection : connections_) {
     if (connection.fd < 0) continue;
-    while (true) {
-      const ssize_t got = read(connection.fd, buffer, sizeof(buffer));
-      if (got > 0) {
-        connection.pending.insert(connection.pending.end(), buffer, buffer + got);
-        continue;
-      }
-      if (got == 0 || (errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR)) {
-        close(connection.fd);  // the rank is gone: it goes silent, which the detector reports
-        connection.fd = -1;
-      }
-      break;
-    }
-    std::size_t used = 0;
-    while (connection.pending.size() - used >= sizeof(WatchMessage)) {
-      WatchMessage message;
-      std::memcpy(&message, connection.pending.data() + used, sizeof(message));
-      message.label[sizeof(message.label) - 1] = '\0';
-      on_message(message);
-      used += sizeof(WatchMessage);
-    }
-    connection.pending.erase(connection.pending.begin(),
-                             connection.pending.begin() + static_cast<long>(used));
+    connection.out += bytes;
+    flush(connection.fd, connection.out);
   }
 }
 
@@ -142,20 +178,60 @@ WatchClient::WatchClient(const std::string& endpoint, bool same_host) {
 }
 
 WatchClient::~WatchClient() {
-  if (fd_ >= 0) close(fd_);
+  if (fd_ >= 0) {
+    flush(fd_, out_);
+    close(fd_);
+  }
 }
 
 void WatchClient::send(const WatchMessage& message) {
-  std::lock_guard lock(mutex_);
-  const char* bytes = reinterpret_cast<const char*>(&message);
-  std::size_t left = sizeof(message);
-  while (left > 0 && fd_ >= 0) {
-    const ssize_t sent = ::send(fd_, bytes, left, MSG_NOSIGNAL);
-    if (sent < 0 && errno == EINTR) continue;
-    if (sent <= 0) return;
-    bytes += sent;
-    left -= static_cast<std::size_t>(sent);
+  if (fd_ < 0) return;
+  out_ += encode_watch_message(message);
+  flush(fd_, out_);
+}
+
+bool WatchClient::poll(const std::function<void(const WatchMessage&)>& on_message) {
+  if (fd_ < 0) return false;
+  const bool open = fill(fd_, in_) && flush(fd_, out_);
+  for (const auto& message : decode_watch_messages(in_)) on_message(message);
+  if (!open) {
+    close(fd_);
+    fd_ = -1;
   }
+  return open;
+}
+
+std::string encode_watch_message(const WatchMessage& message) {
+  const std::size_t length = std::min(message.text.size(), WatchMessage::kMaxText);
+  const Header header{message.kind,      message.rank,
+                      message.phase,     static_cast<std::uint32_t>(length),
+                      message.timeout_s, message.operations};
+  std::string bytes(sizeof(header), '\0');
+  std::memcpy(bytes.data(), &header, sizeof(header));
+  bytes.append(message.text, 0, length);
+  return bytes;
+}
+
+std::vector<WatchMessage> decode_watch_messages(std::string& pending) {
+  std::vector<WatchMessage> messages;
+  std::size_t used = 0;
+  while (pending.size() - used >= sizeof(Header)) {
+    Header header{};
+    std::memcpy(&header, pending.data() + used, sizeof(header));
+    const std::size_t length = std::min<std::size_t>(header.text_length, WatchMessage::kMaxText);
+    if (pending.size() - used - sizeof(header) < length) break;
+    WatchMessage message;
+    message.kind = static_cast<WatchMessage::Kind>(header.kind);
+    message.rank = header.rank;
+    message.phase = header.phase;
+    message.timeout_s = header.timeout_s;
+    message.operations = header.operations;
+    message.text.assign(pending, used + sizeof(header), length);
+    messages.push_back(std::move(message));
+    used += sizeof(header) + length;
+  }
+  pending.erase(0, used);
+  return messages;
 }
 
 }  // namespace fabcheck

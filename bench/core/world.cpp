@@ -6,7 +6,11 @@
 #include <algorithm>
 #include <climits>
 
+#include "bench/core/rank_status.hpp"
+
 namespace fabcheck {
+
+World::World() : progress_(&rank_status().progress) {}
 
 std::pair<int, int> local_rank_of(const std::vector<std::string>& hosts, int rank) {
   const std::string& mine = hosts[static_cast<std::size_t>(rank)];

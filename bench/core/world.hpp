@@ -4,7 +4,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,6 +12,7 @@ namespace fabcheck {
 
 class World {
  public:
+  World();
   virtual ~World() = default;
 
   int rank() const { return rank_; }
@@ -41,15 +41,17 @@ class World {
   // The root's value, on every rank.
   virtual std::string broadcast_from_root(const std::string& value) = 0;
 
-  // Checkpoints are numbered steps every rank passes in the same order. The watchdog (watchdog.hpp)
-  // uses them to name the ranks that did not arrive when a step outlives `timeout_s`.
+  // Checkpoints are numbered steps every rank passes in the same order. Each rank's sentinel
+  // (sentinel.hpp) reads them from the RankStatus page and the watchdog on rank 0's sentinel names
+  // the ranks that did not arrive when a step outlives `timeout_s`.
   virtual void checkpoint(const std::string& label, double timeout_s) = 0;
 
   // Finer than checkpoints: a probe marks each operation it is about to enter (e.g. each timed
   // collective sample). When every rank is stuck in the same step, the watchdog names the ranks
-  // whose count lags (they never entered the operation the others wait in). Cheap: an atomic add.
-  void mark_progress() { progress_.fetch_add(1, std::memory_order_relaxed); }
-  std::uint64_t progress() const { return progress_.load(std::memory_order_relaxed); }
+  // whose count lags (they never entered the operation the others wait in). Cheap: an atomic add
+  // on the page the sentinel reads.
+  void mark_progress() { progress_->fetch_add(1, std::memory_order_relaxed); }
+  std::uint64_t progress() const { return progress_->load(std::memory_order_relaxed); }
 
  protected:
   void set_layout(int rank, std::vector<std::string> hosts);
@@ -59,19 +61,15 @@ class World {
   std::vector<std::string> hosts_{std::string()};
   int local_rank_ = 0;
   int local_size_ = 1;
-  std::atomic<std::uint64_t> progress_{0};
+  std::atomic<std::uint64_t>* progress_;  // this process's RankStatus::progress
 };
 
-// Called once, on the root, when a checkpoint's timeout expires, before the process ends with exit
-// code 3. `message` names the step and the ranks (with hosts) that did not arrive.
-using HangHandler = std::function<void(const std::string& message)>;
-
 // One process, no MPI.
-std::unique_ptr<World> make_single_world(HangHandler on_hang);
+std::unique_ptr<World> make_single_world();
 
-// MPI_COMM_WORLD (initialises MPI with MPI_THREAD_MULTIPLE for the watchdog thread). Returns
-// nullptr when built without MPI. MPI is finalised when the World is destroyed.
-std::unique_ptr<World> make_mpi_world(int* argc, char*** argv, HangHandler on_hang);
+// MPI_COMM_WORLD (MPI_THREAD_FUNNELED: the watchdog lives in the sentinels, apart from MPI).
+// Returns nullptr when built without MPI. MPI is finalised when the World is destroyed.
+std::unique_ptr<World> make_mpi_world(int* argc, char*** argv);
 
 // True when this build has MPI.
 bool mpi_available();

@@ -1,9 +1,8 @@
-// The watchdog's TCP channel: messages arrive whole and in order, from several clients; a dead
-// endpoint is reported, not hung on.
+// The watchdog's TCP channel: messages arrive whole and in order both ways, from several clients;
+// a closed connection is reported; a dead endpoint is reported, not hung on.
 #include <gtest/gtest.h>
 
 #include <chrono>
-#include <cstring>
 #include <thread>
 
 #include "bench/core/watch_channel.hpp"
@@ -11,13 +10,41 @@
 namespace fabcheck {
 namespace {
 
-std::vector<WatchMessage> drain(WatchServer& server, std::size_t expected) {
-  std::vector<WatchMessage> received;
-  for (int i = 0; i < 200 && received.size() < expected; ++i) {
-    server.poll([&received](const WatchMessage& m) { received.push_back(m); });
+std::vector<std::pair<int, WatchMessage>> drain(WatchServer& server, std::size_t expected,
+                                                std::vector<int>* closed = nullptr) {
+  std::vector<std::pair<int, WatchMessage>> received;
+  for (int i = 0; i < 400 && received.size() < expected; ++i) {
+    server.poll([&received](int c, const WatchMessage& m) { received.emplace_back(c, m); },
+                [closed](int c) {
+                  if (closed) closed->push_back(c);
+                });
     std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
   return received;
+}
+
+TEST(WatchChannel, FramingKeepsTextAndFieldsAndWaitsForWholeMessages) {
+  WatchMessage m;
+  m.kind = WatchMessage::end;
+  m.rank = 7;
+  m.phase = 2;
+  m.timeout_s = 1.25;
+  m.operations = 99;
+  m.text = std::string(5000, 'x');  // longer than kMaxText: cut
+  std::string bytes = encode_watch_message(m) + encode_watch_message(WatchMessage{});
+  std::string partial = bytes.substr(0, 10);
+  EXPECT_TRUE(decode_watch_messages(partial).empty());
+  EXPECT_EQ(partial.size(), 10u);  // kept until the rest arrives
+  const auto messages = decode_watch_messages(bytes);
+  ASSERT_EQ(messages.size(), 2u);
+  EXPECT_TRUE(bytes.empty());
+  EXPECT_EQ(messages[0].kind, WatchMessage::end);
+  EXPECT_EQ(messages[0].rank, 7);
+  EXPECT_EQ(messages[0].phase, 2);
+  EXPECT_DOUBLE_EQ(messages[0].timeout_s, 1.25);
+  EXPECT_EQ(messages[0].operations, 99u);
+  EXPECT_EQ(messages[0].text, std::string(WatchMessage::kMaxText, 'x'));
+  EXPECT_EQ(messages[1].kind, WatchMessage::hello);
 }
 
 TEST(WatchChannel, MessagesFromSeveralRanksArriveWholeAndInOrder) {
@@ -31,7 +58,7 @@ TEST(WatchChannel, MessagesFromSeveralRanksArriveWholeAndInOrder) {
     m.kind = WatchMessage::arrival;
     m.phase = i;
     m.timeout_s = 2.5;
-    std::strncpy(m.label, "probe coll.all_reduce", sizeof(m.label) - 1);
+    m.text = "probe coll.all_reduce";
     one.send(m);
   }
   WatchMessage beat;
@@ -43,10 +70,10 @@ TEST(WatchChannel, MessagesFromSeveralRanksArriveWholeAndInOrder) {
   const auto received = drain(server, 51);
   ASSERT_EQ(received.size(), 51u);
   int next_phase = 0;
-  for (const auto& m : received) {
+  for (const auto& [connection, m] : received) {
     if (m.rank == 1) {
       EXPECT_EQ(m.phase, next_phase++);
-      EXPECT_STREQ(m.label, "probe coll.all_reduce");
+      EXPECT_EQ(m.text, "probe coll.all_reduce");
       EXPECT_DOUBLE_EQ(m.timeout_s, 2.5);
     } else {
       EXPECT_EQ(m.rank, 2);
@@ -55,10 +82,51 @@ TEST(WatchChannel, MessagesFromSeveralRanksArriveWholeAndInOrder) {
   }
 }
 
-TEST(WatchChannel, AClosedClientIsNoLongerRead) {
+TEST(WatchChannel, TheServerReachesEveryClient) {
   WatchServer server;
-  { WatchClient gone(server.endpoint(), true); }
-  EXPECT_TRUE(drain(server, 1).empty());
+  WatchClient one(server.endpoint(), true);
+  WatchClient two(server.endpoint(), true);
+  WatchMessage hello;
+  one.send(hello);
+  two.send(hello);
+  ASSERT_EQ(drain(server, 2).size(), 2u);  // both accepted
+  WatchMessage end;
+  end.kind = WatchMessage::end;
+  end.text = "rank 1 (node-b) stopped";
+  server.send_to_all(end);
+  for (WatchClient* client : {&one, &two}) {
+    std::vector<WatchMessage> got;
+    for (int i = 0; i < 400 && got.empty(); ++i) {
+      EXPECT_TRUE(client->poll([&got](const WatchMessage& m) { got.push_back(m); }));
+      std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_EQ(got[0].kind, WatchMessage::end);
+    EXPECT_EQ(got[0].text, "rank 1 (node-b) stopped");
+  }
+}
+
+TEST(WatchChannel, AClosedConnectionIsReportedOnBothSides) {
+  auto server = std::make_unique<WatchServer>();
+  std::vector<int> closed;
+  {
+    WatchClient gone(server->endpoint(), true);
+    gone.send(WatchMessage{});
+    ASSERT_EQ(drain(*server, 1).size(), 1u);
+  }
+  drain(*server, 1, &closed);
+  EXPECT_EQ(closed, std::vector<int>{0});
+
+  WatchClient left(server->endpoint(), true);
+  left.send(WatchMessage{});
+  ASSERT_EQ(drain(*server, 1).size(), 1u);
+  server.reset();
+  bool open = true;
+  for (int i = 0; i < 400 && open; ++i) {
+    open = left.poll([](const WatchMessage&) {});
+    std::this_thread::sleep_for(std::chrono::milliseconds(5));
+  }
+  EXPECT_FALSE(open);
 }
 
 TEST(WatchChannel, UnreachableEndpointNamesWhatWasTried) {

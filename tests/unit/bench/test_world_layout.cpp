@@ -16,7 +16,7 @@ TEST(LocalRank, CountsRanksOfTheSameHostInRankOrder) {
 }
 
 TEST(SingleWorld, IsOneRankOnThisHost) {
-  auto world = make_single_world(nullptr);
+  auto world = make_single_world();
   EXPECT_EQ(world->rank(), 0);
   EXPECT_EQ(world->size(), 1);
   EXPECT_TRUE(world->is_root());

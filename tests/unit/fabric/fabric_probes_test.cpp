@@ -36,7 +36,7 @@ class FabricProbes : public ::testing::Test {
  protected:
   void SetUp() override {
     register_fabric_probes(registry);
-    world = make_single_world([](const std::string&) {});
+    world = make_single_world();
     run_dir = fs::temp_directory_path() /
               ("fabcheck-fabric-test-" +
                std::to_string(::testing::UnitTest::GetInstance()->random_seed()) + "-" +

@@ -50,7 +50,7 @@ TEST(GpuProbes, WaivedWithTheReasonWhereThereIsNoGpu) {
   }
   Registry registry;
   register_kernel_probes(registry);
-  auto world = make_single_world(nullptr);
+  auto world = make_single_world();
   const RunOptions options;
   for (Probe* probe : registry.all()) {
     const Applicability applicability = probe->applies(*world, options);

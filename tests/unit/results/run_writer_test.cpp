@@ -9,6 +9,9 @@
 #include <fstream>
 #include <sstream>
 
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "results/config_error.hpp"
@@ -183,6 +186,91 @@ TEST_F(RunWriterTest, Hdf5IsWrittenWhenAvailable) {
   }
   // Every HDF5 file starts with this signature.
   EXPECT_EQ(read_file(base_ / "run.h5").substr(0, 8), std::string("\x89HDF\r\n\x1a\n", 8));
+}
+
+// The file size limit makes the next write fail part-way (EFBIG), as a full disk does (ENOSPC):
+// the line is cut back, the error says which file, and the records before stay whole.
+TEST_F(RunWriterTest, ALineThatCannotBeWrittenWholeIsCutBack) {
+  const pid_t child = ::fork();
+  ASSERT_GE(child, 0);
+  if (child == 0) {
+    ::signal(SIGXFSZ, SIG_IGN);
+    int status = 0;
+    try {
+      RunWriter writer(base_);
+      writer.append(measurement("busbw", 1));
+      const auto size = fs::file_size(base_ / "measurements.jsonl");
+      const rlimit limit{size + 40, size + 40};
+      ::setrlimit(RLIMIT_FSIZE, &limit);
+      try {
+        writer.append(measurement("busbw", 2));
+        status = 10;  // no error
+      } catch (const ResultsWriteError& error) {
+        if (std::string(error.what()).find("measurements.jsonl") == std::string::npos) status = 11;
+        if (error.out_of_space()) status = 12;  // EFBIG is not a full disk
+      }
+      if (fs::file_size(base_ / "measurements.jsonl") != size) status = 13;
+      if (writer.measurements().size() != 2) status = 14;  // still judged
+    } catch (...) {
+      status = 15;
+    }
+    ::_exit(status);
+  }
+  int status = 0;
+  ASSERT_EQ(::waitpid(child, &status, 0), child);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0);
+  const std::vector<Measurement> back = read_measurements(base_);
+  ASSERT_EQ(back.size(), 1u);
+  EXPECT_EQ(back[0].value, 1);
+}
+
+TEST_F(RunWriterTest, TheSpaceReserveLastsAsLongAsTheWriter) {
+  {
+    RunWriter writer(base_);
+    EXPECT_TRUE(fs::exists(base_ / ".space-reserve"));
+    EXPECT_GE(fs::file_size(base_ / ".space-reserve"), 8u * 1024);
+    writer.release_reserve();
+    EXPECT_FALSE(fs::exists(base_ / ".space-reserve"));
+  }
+  fs::remove_all(base_);
+  { RunWriter writer(base_); }
+  EXPECT_FALSE(fs::exists(base_ / ".space-reserve"));
+}
+
+TEST_F(RunWriterTest, MarkRunIncompleteFromOutsideKeepsEveryLineWhole) {
+  {
+    RunWriter writer(base_);
+    writer.append(measurement("busbw", 1));
+    writer.write_summary({{"verdict", "incomplete"},
+                          {"exit_code", 3},
+                          {"incomplete_reason", kRunInProgress},
+                          {"counts", {{"error", 0}, {"pass", 1}}},
+                          {"finished_utc", nullptr}});
+  }
+  std::ofstream(base_ / "findings.jsonl", std::ios::app) << R"({"severity":"pass","mess)";
+  std::ofstream(base_ / "measurements.jsonl", std::ios::app) << R"({"probe":"coll.)";
+  mark_run_incomplete(base_, "rank 0 (node-a) was killed by SIGKILL", true);
+
+  const std::string findings = read_file(base_ / "findings.jsonl");
+  EXPECT_EQ(std::count(findings.begin(), findings.end(), '\n'), 1) << findings;
+  const auto finding = nlohmann::json::parse(findings);
+  EXPECT_EQ(finding.at("severity"), "error");
+  EXPECT_EQ(finding.at("message"), "rank 0 (node-a) was killed by SIGKILL");
+  EXPECT_EQ(read_measurements(base_).size(), 1u);  // the half line is gone
+
+  auto summary = nlohmann::json::parse(read_file(base_ / "summary.json"));
+  EXPECT_EQ(summary.at("verdict"), "incomplete");
+  EXPECT_EQ(summary.at("exit_code"), 3);
+  EXPECT_EQ(summary.at("incomplete_reason"), "rank 0 (node-a) was killed by SIGKILL");
+  EXPECT_EQ(summary.at("counts").at("error"), 1);
+  EXPECT_EQ(summary.at("counts").at("pass"), 1);
+
+  // A second reason is recorded as a finding, but the first reason stays.
+  mark_run_incomplete(base_, "interrupted by SIGTERM", false);
+  summary = nlohmann::json::parse(read_file(base_ / "summary.json"));
+  EXPECT_EQ(summary.at("incomplete_reason"), "rank 0 (node-a) was killed by SIGKILL");
+  EXPECT_EQ(summary.at("counts").at("error"), 1);
 }
 
 }  // namespace

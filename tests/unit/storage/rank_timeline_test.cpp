@@ -25,7 +25,7 @@ TEST(RankTimeline, AggregateAndFirstDoneFromThreeRanks) {
 }
 
 TEST(RankTimeline, SingleWorldMatchesThePureForm) {
-  auto world = make_single_world([](const std::string&) {});
+  auto world = make_single_world();
   const RankPhase mine{0.5, 2.5, 100, {{1.5, 40}, {2.5, 100}}};
   const PhaseAggregate all = aggregate_phase_across_ranks(*world, mine);
   EXPECT_DOUBLE_EQ(all.first_open_s, 0.5);

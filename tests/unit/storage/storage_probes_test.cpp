@@ -52,7 +52,7 @@ TEST_P(StorageProbes, EmitsEveryDeclaredMetricAndLeavesNothingBehind) {
   testing::write_whole_file(dir.path() / "existing.dat", "pre-existing bytes\n");
   Probe* probe = registry_.find(GetParam());
   ASSERT_NE(probe, nullptr);
-  auto world = make_single_world([](const std::string&) {});
+  auto world = make_single_world();
   const RunOptions options = small_options(dir.path());
   ASSERT_TRUE(probe->applies(*world, options).applies);
   RunContext context{*world, options, dir.path() / "run"};
@@ -91,7 +91,7 @@ INSTANTIATE_TEST_SUITE_P(All, StorageProbes,
 TEST(StorageProbeRegistry, WaivedWithoutAPathAndOneFamily) {
   Registry registry;
   register_storage_probes(registry);
-  auto world = make_single_world([](const std::string&) {});
+  auto world = make_single_world();
   const auto probes = registry.select("storage.*");
   EXPECT_EQ(probes.size(), 8u);
   for (Probe* probe : probes) {
@@ -105,7 +105,7 @@ TEST(StorageProbeRegistry, RandReadReportsBothQueueDepthsWithPercentiles) {
   TempDir dir;
   Registry registry;
   register_storage_probes(registry);
-  auto world = make_single_world([](const std::string&) {});
+  auto world = make_single_world();
   RunOptions options;
   options.storage_paths = {dir.path().string()};
   options.extra = {{"storage.file_size", "4M"}, {"storage.duration_s", "0.2"}};

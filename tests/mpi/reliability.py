@@ -1,0 +1,275 @@
+#!/usr/bin/env python3
+"""Reliability under mpirun: a rank stopped (mid-collective, at start-up, after its last
+checkpoint), killed, or interrupted, and the launcher killed. Each scenario checks that the run ends
+within its bound with exit 3, naming the rank and host, and that what is on disk says so. One
+scenario per invocation (see tests/mpi/CMakeLists.txt)."""
+import argparse
+import json
+import os
+import pathlib
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+MPIRUN = str(ROOT / "scripts" / "mpirun.sh")
+PROFILE = str(ROOT / "tests" / "fixtures" / "profiles" / "integration.toml")
+HOST = socket.gethostname()
+
+
+def fail(message):
+    print("FAIL: " + message, flush=True)
+    sys.exit(1)
+
+
+def processes(out, rank, comm):
+    """Pids of this run's processes of `rank` whose name is `comm` ("fabcheck": the rank itself,
+    "fabcheck-watch": its sentinel)."""
+    found = []
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            name = pathlib.Path(f"/proc/{pid}/comm").read_text().strip()
+            environ = pathlib.Path(f"/proc/{pid}/environ").read_bytes().split(b"\0")
+            cmdline = pathlib.Path(f"/proc/{pid}/cmdline").read_bytes()
+        except OSError:
+            continue
+        if name == comm and str(out).encode() in cmdline and \
+                f"OMPI_COMM_WORLD_RANK={rank}".encode() in environ:
+            found.append(int(pid))
+    return found
+
+
+def wait_for(predicate, seconds, what):
+    deadline = time.time() + seconds
+    while time.time() < deadline:
+        value = predicate()
+        if value:
+            return value
+        time.sleep(0.02)
+    fail(f"{what} within {seconds} s")
+
+
+def start(out, args, launcher=None):
+    command = (launcher or [MPIRUN, "2"]) + [ARGS.fabcheck, "run", "--profile", PROFILE,
+                                             "--out", str(out)] + args
+    print("$ " + " ".join(command), flush=True)
+    return subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True), time.time()
+
+
+def finish(process, started, bound):
+    try:
+        stdout, stderr = process.communicate(timeout=bound + 30)
+    except subprocess.TimeoutExpired:
+        os.killpg(process.pid, signal.SIGKILL)
+        for pid in processes_of_session(process.pid):
+            os.kill(pid, signal.SIGKILL)
+        stdout, stderr = process.communicate()
+        print(stdout, stderr)
+        fail(f"still running {bound + 30:.0f} s after the start: hung")
+    took = time.time() - started
+    print(stdout)
+    print(stderr, file=sys.stderr)
+    print(f"exit {process.returncode} after {took:.1f} s", flush=True)
+    if took > bound:
+        fail(f"answered after {took:.1f} s, bound {bound} s")
+    return process.returncode, stdout, stderr
+
+
+def processes_of_session(session):
+    pids = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                if os.getsid(int(pid)) == session:
+                    pids.append(int(pid))
+            except OSError:
+                pass
+    return pids
+
+
+def read_jsonl(path):
+    records = []
+    for number, line in enumerate(path.read_text().split("\n"), 1):
+        if line == "":
+            continue
+        try:
+            records.append(json.loads(line))
+        except json.JSONDecodeError as error:
+            fail(f"{path}:{number}: not a whole JSON record: {error}")
+    if path.read_text() and not path.read_text().endswith("\n"):
+        fail(f"{path}: last record cut short")
+    return records
+
+
+def check_incomplete(out, named, failed=True):
+    """summary.json says incomplete (exit 3) naming `named`; with `failed`, an ERROR finding too."""
+    summary = json.loads((out / "summary.json").read_text())
+    findings = read_jsonl(out / "findings.jsonl")
+    read_jsonl(out / "measurements.jsonl")
+    reason = summary.get("incomplete_reason") or ""
+    if summary["exit_code"] != 3 or named not in reason:
+        fail(f"summary: exit_code {summary['exit_code']}, incomplete_reason {reason!r}; "
+             f"expected 3 naming {named!r}")
+    if summary.get("finished_utc") is not None:
+        fail("summary of an incomplete run has a finished_utc")
+    errors = [f for f in findings if f["severity"] == "error" and named in f["message"]]
+    if failed and not errors:
+        fail(f"no ERROR finding naming {named!r}: {findings}")
+    return summary
+
+
+def no_process_left(out):
+    time.sleep(0.5)
+    for rank in (0, 1):
+        for comm in ("fabcheck", "fabcheck-watch"):
+            left = processes(out, rank, comm)
+            if left:
+                for pid in left:
+                    os.kill(pid, signal.SIGKILL)
+                fail(f"rank {rank} {comm} still running after the run ended: {left}")
+
+
+def scenario_stop_rank0(tmp):
+    """SIGSTOP of rank 0 mid-collective (the old watchdog lived there and was stopped with it)."""
+    out = tmp / "run"
+    process, started = start(out, ["--probes", "coll.all_reduce", "--sizes", "64M:256M:2",
+                                   "--iters", "200", "--warmup", "0", "--timeout", "10"])
+    wait_for(lambda: (out / "summary.json").exists(), 60, "no summary.json")
+    time.sleep(1)
+    pids = wait_for(lambda: processes(out, 0, "fabcheck"), 10, "rank 0 not found")
+    stopped_at = time.time()
+    for pid in pids:
+        os.kill(pid, signal.SIGSTOP)
+    code, _, stderr = finish(process, stopped_at, 20)
+    if code != 3:
+        fail(f"exit {code}, expected 3")
+    if f"rank 0 ({HOST}) stopped" not in stderr:
+        fail("stderr does not name the stopped rank 0 and its host")
+    check_incomplete(out, f"rank 0 ({HOST}) stopped")
+    no_process_left(out)
+
+
+def scenario_stop_startup(tmp):
+    """SIGSTOP of rank 0 at start-up: the moment its process appears (before its sentinel is
+    forked: its peers' sentinels on this host find it), and once its sentinel exists (in MPI_Init
+    or the watch channel's set-up). The run ends within the start-up bound, naming rank 0."""
+    for case in ("first sight", "after the fork"):
+        out = tmp / ("run-" + case.replace(" ", "-"))
+        process, started = start(out, ["--probes", "coll.all_reduce", "--sizes", "1K",
+                                       "--iters", "5"])
+        if case == "first sight":
+            pids = wait_for(lambda: processes(out, 0, "fabcheck"), 30, "rank 0 not started")
+        else:
+            wait_for(lambda: processes(out, 0, "fabcheck-watch"), 30, "rank 0's sentinel not started")
+            pids = processes(out, 0, "fabcheck")
+        for pid in pids:
+            os.kill(pid, signal.SIGSTOP)
+        forked = bool(processes(out, 0, "fabcheck-watch"))
+        code, _, stderr = finish(process, started, 25)
+        print(f"{case}: stopped {pids} (sentinel forked: {forked}), exit {code}", flush=True)
+        if code != 3:
+            fail(f"{case}: exit {code}, expected 3")
+        if f"rank 0 ({HOST}) stopped" not in stderr:
+            fail(f"{case}: stderr does not name rank 0 and its host")
+        no_process_left(out)
+
+
+def scenario_stop_after_last_checkpoint(tmp):
+    """SIGSTOP of rank 1 once the final summary is written (finalize, exit): still bounded, and
+    the summary then says the run did not finish."""
+    for attempt in range(5):
+        out = tmp / f"run-{attempt}"
+        process, started = start(out, ["--probes", "coll.all_reduce", "--sizes", "1K",
+                                       "--iters", "5"])
+
+        def final_summary():
+            try:
+                return json.loads((out / "summary.json").read_text()).get("finished_utc")
+            except (OSError, ValueError):
+                return None
+
+        wait_for(final_summary, 60, "no final summary")
+        pids = processes(out, 1, "fabcheck")
+        for pid in pids:
+            os.kill(pid, signal.SIGSTOP)
+        code, _, stderr = finish(process, time.time(), 20)
+        if not pids or code == 0:
+            print(f"attempt {attempt}: rank 1 had already exited; again", flush=True)
+            continue
+        if code != 3:
+            fail(f"exit {code}, expected 3")
+        check_incomplete(out, f"rank 1 ({HOST}) stopped")
+        no_process_left(out)
+        return
+    fail("rank 1 always exited before it could be stopped")
+
+
+def scenario_kill_rank1(tmp):
+    """SIGKILL of rank 1 (what the OOM killer does): the run ends at once, naming it."""
+    out = tmp / "run"
+    process, started = start(out, ["--probes", "coll.all_reduce", "--sizes", "1K",
+                                   "--iters", "100000000", "--timeout", "30"])
+    wait_for(lambda: (out / "summary.json").exists(), 60, "no summary.json")
+    time.sleep(1)
+    pids = wait_for(lambda: processes(out, 1, "fabcheck"), 10, "rank 1 not found")
+    killed_at = time.time()
+    for pid in pids:
+        os.kill(pid, signal.SIGKILL)
+    code, _, stderr = finish(process, killed_at, 10)
+    if code != 3:
+        fail(f"exit {code}, expected 3")
+    check_incomplete(out, f"rank 1 ({HOST}) was killed by SIGKILL")
+    no_process_left(out)
+
+
+def scenario_interrupt(tmp):
+    """SIGINT/SIGTERM to the launcher, to its process group, and to one rank: exit 3 from
+    scripts/mpirun.sh, and a summary saying the run was interrupted and by what."""
+    cases = [("SIGINT to mpirun.sh", "launcher", signal.SIGINT, "interrupted by"),
+             ("SIGTERM to mpirun.sh", "launcher", signal.SIGTERM, "interrupted by"),
+             ("SIGINT to the process group", "group", signal.SIGINT, "interrupted by"),
+             ("SIGTERM to rank 1", "rank 1", signal.SIGTERM, f"rank 1 ({HOST}): interrupted by SIGTERM")]
+    for index, (name, target, number, named) in enumerate(cases):
+        out = tmp / f"run-{index}"
+        process, _ = start(out, ["--probes", "coll.all_reduce", "--sizes", "1K",
+                                 "--iters", "100000000", "--timeout", "60"])
+        wait_for(lambda: (out / "summary.json").exists(), 60, "no summary.json")
+        time.sleep(1)
+        signalled_at = time.time()
+        if target == "launcher":
+            os.kill(process.pid, number)
+        elif target == "group":
+            os.killpg(process.pid, number)
+        else:
+            for pid in wait_for(lambda: processes(out, 1, "fabcheck"), 10, "rank 1 not found"):
+                os.kill(pid, number)
+        code, _, _ = finish(process, signalled_at, 15)
+        print(f"{name}: exit {code}", flush=True)
+        if code != 3:
+            fail(f"{name}: exit {code}, expected 3")
+        check_incomplete(out, named, failed=False)
+        no_process_left(out)
+
+
+SCENARIOS = {
+    "stop-rank0": scenario_stop_rank0,
+    "stop-startup": scenario_stop_startup,
+    "stop-after-last-checkpoint": scenario_stop_after_last_checkpoint,
+    "kill-rank1": scenario_kill_rank1,
+    "interrupt": scenario_interrupt,
+}
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("scenario", choices=SCENARIOS)
+    parser.add_argument("--fabcheck", required=True)
+    ARGS = parser.parse_args()
+    with tempfile.TemporaryDirectory() as directory:
+        SCENARIOS[ARGS.scenario](pathlib.Path(directory))
+    print("PASS")

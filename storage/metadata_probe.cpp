@@ -6,6 +6,7 @@
 #include <cerrno>
 #include <system_error>
 
+#include "bench/core/rank_agreement.hpp"
 #include "bench/core/timer.hpp"
 #include "storage/probe_support.hpp"
 #include "storage/probes.hpp"
@@ -48,15 +49,16 @@ class MetadataProbe final : public Probe {
   void run_on_path(World& world, std::uint64_t files, const StorageTarget& target,
                    ScratchDir& scratch, bool shared, MeasurementSink& sink) const {
     const std::string dir = "r" + std::to_string(world.rank()) + "-md";
-    scratch.create_subdir(dir);
+    run_on_every_rank(world, "creating each rank's folder in " + scratch.path().string(),
+                      [&] { scratch.create_subdir(dir); });
     std::vector<fs::path> paths;
     paths.reserve(files);
     for (std::uint64_t i = 0; i < files; ++i) paths.push_back(dir + "/f" + std::to_string(i));
 
-    const double created = timed_phase(world, [&] {
+    const double created = timed_phase(world, "creating files", [&] {
       for (const fs::path& relative : paths) scratch.create_file(relative.string());
     });
-    const double statted = timed_phase(world, [&] {
+    const double statted = timed_phase(world, "stat of the files", [&] {
       struct stat info {};
       for (const fs::path& relative : paths) {
         const fs::path file = scratch.path() / relative;
@@ -65,7 +67,7 @@ class MetadataProbe final : public Probe {
         }
       }
     });
-    const double removed = timed_phase(world, [&] {
+    const double removed = timed_phase(world, "removing the files", [&] {
       for (const fs::path& relative : paths) scratch.remove_file(scratch.path() / relative);
     });
 
@@ -89,13 +91,22 @@ class MetadataProbe final : public Probe {
     }
   }
 
-  // Seconds the phase took on this rank, from a common barrier exit.
+  // Seconds the phase took on this rank, from a common barrier exit. Times `body` from a common
+  // start; a failure on any rank then ends the phase on every rank, naming it (after the clock
+  // stopped, so the agreement costs nothing timed).
   template <typename Body>
-  static double timed_phase(World& world, Body&& body) {
+  static double timed_phase(World& world, const std::string& step, Body&& body) {
     world.barrier();
     const double start = now_seconds();
-    body();
-    return now_seconds() - start;
+    std::string error;
+    try {
+      body();
+    } catch (const std::exception& failure) {
+      error = failure.what();
+    }
+    const double seconds = now_seconds() - start;
+    agree_on_success(world, "storage.metadata: " + step, error);
+    return seconds;
   }
 };
 

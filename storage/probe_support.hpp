@@ -21,7 +21,8 @@ namespace fabcheck {
 // Waived "no --storage-path given" without a path; otherwise applies.
 Applicability storage_applicability(const RunOptions& options);
 
-// "<UTC time>-<root pid>", decided on the root and broadcast (every rank must call it).
+// "<UTC time>-<root's host>-<root pid>-<8 random hex digits>", decided on the root and broadcast
+// (every rank must call it): a name no earlier run, nor a planted folder, can have taken.
 std::string shared_run_id(World& world);
 
 // A scratch directory all ranks use under `path`: the root creates it; where ranks on other hosts

@@ -17,6 +17,7 @@
 #include <unordered_map>
 
 #include "bench/core/timer.hpp"
+#include "storage/scratch_owner.hpp"
 
 namespace fabcheck {
 
@@ -88,7 +89,17 @@ std::unique_ptr<ScratchDir> ScratchDir::create(const fs::path& parent, const std
     throw std::system_error(errno, std::generic_category(), "mkdir " + state->dir.string());
   }
   state->owns_dir = true;
-  return std::unique_ptr<ScratchDir>(new ScratchDir(std::move(state)));
+  auto scratch = std::unique_ptr<ScratchDir>(new ScratchDir(std::move(state)));
+  // Who made it, for `fabcheck clean` when this process dies before it can remove it.
+  const fs::path record = scratch->create_file(kScratchOwnerFile);
+  const std::string text = ScratchOwner::of_this_process().to_text();
+  const int fd = ::open(record.c_str(), O_WRONLY | O_CLOEXEC);
+  const bool written =
+      fd >= 0 && ::write(fd, text.data(), text.size()) == static_cast<ssize_t>(text.size());
+  const int error = errno;
+  if (fd >= 0) ::close(fd);
+  if (!written) throw std::system_error(error, std::generic_category(), "write " + record.string());
+  return scratch;
 }
 
 std::unique_ptr<ScratchDir> ScratchDir::join(const fs::path& dir) {

@@ -14,8 +14,9 @@ namespace fabcheck {
 
 class ScratchDir {
  public:
-  // Creates parent/name with mkdir(2); throws std::system_error naming the path when it exists or
-  // cannot be made. The directory is removed with this object.
+  // Creates parent/name with mkdir(2) and a record of who made it (scratch_owner.hpp); throws
+  // std::system_error naming the path when it exists or cannot be made. The directory is removed
+  // with this object.
   static std::unique_ptr<ScratchDir> create(const std::filesystem::path& parent,
                                             const std::string& name);
   // Uses a directory another rank created (a shared filesystem): only the files this process

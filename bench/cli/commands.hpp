@@ -33,6 +33,11 @@ int run_command(const RunArgs& args, const Registry& registry, int argc, char** 
 
 int list_command(const Registry& registry, const std::string& backend, int argc, char** argv);
 
+// Lists fabcheck's scratch folders under each path and removes those left by runs that are gone
+// (only those; not with `dry_run`). Exit code: 0, 2 for a path that is not a folder, 3 when a
+// folder could not be removed.
+int clean_command(const std::vector<std::string>& storage_paths, bool dry_run);
+
 int evaluate_command(const std::string& run_dir, const std::string& profile,
                      const Registry& registry);
 

@@ -80,6 +80,14 @@ int run_main(int argc, char** argv) {
   fabcheck::InventoryArgs inventory_args;
   CLI::App* inventory = fabcheck::add_inventory_command(app, inventory_args);
 
+  std::vector<std::string> clean_paths;
+  bool clean_dry_run = false;
+  auto* clean = app.add_subcommand(
+      "clean", "Remove the scratch fabcheck left under a storage path by runs that are gone");
+  clean->add_option("--storage-path", clean_paths, "A directory storage probes ran in (repeatable)")
+      ->required();
+  clean->add_flag("--dry-run", clean_dry_run, "Only list what would be removed");
+
   try {
     app.parse(argc, argv);
   } catch (const CLI::CallForHelp& help) {
@@ -101,6 +109,7 @@ int run_main(int argc, char** argv) {
     return fabcheck::evaluate_command(evaluate_dir, evaluate_profile, registry);
   if (nccl_log->parsed()) return fabcheck::nccl_log_main(nccl_log_args);
   if (inventory->parsed()) return fabcheck::inventory_main(inventory_args, registry);
+  if (clean->parsed()) return fabcheck::clean_command(clean_paths, clean_dry_run);
   return 2;
 }
 

@@ -257,12 +257,45 @@ def scenario_interrupt(tmp):
         no_process_left(out)
 
 
+def scenario_launcher_killed(tmp):
+    """SIGKILL of mpirun during storage.seq_write: the sentinels see their launcher gone and end
+    their ranks, which remove their scratch files; nothing is left, no process stays."""
+    target = tmp / "target"
+    target.mkdir()
+    out = tmp / "run"
+    profile = str(ROOT / "tests" / "fixtures" / "storage" / "no-expectations.toml")
+    command = ["mpirun", "--oversubscribe", "-np", "2", ARGS.fabcheck, "run", "--profile", profile,
+               "--probes", "storage.seq_write", "--storage-path", str(target), "--opt",
+               "storage.file_size=64M", "--opt", "storage.duration_s=60", "--out", str(out)]
+    env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
+    print("$ " + " ".join(command), flush=True)
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True, env=env, start_new_session=True)
+    wait_for(lambda: list(target.glob(".fabcheck-*/*.dat")) or list(target.glob(".fabcheck-*/f*")),
+             60, "no scratch file appeared")
+    time.sleep(1)
+    left_before = sorted(str(p) for p in target.rglob("*"))
+    print(f"scratch before the kill: {left_before}", flush=True)
+    process.kill()  # mpirun, SIGKILL
+    process.communicate()
+    deadline = time.time() + 10
+    while time.time() < deadline and (list(target.iterdir()) or processes(out, 0, "fabcheck") or
+                                      processes(out, 1, "fabcheck")):
+        time.sleep(0.1)
+    left = sorted(str(p) for p in target.rglob("*"))
+    print(f"left {time.time() - deadline + 10:.1f} s after the kill: {left}", flush=True)
+    no_process_left(out)
+    if left:
+        fail(f"scratch left behind after mpirun was killed: {left}")
+
+
 SCENARIOS = {
     "stop-rank0": scenario_stop_rank0,
     "stop-startup": scenario_stop_startup,
     "stop-after-last-checkpoint": scenario_stop_after_last_checkpoint,
     "kill-rank1": scenario_kill_rank1,
     "interrupt": scenario_interrupt,
+    "launcher-killed": scenario_launcher_killed,
 }
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@
 #include "bench/cli/cli_support.hpp"
 #include "bench/cli/commands.hpp"
 #include "bench/coll/coll_probes.hpp"
+#include "bench/coll/mpi_call_plan.hpp"
 #include "bench/coll/nccl_backend.hpp"
 #include "bench/core/plan.hpp"
 #include "bench/core/runner.hpp"
@@ -55,7 +56,9 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
     options.extra[pair.substr(0, equals)] = pair.substr(equals + 1);
   }
   if (!args.placement.empty()) options.extra["placement"] = args.placement;
-  placements_from(options);  // validates
+  placements_from(options);      // validates
+  ops_per_sample_from(options);  // validates
+  mpi_max_count(options.extra);  // validates
   if (!args.backend.empty()) {
     if (args.backend != "mpi" && args.backend != "nccl") {
       throw ConfigError("--backend \"" + args.backend + "\": expected mpi or nccl");

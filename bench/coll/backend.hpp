@@ -46,6 +46,9 @@ class CollectiveBackend {
   // held.
   virtual void queue_sample(int count) = 0;
   virtual double complete_sample() = 0;
+  // Operations per timed sample when the run does not say (SweepConfig::ops_per_sample 0). NCCL: 4,
+  // so the per-sample alignment skew and event resolution are amortised. MPI: 1 (mpi_backend).
+  virtual int preferred_ops_per_sample() const { return 4; }
   // Timed samples so far whose operations could not all be held until the sample started (NCCL:
   // the launch waited on the GPU with the gates closed, so they were opened early): those samples
   // include host time. The engine records the count per size.

@@ -1,6 +1,7 @@
 // The coll.* probes: one collective each, through the backend the options and the node allow.
 #include "bench/coll/coll_probes.hpp"
 
+#include <cstdlib>
 #include <stdexcept>
 
 #include "bench/coll/engine.hpp"
@@ -51,6 +52,7 @@ class CollectiveProbe final : public Probe {
     config.sizes = sizes_for(context.options, choice.name);
     config.warmup = context.options.warmup;
     config.iters = context.options.iters;
+    config.ops_per_sample = ops_per_sample_from(context.options);
     run_collective_sweep(*backend, config, context.world, sink, id(),
                          context.world.is_root() ? stdout : nullptr);
   }
@@ -66,6 +68,18 @@ std::vector<MetricSpec> collective_metrics() {
           {"algbw", {"GB/s", Better::higher}},
           {"busbw", {"GB/s", Better::higher}},
           {"wrong_elements", {"count", Better::lower}}};
+}
+
+int ops_per_sample_from(const RunOptions& options) {
+  const auto it = options.extra.find("coll.ops_per_sample");
+  if (it == options.extra.end()) return 0;
+  char* end = nullptr;
+  const long value = std::strtol(it->second.c_str(), &end, 10);
+  if (it->second.empty() || *end != '\0' || value < 1 || value > 1000) {
+    throw ConfigError("--opt coll.ops_per_sample=" + it->second +
+                      ": expected an integer in [1, 1000]");
+  }
+  return static_cast<int>(value);
 }
 
 std::vector<Placement> placements_from(const RunOptions& options) {

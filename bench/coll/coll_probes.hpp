@@ -28,6 +28,10 @@ std::unique_ptr<CollectiveBackend> make_collective_backend(const BackendChoice& 
 // The metrics every collective sweep emits (time_us, algbw, busbw, wrong_elements).
 std::vector<MetricSpec> collective_metrics();
 
+// --opt coll.ops_per_sample=N (1..1000): operations per timed sample; 0 (absent): the backend's
+// choice. A ConfigError names a bad value.
+int ops_per_sample_from(const RunOptions& options);
+
 // The placements `options.extra["placement"]` asks for ("out" default, "in", "both").
 std::vector<Placement> placements_from(const RunOptions& options);
 

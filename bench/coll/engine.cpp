@@ -146,7 +146,8 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
        world.gather_to_root(fmt::format("{}", fmt::join(backend.member_descriptions(), "\n")))) {
     if (!lines.empty()) members.push_back(lines);
   }
-  const int ops_per_sample = std::max(1, config.ops_per_sample);
+  const int ops_per_sample = std::max(
+      1, config.ops_per_sample > 0 ? config.ops_per_sample : backend.preferred_ops_per_sample());
   const int samples_count = std::max(1, config.iters / ops_per_sample);
   if (console) {
     std::fprintf(console,

@@ -31,9 +31,8 @@ struct SweepConfig {
   int warmup = 5;  // untimed operations per size and placement (at least one is always run)
   int iters = 20;  // timed operations per size and placement
   // Operations timed together as one sample: iters / ops_per_sample samples (at least one).
-  int ops_per_sample = kDefaultOpsPerSample;
-
-  static constexpr int kDefaultOpsPerSample = 4;
+  // 0: the backend's preferred_ops_per_sample().
+  int ops_per_sample = 0;
 };
 
 // Why a figure of one size means nothing (and is emitted WAIVED with that reason), or "" when it

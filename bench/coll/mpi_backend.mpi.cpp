@@ -76,6 +76,13 @@ class MpiBackend final : public CollectiveBackend {
     }
   }
 
+  // One operation per sample: the host clock resolves one, and on a CPU shared with other work
+  // (an oversubscribed node, CI) a longer sample is preempted more often, so the median of 4-op
+  // samples degrades where single operations stay clean (bench/compare_mpi.sh: 1 MiB median
+  // 6.6-12.7 ms per operation with 4-op samples against 0.4-0.7 ms with one, interleaved runs).
+  // The ranks are still aligned by the engine's barrier before each sample.
+  int preferred_ops_per_sample() const override { return 1; }
+
   void run_untimed(int count) override {
     for (int i = 0; i < count; ++i) run_once();
   }

@@ -68,6 +68,7 @@ class NicLoopbackProbe final : public Probe {
         context.options.sizes.empty() ? parse_size_sweep(kDefaultSizes) : context.options.sizes;
     config.warmup = context.options.warmup;
     config.iters = context.options.iters;
+    config.ops_per_sample = ops_per_sample_from(context.options);
     run_collective_sweep(*backend, config, context.world, sink, id(),
                          context.world.is_root() ? stdout : nullptr);
     backend.reset();  // NCCL's log is complete and the probe's environment restored

@@ -10,8 +10,10 @@
 #include <stdexcept>
 #include <thread>
 
+#include "bench/coll/coll_probes.hpp"
 #include "bench/coll/engine.hpp"
 #include "bench/core/timer.hpp"
+#include "results/config_error.hpp"
 #include "thread_world.hpp"
 
 namespace fabcheck {
@@ -62,7 +64,9 @@ class RecordingBackend final : public CollectiveBackend {
     return seconds_per_sample;
   }
   std::vector<std::uint64_t> count_wrong(std::uint32_t) override { return {0}; }
+  int preferred_ops_per_sample() const override { return preferred_ops; }
 
+  int preferred_ops = 4;
   std::string fill_error;
   std::string complete_error;
   bool slow_queue = false;
@@ -128,6 +132,45 @@ TEST(EngineTiming, EveryRankQueuesASampleBeforeAnyRankStartsIt) {
         EXPECT_LT(timeline.position(queue), timeline.position(start))
             << start << " happened before " << queue;
       }
+    }
+  }
+}
+
+// Operations per sample: the backend's preference (MPI prefers 1), unless the run says.
+TEST(EngineTiming, OperationsPerSampleAreTheBackendsUnlessTheRunSays) {
+  Timeline timeline;
+  std::vector<int> preferred_ops, chosen_ops;
+  const auto errors = testing::run_ranks({"a"}, [&](World& world) {
+    CollectingSink sink;
+    RecordingBackend one(0, 1, timeline);
+    one.preferred_ops = 1;
+    run_collective_sweep(one, config_of(3), world, sink, "coll.all_reduce", nullptr);
+    preferred_ops = one.ops;
+    RecordingBackend other(0, 1, timeline);
+    other.preferred_ops = 1;
+    SweepConfig config = config_of(12);
+    config.ops_per_sample = 6;
+    run_collective_sweep(other, config, world, sink, "coll.all_reduce", nullptr);
+    chosen_ops = other.ops;
+  });
+  EXPECT_EQ(errors, std::vector<std::string>{""});
+  EXPECT_EQ(preferred_ops, (std::vector<int>{1, 1, 1}));
+  EXPECT_EQ(chosen_ops, (std::vector<int>{6, 6}));
+}
+
+TEST(EngineTiming, OpsPerSampleOptionIsCheckedAndNamed) {
+  RunOptions options;
+  EXPECT_EQ(ops_per_sample_from(options), 0);
+  options.extra["coll.ops_per_sample"] = "8";
+  EXPECT_EQ(ops_per_sample_from(options), 8);
+  for (const char* bad : {"0", "1001", "x", ""}) {
+    options.extra["coll.ops_per_sample"] = bad;
+    try {
+      ops_per_sample_from(options);
+      FAIL() << bad;
+    } catch (const ConfigError& error) {
+      EXPECT_EQ(std::string(error.what()), std::string("--opt coll.ops_per_sample=") + bad +
+                                               ": expected an integer in [1, 1000]");
     }
   }
 }

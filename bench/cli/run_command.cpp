@@ -1,11 +1,14 @@
 // `fabcheck run` and `fabcheck gate`: validate the request, start the World, run, exit by verdict.
+#include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 
 #include <unistd.h>
 
 #include "bench/cli/cli_support.hpp"
 #include "bench/cli/commands.hpp"
+#include "bench/cli/memory_plan.hpp"
 #include "bench/coll/coll_probes.hpp"
 #include "bench/coll/mpi_call_plan.hpp"
 #include "bench/coll/nccl_backend.hpp"
@@ -17,6 +20,31 @@
 
 namespace fabcheck {
 namespace {
+
+// Ranks of this job on this host, from the launcher (Open MPI, MPICH, Slurm); 1 when unknown.
+int launcher_local_size() {
+  for (const char* name :
+       {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"}) {
+    if (const char* value = std::getenv(name); value && *value)
+      return std::max(1, std::atoi(value));
+  }
+  return 1;
+}
+
+// Refuses collective sizes whose buffers cannot fit (memory_plan.hpp), before anything starts.
+void plan_memory(const RunRequest& request) {
+  std::vector<std::string> ids;
+  for (const Probe* probe : request.probes) ids.push_back(probe->id());
+  const RunOptions& options = request.options;
+  const std::string backend = !options.backend.empty()        ? options.backend
+                              : nccl_availability().available ? "nccl"
+                                                              : "mpi";
+  const auto need = largest_collective_need(ids, options, backend, launcher_size());
+  if (!need) return;
+  check_memory_plan(*need, backend, launcher_local_size(),
+                    backend == "mpi" ? host_memory_available() : std::nullopt,
+                    backend == "nccl" ? largest_gpu_memory_free() : std::nullopt);
+}
 
 RunRequest build_request(const RunArgs& args, const Registry& registry) {
   if (args.probes.empty() == args.plan.empty()) {
@@ -77,6 +105,7 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
                            planned_storage_bytes(options, ids, launcher_size()));
   }
   if (!args.sysfs_root.empty()) options.sysfs_root = args.sysfs_root;
+  plan_memory(request);
 
   request.profile = load_profile_for(args.profile, registry, &request.profile_reason);
   request.judges = registry.judges();

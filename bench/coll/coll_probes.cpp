@@ -17,13 +17,6 @@ namespace {
 // Sizes when neither the plan nor --sizes gives any.
 constexpr const char* kDefaultSizes = "1K:64M:4";
 
-// --sizes first; else the plan's sizes for this backend (coll.sizes.<backend>); else the default.
-std::vector<std::uint64_t> sizes_for(const RunOptions& options, const std::string& backend) {
-  if (!options.sizes.empty()) return options.sizes;
-  const auto it = options.extra.find("coll.sizes." + backend);
-  return parse_size_sweep(it == options.extra.end() ? kDefaultSizes : it->second);
-}
-
 class CollectiveProbe final : public Probe {
  public:
   explicit CollectiveProbe(Collective collective) : collective_(collective) {}
@@ -49,7 +42,7 @@ class CollectiveProbe final : public Probe {
     SweepConfig config;
     config.collective = collective_;
     config.placements = placements_from(context.options);
-    config.sizes = sizes_for(context.options, choice.name);
+    config.sizes = collective_sizes_for(context.options, choice.name);
     config.warmup = context.options.warmup;
     config.iters = context.options.iters;
     config.ops_per_sample = ops_per_sample_from(context.options);
@@ -80,6 +73,13 @@ int ops_per_sample_from(const RunOptions& options) {
                       ": expected an integer in [1, 1000]");
   }
   return static_cast<int>(value);
+}
+
+std::vector<std::uint64_t> collective_sizes_for(const RunOptions& options,
+                                                const std::string& backend) {
+  if (!options.sizes.empty()) return options.sizes;
+  const auto it = options.extra.find("coll.sizes." + backend);
+  return parse_size_sweep(it == options.extra.end() ? kDefaultSizes : it->second);
 }
 
 std::vector<Placement> placements_from(const RunOptions& options) {

@@ -32,6 +32,11 @@ std::vector<MetricSpec> collective_metrics();
 // choice. A ConfigError names a bad value.
 int ops_per_sample_from(const RunOptions& options);
 
+// The sizes a collective sweep uses: --sizes first; else the plan's sizes for this backend
+// (coll.sizes.<backend>); else 1K:64M:4.
+std::vector<std::uint64_t> collective_sizes_for(const RunOptions& options,
+                                                const std::string& backend);
+
 // The placements `options.extra["placement"]` asks for ("out" default, "in", "both").
 std::vector<Placement> placements_from(const RunOptions& options);
 

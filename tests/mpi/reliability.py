@@ -289,6 +289,23 @@ def scenario_launcher_killed(tmp):
         fail(f"scratch left behind after mpirun was killed: {left}")
 
 
+def scenario_size_refusal(tmp):
+    """Sizes whose buffers cannot fit on this host (64G: 128 GiB a rank), or that move nothing
+    (1 B: no element per rank): exit 2 before anything starts, naming the size and the memory;
+    no run directory, no rank killed by the OOM killer."""
+    for sizes, named in (("64G", "coll.all_reduce at 64GiB needs 128GiB"),
+                         ("1", "has nothing to move")):
+        out = tmp / f"run-{sizes}"
+        process, started = start(out, ["--probes", "coll.all_reduce", "--sizes", sizes])
+        code, _, stderr = finish(process, started, 20)
+        if code != 2 or named not in stderr:
+            fail(f"--sizes {sizes}: exit {code}, stderr {stderr!r}; expected 2 naming {named!r}")
+        if sizes == "64G" and "of memory available" not in stderr:
+            fail("the refusal does not say how much memory there is")
+        if out.exists():
+            fail(f"--sizes {sizes}: {out} was created")
+
+
 SCENARIOS = {
     "stop-rank0": scenario_stop_rank0,
     "stop-startup": scenario_stop_startup,
@@ -296,6 +313,7 @@ SCENARIOS = {
     "kill-rank1": scenario_kill_rank1,
     "interrupt": scenario_interrupt,
     "launcher-killed": scenario_launcher_killed,
+    "size-refusal": scenario_size_refusal,
 }
 
 if __name__ == "__main__":

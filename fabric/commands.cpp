@@ -128,6 +128,14 @@ int nccl_log_command(const std::vector<std::string>& files, const NcclLogOptions
                "P2P %zu, SHM %zu; unreadable Channel lines %zu\n",
                summary.connections, summary.net_ib, summary.net_ib_gdr, summary.net_socket,
                summary.net_other, summary.p2p, summary.shm, log.unrecognised);
+  if (log.repeated > 0 || log.not_kept > 0 || log.long_lines > 0) {
+    std::fprintf(out,
+                 "  read         %zu record(s) repeating one already kept; %zu past the first %zu "
+                 "connections (or %zu records of a kind) counted, not kept; %zu line(s) longer "
+                 "than %zu KiB cut\n",
+                 log.repeated, log.not_kept, NcclLog::kMaxConnections, NcclLog::kMaxRecords,
+                 log.long_lines, NcclLog::kMaxLineBytes / 1024);
+  }
   if (options.list_connections && !log.connections.empty()) print_connections(log, out);
   std::string subject = files.size() == 1 ? files.front() : std::to_string(files.size()) + " files";
   auto findings = judge_nccl_transports(log, options.expectations, "nccl-log", subject);

@@ -2,12 +2,15 @@
 // transports.
 #include "fabric/nccl_log.hpp"
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <functional>
 
 #include "fabric/text_scan.hpp"
 #include "results/config_error.hpp"
+#include "results/input_path.hpp"
 
 namespace fabcheck {
 
@@ -249,71 +252,142 @@ std::optional<NcclConnection> parse_nccl_channel(std::string_view message) {
   return std::nullopt;
 }
 
+namespace {
+
+// Keeps `record` in `records` unless the same one (by `key`) was kept or the kind is full.
+template <typename Record>
+void keep(NcclLog& log, std::vector<Record>& records, std::size_t limit, const std::string& key,
+          Record record) {
+  const std::uint64_t hash = std::hash<std::string>{}(key);
+  if (log.kept_keys.count(hash) != 0) {
+    ++log.repeated;
+  } else if (records.size() >= limit) {
+    ++log.not_kept;
+  } else {
+    log.kept_keys.insert(hash);
+    records.push_back(std::move(record));
+  }
+}
+
+std::string process_key(const char* kind, const std::string& host, long pid) {
+  return std::string(kind) + "|" + host + "|" + std::to_string(pid) + "|";
+}
+
+}  // namespace
+
+void parse_nccl_log_line_into(std::string_view raw, const std::string& file,
+                              std::size_t line_number, NcclLog& log) {
+  ++log.lines;
+  auto line = parse_nccl_log_line(raw);
+  if (!line) return;
+  ++log.nccl_lines;
+  NcclLogSource source{file, line_number, std::string(text::trim(raw))};
+  std::string_view message = line->message;
+  if (line->level == "WARN") {
+    if (log.warnings.size() < kMaxWarnings) log.warnings.push_back(source);
+    return;
+  }
+  if (text::consume(message, "Using network ")) {
+    std::string network(text::trim(message));
+    if (!network.empty()) {
+      keep(log, log.networks, NcclLog::kMaxRecords,
+           process_key("network", line->host, line->pid) + network,
+           NcclNetworkChoice{line->host, line->pid, network, source});
+    }
+  } else if (message.rfind("NET/IB : No device found", 0) == 0) {
+    keep(log, log.ib_no_device, NcclLog::kMaxRecords, process_key("no-ib", line->host, line->pid),
+         source);
+  } else if (text::consume(message, "NET/IB : Using")) {
+    keep(log, log.net_devices, NcclLog::kMaxRecords,
+         process_key("ib-devices", line->host, line->pid) + std::string(message),
+         NcclNetDevices{line->host, line->pid, "IB", device_list(message), source});
+  } else if (text::consume(message, "NET/Socket : Using")) {
+    keep(log, log.net_devices, NcclLog::kMaxRecords,
+         process_key("socket-devices", line->host, line->pid) + std::string(message),
+         NcclNetDevices{line->host, line->pid, "Socket", device_list(message), source});
+  } else if (text::consume(message, "Channel ")) {
+    std::size_t colon = message.find(" : ");
+    if (colon != std::string_view::npos && is_ring_listing(message.substr(colon + 3))) return;
+    auto connection = parse_nccl_channel(message);
+    if (!connection) {
+      ++log.unrecognised;
+      if (log.unrecognised_examples.size() < kMaxExamples) {
+        log.unrecognised_examples.push_back(source);
+      }
+      return;
+    }
+    connection->host = line->host;
+    connection->pid = line->pid;
+    connection->source = std::move(source);
+    std::string key =
+        process_key("channel", line->host, line->pid) + std::to_string(connection->channel) + "|" +
+        std::to_string(connection->from_rank) + "|" + std::to_string(connection->to_rank) + "|" +
+        connection->direction + "|" + connection->via;
+    keep(log, log.connections, NcclLog::kMaxConnections, key, std::move(*connection));
+  } else if (text::consume(message, "comm ")) {
+    if (auto info = parse_comm_line(message)) {
+      info->host = line->host;
+      info->pid = line->pid;
+      keep(log, log.comm_ranks, NcclLog::kMaxRecords,
+           process_key("comm", line->host, line->pid) + std::string(message), *info);
+    }
+  } else if (message.find("Init COMPLETE") != std::string_view::npos) {
+    ++log.init_complete;
+  }
+}
+
 void parse_nccl_log_text(std::string_view text, const std::string& file, NcclLog& log) {
   std::size_t line_number = 0;
   while (!text.empty()) {
     std::size_t newline = text.find('\n');
     std::string_view raw = text.substr(0, newline);
     text.remove_prefix(newline == std::string_view::npos ? text.size() : newline + 1);
-    ++line_number;
-    ++log.lines;
-    auto line = parse_nccl_log_line(raw);
-    if (!line) continue;
-    ++log.nccl_lines;
-    NcclLogSource source{file, line_number, std::string(text::trim(raw))};
-    std::string_view message = line->message;
-    if (line->level == "WARN") {
-      if (log.warnings.size() < kMaxWarnings) log.warnings.push_back(source);
-      continue;
+    if (raw.size() > NcclLog::kMaxLineBytes) {
+      raw = raw.substr(0, NcclLog::kMaxLineBytes);
+      ++log.long_lines;
     }
-    if (text::consume(message, "Using network ")) {
-      std::string network(text::trim(message));
-      if (!network.empty()) log.networks.push_back({line->host, line->pid, network, source});
-    } else if (message.rfind("NET/IB : No device found", 0) == 0) {
-      log.ib_no_device.push_back(source);
-    } else if (text::consume(message, "NET/IB : Using")) {
-      log.net_devices.push_back({line->host, line->pid, "IB", device_list(message), source});
-    } else if (text::consume(message, "NET/Socket : Using")) {
-      log.net_devices.push_back({line->host, line->pid, "Socket", device_list(message), source});
-    } else if (text::consume(message, "Channel ")) {
-      std::size_t colon = message.find(" : ");
-      if (colon != std::string_view::npos && is_ring_listing(message.substr(colon + 3))) continue;
-      auto connection = parse_nccl_channel(message);
-      if (!connection) {
-        ++log.unrecognised;
-        if (log.unrecognised_examples.size() < kMaxExamples) {
-          log.unrecognised_examples.push_back(source);
-        }
-        continue;
-      }
-      connection->host = line->host;
-      connection->pid = line->pid;
-      connection->source = std::move(source);
-      log.connections.push_back(std::move(*connection));
-    } else if (text::consume(message, "comm ")) {
-      if (auto info = parse_comm_line(message)) {
-        info->host = line->host;
-        info->pid = line->pid;
-        log.comm_ranks.push_back(*info);
-      }
-    } else if (message.find("Init COMPLETE") != std::string_view::npos) {
-      ++log.init_complete;
-    }
+    parse_nccl_log_line_into(raw, file, ++line_number, log);
   }
 }
 
 NcclLog read_nccl_logs(const std::vector<std::string>& files) {
   NcclLog log;
+  std::vector<char> buffer(1 << 20);
   for (const auto& file : files) {
-    std::error_code error;
-    if (!std::filesystem::is_regular_file(file, error)) {
-      throw ConfigError(file, 0, "no such NCCL log file \"" + file + "\"");
+    const int fd = open_regular_file(file, "an NCCL log file");
+    std::string line;  // the line being read, at most kMaxLineBytes
+    bool cut = false;  // the rest of this line is being skipped
+    std::size_t line_number = 0;
+    while (true) {
+      const ssize_t got = ::read(fd, buffer.data(), buffer.size());
+      if (got < 0 && errno == EINTR) continue;
+      if (got < 0) {
+        const int error = errno;
+        ::close(fd);
+        throw ConfigError(file, 0, std::string("cannot read NCCL log: ") + std::strerror(error));
+      }
+      if (got == 0) break;
+      std::string_view chunk(buffer.data(), static_cast<std::size_t>(got));
+      while (!chunk.empty()) {
+        const std::size_t newline = chunk.find('\n');
+        const std::string_view piece = chunk.substr(0, newline);
+        if (!cut) {
+          const std::size_t room = NcclLog::kMaxLineBytes - line.size();
+          line.append(piece.substr(0, room));
+          if (piece.size() > room) {
+            cut = true;
+            ++log.long_lines;
+          }
+        }
+        if (newline == std::string_view::npos) break;
+        parse_nccl_log_line_into(line, file, ++line_number, log);
+        line.clear();
+        cut = false;
+        chunk.remove_prefix(newline + 1);
+      }
     }
-    std::ifstream in(file, std::ios::binary);
-    if (!in) throw ConfigError(file, 0, "cannot read NCCL log \"" + file + "\"");
-    std::ostringstream content;
-    content << in.rdbuf();
-    parse_nccl_log_text(content.str(), file, log);
+    ::close(fd);
+    if (!line.empty()) parse_nccl_log_line_into(line, file, ++line_number, log);
   }
   return log;
 }

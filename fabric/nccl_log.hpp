@@ -3,9 +3,11 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <unordered_set>
 #include <vector>
 
 namespace fabcheck {
@@ -99,12 +101,29 @@ struct NcclLog {
   std::vector<NcclCommRank> comm_ranks;
   std::vector<NcclLogSource> warnings;  // NCCL WARN lines
   std::size_t init_complete = 0;
+
+  // Bounded memory, whatever the size of the logs: a record seen before (same process, same
+  // line) is counted, not kept again; past kMaxConnections connections (kMaxRecords of each
+  // other kind) records are counted, not kept; a line longer than kMaxLineBytes is read cut.
+  static constexpr std::size_t kMaxConnections = 100000;
+  static constexpr std::size_t kMaxRecords = 10000;
+  static constexpr std::size_t kMaxLineBytes = 64 * 1024;
+  std::size_t repeated = 0;                     // records already kept, seen again
+  std::size_t not_kept = 0;                     // records past the limits
+  std::size_t long_lines = 0;                   // lines cut to kMaxLineBytes
+  std::unordered_set<std::uint64_t> kept_keys;  // hashes of what identifies each record kept
 };
 
 // Adds what `text` (a whole log or a piece of one) says to `log`; `file` names it in evidence.
 void parse_nccl_log_text(std::string_view text, const std::string& file, NcclLog& log);
 
-// Reads and parses each file into one log. Throws ConfigError naming a missing or unreadable file.
+// Adds one line (without its newline), line `line_number` of `file`.
+void parse_nccl_log_line_into(std::string_view line, const std::string& file,
+                              std::size_t line_number, NcclLog& log);
+
+// Reads and parses each file into one log, streaming (a 1 MiB buffer; memory bounded as NcclLog
+// says, whatever the size). Only regular files: throws ConfigError naming a path that is missing,
+// a directory, a FIFO, a device, or unreadable.
 NcclLog read_nccl_logs(const std::vector<std::string>& files);
 
 }  // namespace fabcheck

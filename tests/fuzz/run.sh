@@ -22,7 +22,8 @@ build() {  # name sources...
     "$cxx" "${flags[@]}" "$@" "${common[@]}" -o "$out/$name"
   fi
 }
-build nccl_log_fuzz "$here/nccl_log_fuzz.cpp" "$root/fabric/nccl_log.cpp" "$root/fabric/nccl_transport.cpp"
+build nccl_log_fuzz "$here/nccl_log_fuzz.cpp" "$root/fabric/nccl_log.cpp" "$root/fabric/nccl_transport.cpp" \
+  "$root/results/input_path.cpp"
 build sysfs_fuzz "$here/sysfs_fuzz.cpp" "$root/fabric/pcie_link.cpp" "$root/fabric/ib_port.cpp" \
   "$root/fabric/pcie_affinity.cpp" "$root/fabric/perftest_output.cpp"
 

@@ -59,9 +59,11 @@ int open_regular_file(const fs::path& path, const std::string& expected) {
   if (fd < 0) {
     const int error = errno;
     const std::string why = why_not_a_regular_file(path);
+    if (why.empty()) {
+      throw ConfigError(path.string(), 0, std::string("cannot be read: ") + std::strerror(error));
+    }
     throw ConfigError(path.string(), 0,
-                      (why.empty() ? std::string("cannot be read: ") + std::strerror(error) : why) +
-                          ", not " + expected);
+                      why.rfind("does not exist", 0) == 0 ? why : why + ", not " + expected);
   }
   struct stat info {};
   if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {

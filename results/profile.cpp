@@ -1,6 +1,10 @@
 // Profile loading: TOML expectations, each checked against the probes' metric catalog.
 #include "results/profile.hpp"
 
+#include <unistd.h>
+
+#include <cerrno>
+
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -13,6 +17,7 @@
 #endif
 
 #include "results/config_error.hpp"
+#include "results/input_path.hpp"
 #include "results/units.hpp"
 
 namespace fabcheck {
@@ -320,11 +325,21 @@ Profile parse_profile(std::string_view text, const std::string& source_name,
 
 Profile load_profile(const fs::path& path, const MetricCatalog& catalog,
                      const NodeSettingCatalog& node_settings) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw ConfigError(path.string(), 0, "cannot read profile file");
-  std::ostringstream text;
-  text << in.rdbuf();
-  Profile profile = parse_profile(text.str(), path.string(), catalog, node_settings);
+  const int fd = open_regular_file(path, "a profile (a TOML file)");
+  std::string text;
+  char buffer[65536];
+  for (ssize_t got; (got = ::read(fd, buffer, sizeof(buffer))) != 0;) {
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0 || text.size() > (16u << 20)) {
+      ::close(fd);
+      throw ConfigError(
+          path.string(), 0,
+          got < 0 ? "cannot read profile file" : "is larger than 16 MiB: not a profile");
+    }
+    text.append(buffer, static_cast<std::size_t>(got));
+  }
+  ::close(fd);
+  Profile profile = parse_profile(text, path.string(), catalog, node_settings);
   profile.path = path.string();
   return profile;
 }
@@ -336,8 +351,10 @@ fs::path resolve_profile(const std::string& name_or_file,
       (name_or_file.size() >= 5 && name_or_file.compare(name_or_file.size() - 5, 5, ".toml") == 0);
   std::error_code error;
   if (is_path) {
-    if (!fs::is_regular_file(name_or_file, error)) {
-      throw ConfigError("profile file \"" + name_or_file + "\" does not exist");
+    if (const std::string why = why_not_a_regular_file(name_or_file); !why.empty()) {
+      throw ConfigError(
+          "profile file \"" + name_or_file + "\" " + why +
+          (why.rfind("does not exist", 0) == 0 ? "" : ", not a profile (a TOML file)"));
     }
     return name_or_file;
   }

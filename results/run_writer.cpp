@@ -15,6 +15,7 @@
 
 #include "results/config_error.hpp"
 #include "results/hdf5_writer.hpp"
+#include "results/input_path.hpp"
 #include "results/prometheus_writer.hpp"
 #include "results/record_json.hpp"
 
@@ -156,7 +157,10 @@ RunWriter::RunWriter(fs::path dir) : dir_(std::move(dir)) {
   }
   fs::create_directories(dir_, error);
   if (error) {
-    throw ConfigError(dir_.string(), 0, "cannot create run directory: " + error.message());
+    const std::string what = describe_path(dir_);
+    throw ConfigError(dir_.string(), 0,
+                      "cannot create run directory: " + error.message() +
+                          (what.rfind("missing", 0) == 0 ? "" : " (it is " + what + ")"));
   }
   measurements_fd_ = create_exclusively(dir_ / "measurements.jsonl");
   try {

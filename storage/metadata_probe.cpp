@@ -105,7 +105,7 @@ class MetadataProbe final : public Probe {
       error = failure.what();
     }
     const double seconds = now_seconds() - start;
-    agree_on_success(world, "storage.metadata: " + step, error);
+    agree_on_success(world, step, error);
     return seconds;
   }
 };

@@ -3,6 +3,7 @@
 
 #include <sys/stat.h>
 #include <sys/statvfs.h>
+#include <sys/vfs.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -10,6 +11,7 @@
 #include <cstring>
 
 #include "results/config_error.hpp"
+#include "results/input_path.hpp"
 #include "results/units.hpp"
 #include "storage/fsync_probe.hpp"
 #include "storage/storage_options.hpp"
@@ -17,6 +19,39 @@
 namespace fabcheck {
 
 namespace {
+
+// The name of the kernel's pseudo filesystem `path` is on (procfs, sysfs, ...), or nullptr.
+const char* kernel_interface_filesystem(const std::string& path) {
+  struct statfs info {};
+  if (::statfs(path.c_str(), &info) != 0) return nullptr;
+  switch (static_cast<unsigned long>(info.f_type)) {
+    case 0x9fa0:  // PROC_SUPER_MAGIC
+      return "procfs";
+    case 0x62656572:  // SYSFS_MAGIC
+      return "sysfs";
+    case 0x1cd1:  // DEVPTS_SUPER_MAGIC
+      return "devpts";
+    case 0x27e0eb:    // CGROUP_SUPER_MAGIC
+    case 0x63677270:  // CGROUP2_SUPER_MAGIC
+      return "cgroupfs";
+    case 0x64626720:  // DEBUGFS_MAGIC
+      return "debugfs";
+    case 0x74726163:  // TRACEFS_MAGIC
+      return "tracefs";
+    case 0x73636673:  // SECURITYFS_MAGIC
+      return "securityfs";
+    case 0xcafe4a11:  // BPF_FS_MAGIC
+      return "bpffs";
+    case 0x62656570:  // CONFIGFS_MAGIC
+      return "configfs";
+    case 0xde5e81e4:  // EFIVARFS_MAGIC
+      return "efivarfs";
+    case 0x6165676c:  // PSTOREFS_MAGIC
+      return "pstore";
+    default:
+      return nullptr;
+  }
+}
 
 ConfigError path_error(const std::string& path, const std::string& why) {
   return ConfigError("--storage-path", 0, "\"" + path + "\" " + why);
@@ -33,10 +68,16 @@ void validate_storage_paths(const std::vector<std::string>& paths, std::uint64_t
                                  ? "does not exist"
                                  : std::string("cannot be read: ") + std::strerror(errno));
     }
-    if (!S_ISDIR(info.st_mode)) throw path_error(path, "is not a directory");
+    if (!S_ISDIR(info.st_mode))
+      throw path_error(path, "is " + describe_path(path) + ", not a directory");
     struct statvfs fs {};
     if (::statvfs(path.c_str(), &fs) != 0) {
       throw path_error(path, std::string("statvfs failed: ") + std::strerror(errno));
+    }
+    if (const char* pseudo = kernel_interface_filesystem(path)) {
+      throw path_error(path, std::string("is on ") + pseudo +
+                                 ", a kernel interface, not storage: give a directory on the "
+                                 "disk or the shared filesystem to test");
     }
     if ((fs.f_flag & ST_RDONLY) != 0) throw path_error(path, "is on a read-only filesystem");
     if (::access(path.c_str(), W_OK | X_OK) != 0) {

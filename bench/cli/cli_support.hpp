@@ -2,6 +2,7 @@
 #pragma once
 
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -32,6 +33,13 @@ int launcher_rank();
 void report_usage_error(const std::string& message);
 // How many ranks the launcher started (1 when not launched by one).
 int launcher_size();
+
+// The variables that shape a run, for summary.json's "environment": NCCL's, the transports'
+// (UCX_*, UCC_*, FI_* for libfabric, HCOLL_*), the MPI launcher's settings (OMPI_MCA_*,
+// PMIX_MCA_*, job sizes) and the scheduler's job (SLURM_JOB_ID, ...), and which GPUs are visible
+// (CUDA_VISIBLE_DEVICES, CUDA_DEVICE_ORDER, NVIDIA_VISIBLE_DEVICES). Not per-rank values, not
+// PMIx's internal addresses.
+std::map<std::string, std::string> run_environment(char** environment);
 
 // fabcheck, compiler, MPI, CUDA and NCCL versions for summary.json.
 nlohmann::json build_versions();

@@ -16,6 +16,7 @@
 #include "bench/core/runner.hpp"
 #include "bench/core/size_range.hpp"
 #include "results/config_error.hpp"
+#include "results/input_path.hpp"
 #include "storage/path_validation.hpp"
 
 namespace fabcheck {
@@ -110,12 +111,17 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
   request.profile = load_profile_for(args.profile, registry, &request.profile_reason);
   request.judges = registry.judges();
   if (!args.out.empty()) {
+    // A new path, or an empty directory; anything else is named for what it is.
     std::error_code error;
-    if (std::filesystem::exists(args.out, error) &&
-        !(std::filesystem::is_directory(args.out, error) &&
-          std::filesystem::is_empty(args.out, error))) {
-      throw ConfigError("--out " + args.out +
-                        ": exists and is not an empty directory; not writing over it");
+    const std::string what = describe_path(args.out);
+    if (what == "a directory") {
+      if (!std::filesystem::is_empty(args.out, error)) {
+        throw ConfigError("--out " + args.out +
+                          ": is a directory that is not empty; not writing over it");
+      }
+    } else if (what.rfind("missing", 0) != 0) {
+      throw ConfigError("--out " + args.out + ": is " + what +
+                        "; give a new path or an empty directory");
     }
     request.out_dir = args.out;
   }
@@ -130,7 +136,7 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
     request.prometheus_dir = args.prometheus_dir;
   }
   request.versions = build_versions();
-  request.environment = user_nccl_environment();
+  request.environment = run_environment(environ);
   return request;
 }
 

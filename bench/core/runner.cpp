@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <chrono>
 #include <map>
+#include <new>
 #include <sstream>
 
 #include "bench/core/interrupt.hpp"
@@ -249,10 +250,13 @@ void Runner::run_probe(World& world, Probe& probe) {
     failed.probe = id;
     failed.metric = "error";
     failed.status = MeasurementStatus::error;
-    failed.message = error.what();
+    failed.message = dynamic_cast<const std::bad_alloc*>(&error) != nullptr
+                         ? "out of memory: the probe could not allocate what it needs (" +
+                               std::string(error.what()) + "); lower --sizes or its options"
+                         : error.what();
     sink.emit(failed);
     std::fprintf(stderr, "fabcheck: %s: %s: %s\n", world.describe_rank(world.rank()).c_str(),
-                 id.c_str(), error.what());
+                 id.c_str(), failed.message.c_str());
   }
   world.checkpoint("gather results of " + id, 120);
   const auto gathered = world.gather_to_root(encode(sink.collected()));

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # Integration: results written to a filesystem that fills up (a 64 KiB tmpfs made here, 8 to 60 KiB
 # of it taken beforehand). Each run must end with exit 3 and a summary saying why, with every
-# JSONL record whole (no half line), no run.h5 cut short, no temporary file left.
+# JSONL record whole (no half line), no run.h5 cut short, no temporary file left. Then a probe that
+# errors (storage.metadata on a tmpfs without inodes to spare): the summary names the probe and
+# the error, records the transport's variables, and no version string ends in a NUL.
 # Needs to mount a tmpfs: as root directly, otherwise in a user and mount namespace.
 # Usage: tests/mpi/full_disk.sh build/bench/cli/fabcheck
 set -u
@@ -58,4 +60,30 @@ PY
   done
   umount "$WORK/fs"
 done
+
+mount -t tmpfs -o size=16m,nr_inodes=300 tmpfs "$WORK/fs" || fail "cannot mount a tmpfs"
+out=$WORK/run-errored
+UCX_TLS=tcp timeout 120 mpirun --oversubscribe -np 2 -x UCX_TLS "$FABCHECK" run --profile "$PROFILE" \
+  --probes storage.metadata --storage-path "$WORK/fs" --opt storage.md_files=1000 --out "$out" \
+  > "$WORK/console" 2>&1
+rc=$?
+umount "$WORK/fs"
+echo "== storage.metadata out of inodes: exit $rc"
+[ "$rc" -eq 3 ] || { fail "probe error: exit $rc, expected 3"; tail -20 "$WORK/console"; }
+python3 - "$out" <<'PY' || FAILURES=$((FAILURES + 1))
+import json, pathlib, sys
+summary = json.loads((pathlib.Path(sys.argv[1]) / "summary.json").read_text())
+reason = summary.get("incomplete_reason") or ""
+problems = []
+if not reason.startswith("storage.metadata errored: ") or "No space left on device" not in reason:
+    problems.append(f"incomplete_reason {reason!r} does not name the probe and its error")
+if summary["environment"].get("UCX_TLS") != "tcp":
+    problems.append(f"environment does not record UCX_TLS: {summary['environment']}")
+if any(isinstance(v, str) and "\0" in v for v in summary["versions"].values()):
+    problems.append(f"a version string holds a NUL: {summary['versions']}")
+for problem in problems:
+    print("FAIL: " + problem)
+print(f"   summary: {summary['verdict']}, exit_code {summary['exit_code']}, {reason[:100]}")
+sys.exit(1 if problems else 0)
+PY
 if [ "$FAILURES" -eq 0 ]; then echo PASS; else echo "FAILED: $FAILURES"; exit 1; fi

@@ -306,6 +306,35 @@ def scenario_size_refusal(tmp):
             fail(f"--sizes {sizes}: {out} was created")
 
 
+def scenario_odd_paths(tmp):
+    """Paths that are not what the option asks for are refused (exit 2) saying what they are, at
+    once (a FIFO never blocks), and nothing is written."""
+    (tmp / "folder").mkdir()
+    os.mkfifo(tmp / "fifo")
+    (tmp / "loop-a").symlink_to(tmp / "loop-b")
+    (tmp / "loop-b").symlink_to(tmp / "loop-a")
+    (tmp / "dangling").symlink_to(tmp / "nothing")
+    out = str(tmp / "out")
+    base = [ARGS.fabcheck, "run", "--single-process", "--probes", "coll.all_reduce"]
+    cases = [
+        (base + ["--profile", str(tmp / "folder"), "--out", out], "is a directory"),
+        (base + ["--profile", str(tmp / "fifo"), "--out", out], "is a named pipe (FIFO)"),
+        (base + ["--profile", str(tmp / "loop-a"), "--out", out], "symbolic link that loops"),
+        (base + ["--out", str(tmp / "dangling")], "symbolic link to " + str(tmp / "nothing")),
+        ([ARGS.fabcheck, "run", "--single-process", "--probes", "storage.seq_write",
+          "--storage-path", "/proc", "--out", out], "is on procfs, a kernel interface"),
+        ([ARGS.fabcheck, "nccl-log", str(tmp / "folder")], "is a directory, not an NCCL log"),
+        ([ARGS.fabcheck, "nccl-log", str(tmp / "fifo")], "is a named pipe (FIFO), not an NCCL"),
+    ]
+    for command, named in cases:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=20)
+        print(f"{' '.join(command[1:])}: exit {result.returncode}: {result.stderr.strip()}")
+        if result.returncode != 2 or named not in result.stderr:
+            fail(f"expected exit 2 saying {named!r}")
+        if pathlib.Path(out).exists():
+            fail(f"{out} was created")
+
+
 SCENARIOS = {
     "stop-rank0": scenario_stop_rank0,
     "stop-startup": scenario_stop_startup,
@@ -314,6 +343,7 @@ SCENARIOS = {
     "interrupt": scenario_interrupt,
     "launcher-killed": scenario_launcher_killed,
     "size-refusal": scenario_size_refusal,
+    "odd-paths": scenario_odd_paths,
 }
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ expect_exit2() {
 
 expect_exit2 missing "\"$TARGET/absent\" does not exist" --storage-path "$TARGET/absent"
 touch "$TARGET/plain-file"
-expect_exit2 not-a-directory "\"$TARGET/plain-file\" is not a directory" --storage-path "$TARGET/plain-file"
+expect_exit2 not-a-directory "\"$TARGET/plain-file\" is a regular file, not a directory" --storage-path "$TARGET/plain-file"
 expect_exit2 no-space "fewer than the 1TiB" --storage-path "$TARGET" --opt storage.file_size=1T
 
 # Read-only: a read-only tmpfs in a private mount namespace when root, else a directory without

@@ -246,7 +246,7 @@ TEST(LoadProfile, MissingFileIsAConfigError) {
     load_profile(kFixtures + "/absent.toml", test_catalog());
     FAIL() << "expected a ConfigError";
   } catch (const ConfigError& error) {
-    EXPECT_EQ(std::string(error.what()), kFixtures + "/absent.toml: cannot read profile file");
+    EXPECT_EQ(std::string(error.what()), kFixtures + "/absent.toml: does not exist");
   }
 }
 

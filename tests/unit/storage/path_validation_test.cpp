@@ -39,7 +39,7 @@ TEST(PathValidation, FileIsNotADirectory) {
   const std::string file = (dir.path() / "plain").string();
   testing::write_whole_file(file, "x");
   EXPECT_EQ(error_of({dir.path().string(), file}, 0),
-            "--storage-path: \"" + file + "\" is not a directory");
+            "--storage-path: \"" + file + "\" is a regular file, not a directory");
 }
 
 TEST(PathValidation, NotEnoughSpaceNamesBothFigures) {

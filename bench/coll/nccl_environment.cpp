@@ -3,12 +3,24 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <mutex>
 
 extern char** environ;
 
 namespace fabcheck {
+namespace {
+
+// setenv/unsetenv and a walk of environ must not overlap: backends built on several threads of
+// one process (the thread-rank test double; several engines of one run) would corrupt environ.
+std::mutex& environment_mutex() {
+  static std::mutex mutex;
+  return mutex;
+}
+
+}  // namespace
 
 EnvironmentMap user_nccl_environment() {
+  const std::lock_guard lock(environment_mutex());
   EnvironmentMap result;
   for (char** entry = environ; entry != nullptr && *entry != nullptr; ++entry) {
     const std::string text = *entry;
@@ -54,6 +66,7 @@ EnvironmentMap nic_loopback_environment(const std::filesystem::path& run_dir,
 }
 
 ScopedEnvironment::ScopedEnvironment(const EnvironmentMap& values) {
+  const std::lock_guard lock(environment_mutex());
   for (const auto& [name, value] : values) {
     const char* old = std::getenv(name.c_str());
     previous_[name] = old != nullptr ? std::optional<std::string>(old) : std::nullopt;
@@ -62,6 +75,7 @@ ScopedEnvironment::ScopedEnvironment(const EnvironmentMap& values) {
 }
 
 ScopedEnvironment::~ScopedEnvironment() {
+  const std::lock_guard lock(environment_mutex());
   for (const auto& [name, old] : previous_) {
     if (old) {
       ::setenv(name.c_str(), old->c_str(), 1);

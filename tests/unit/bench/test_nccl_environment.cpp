@@ -2,6 +2,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdlib>
+#include <string>
+#include <thread>
+#include <vector>
 
 #include "bench/coll/nccl_environment.hpp"
 
@@ -72,6 +75,26 @@ TEST(NcclEnvironment, UserEnvironmentHoldsOnlyNcclVariables) {
   for (const auto& [name, value] : env) EXPECT_EQ(name.rfind("NCCL_", 0), 0u) << name;
   ::unsetenv("NCCL_FABCHECK_TEST");
   ::unsetenv("XNCCL_FABCHECK_TEST");
+}
+
+// Backends built on threads of one process (the thread-rank double) set and read the environment
+// at once; unguarded, setenv moving environ under a reader crashed CI (a SEGFAULT in the NCCL
+// backend's multi-rank test). Many threads doing both at once must finish with environ intact.
+TEST(NcclEnvironment, ThreadsSettingAndReadingAtOnceLeaveTheEnvironmentIntact) {
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 8; ++t) {
+    threads.emplace_back([t] {
+      for (int i = 0; i < 400; ++i) {
+        const std::string name = "NCCL_FABCHECK_RACE_" + std::to_string(t) + "_" + std::to_string(i);
+        const ScopedEnvironment scoped({{name, "x"}});
+        const EnvironmentMap seen = user_nccl_environment();
+        ASSERT_EQ(seen.count(name), 1u) << name;
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  for (const auto& [name, value] : user_nccl_environment())
+    EXPECT_NE(name.rfind("NCCL_FABCHECK_RACE_", 0), 0u) << name << " was left behind";
 }
 
 }  // namespace

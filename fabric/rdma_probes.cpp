@@ -66,6 +66,7 @@ class RdmaPerftestProbe : public Probe {
  public:
   explicit RdmaPerftestProbe(PerftestTool tool) : tool_(tool) {}
 
+  bool heavy() const override { return true; }
   std::string id() const override {
     return tool_ == PerftestTool::write_bw ? "fabric.rdma_bw" : "fabric.rdma_lat";
   }

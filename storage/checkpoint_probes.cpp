@@ -88,6 +88,7 @@ void emit_phase(World& world, MeasurementSink& sink, const std::string& probe,
 class CheckpointProbe : public Probe {
  public:
   explicit CheckpointProbe(bool read_back) : read_back_(read_back) {}
+  bool heavy() const override { return true; }
   std::string id() const override {
     return read_back_ ? "storage.ckpt_read" : "storage.ckpt_write";
   }

@@ -31,6 +31,7 @@ struct LocalRun {
 
 class LocalPatternProbe : public Probe {
  public:
+  bool heavy() const override { return true; }
   Applicability applies(const World& world, const RunOptions& options) const override;
   // Every rank calls it (for the run id); local rank 0 of each host runs the pattern on each path.
   void run(RunContext& context, MeasurementSink& sink) final;

@@ -20,6 +20,7 @@ namespace {
 
 class MetadataProbe final : public Probe {
  public:
+  bool heavy() const override { return true; }
   std::string id() const override { return "storage.metadata"; }
   std::string description() const override {
     return "empty files in a directory per rank: create, stat and remove rates over all ranks";

@@ -110,6 +110,7 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
 
   request.profile = load_profile_for(args.profile, registry, &request.profile_reason);
   request.judges = registry.judges();
+  request.monitors = registry.counter_monitors();
   if (!args.out.empty()) {
     // A new path, or an empty directory; anything else is named for what it is.
     std::error_code error;

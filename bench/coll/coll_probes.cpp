@@ -21,6 +21,7 @@ class CollectiveProbe final : public Probe {
  public:
   explicit CollectiveProbe(Collective collective) : collective_(collective) {}
 
+  bool heavy() const override { return true; }
   std::string id() const override { return std::string("coll.") + collective_name(collective_); }
   std::string description() const override {
     return std::string(collective_name(collective_)) +

@@ -34,6 +34,7 @@ class NicLoopbackProbe final : public Probe {
  public:
   explicit NicLoopbackProbe(NcclLogProof proof) : proof_(std::move(proof)) {}
 
+  bool heavy() const override { return true; }
   std::string id() const override { return "coll.nic_loopback"; }
   std::string description() const override {
     return "NCCL all-reduce among each node's GPUs forced through the NICs (no P2P, no SHM, GDR)";

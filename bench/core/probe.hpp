@@ -43,11 +43,19 @@ class MeasurementSink {
   virtual void emit(Measurement measurement) = 0;
 };
 
+// Why this rank's node is not fit to be measured (another job's process on a GPU, a GPU busy,
+// the fabric manager down), as node.preflight found it; heavy probes are waived while it holds any.
+struct NodeFitness {
+  std::vector<std::string> unfit_reasons;
+  bool fit() const { return unfit_reasons.empty(); }
+};
+
 // Everything a running probe may use.
 struct RunContext {
   World& world;
   const RunOptions& options;
-  std::filesystem::path run_dir;  // the run's output directory (same path on every rank)
+  std::filesystem::path run_dir;   // the run's output directory (same path on every rank)
+  NodeFitness* fitness = nullptr;  // the runner's, for node.preflight to fill; null in bare tests
 };
 
 struct MetricSpec {
@@ -65,6 +73,9 @@ class Probe {
   virtual Applicability applies(const World& world, const RunOptions& options) const = 0;
   // Runs on every rank. Throws on failure; the runner records an ERROR and goes on.
   virtual void run(RunContext& context, MeasurementSink& sink) = 0;
+  // True for a probe that loads GPUs, links or storage for a while: it is WAIVED on a node that
+  // node.preflight found unfit, and error counters are read around it (growth during it is named).
+  virtual bool heavy() const { return false; }
   // True when run() prints its own console table (the collectives' nccl-tests table); otherwise
   // the runner prints the gathered measurements as a generic table.
   virtual bool prints_own_table() const { return false; }

@@ -59,6 +59,10 @@ NodeSettingCatalog Registry::node_settings() const {
   return settings;
 }
 
+void Registry::add_counter_monitor(CounterMonitor monitor) {
+  monitors_.push_back(std::move(monitor));
+}
+
 Profile Registry::load_profile(const std::filesystem::path& path) const {
   Profile profile = fabcheck::load_profile(path, catalog(), node_settings());
   for (const auto& judge : judges_) {

@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/core/counter_monitor.hpp"
 #include "bench/core/probe.hpp"
 #include "results/finding.hpp"
 #include "results/metric_catalog.hpp"
@@ -46,6 +47,9 @@ class Registry {
   MetricCatalog catalog() const;
 
   void add_judge(Judge judge);
+  // Counters read around every heavy probe (see counter_monitor.hpp), in registration order.
+  void add_counter_monitor(CounterMonitor monitor);
+  const std::vector<CounterMonitor>& counter_monitors() const { return monitors_; }
   const std::vector<Judge>& judges() const { return judges_; }
   // Every judge's [node] keys, for checking profiles.
   NodeSettingCatalog node_settings() const;
@@ -61,6 +65,7 @@ class Registry {
  private:
   std::vector<std::unique_ptr<Probe>> probes_;
   std::vector<Judge> judges_;
+  std::vector<CounterMonitor> monitors_;
 };
 
 }  // namespace fabcheck

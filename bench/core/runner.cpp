@@ -84,6 +84,7 @@ struct Runner::State {
   int ranks = 0;
   std::string incomplete_reason;  // why the run ended early; sticky once set
   std::string stop_reason;        // results cannot be written: the run stops after this probe
+  NodeFitness fitness;            // this rank's node, as node.preflight found it
   std::unique_ptr<ScopedCleanup> last_words;  // last: unregistered before the rest goes
 };
 
@@ -207,7 +208,13 @@ void Runner::run_probe(World& world, Probe& probe) {
     s.current_probe = id;
   }
   // Every rank must agree: a probe that does not apply on one rank is waived on all.
-  const Applicability mine = probe.applies(world, s.request.options);
+  Applicability mine = probe.applies(world, s.request.options);
+  if (mine.applies && probe.heavy() && !s.fitness.fit()) {
+    std::string reasons;
+    for (const auto& reason : s.fitness.unfit_reasons)
+      reasons += (reasons.empty() ? "" : "; ") + reason;
+    mine = Applicability::waived("node not fit to be measured (node.preflight): " + reasons);
+  }
   const auto verdicts = world.gather_to_root(mine.applies ? std::string() : mine.reason);
   std::string waive_reason;
   if (world.is_root()) {
@@ -242,7 +249,12 @@ void Runner::run_probe(World& world, Probe& probe) {
   // aborts its communicators and names the GPUs) reports first.
   world.checkpoint("probe " + id, s.request.options.probe_timeout_s + kWatchdogMargin_s);
   CollectingSink sink(world);
-  RunContext context{world, s.request.options, s.request.out_dir};
+  RunContext context{world, s.request.options, s.request.out_dir, &s.fitness};
+  // Error counters around a heavy probe, read once a host.
+  const bool watch = probe.heavy() && world.local_rank() == 0 && !s.request.monitors.empty();
+  const auto counters_before = watch ? read_counter_monitors(s.request.monitors, s.request.options)
+                                     : std::vector<std::optional<CounterReadings>>();
+  const double started_s = now_seconds();
   try {
     probe.run(context, sink);
   } catch (const std::exception& error) {
@@ -257,6 +269,10 @@ void Runner::run_probe(World& world, Probe& probe) {
     sink.emit(failed);
     std::fprintf(stderr, "fabcheck: %s: %s: %s\n", world.describe_rank(world.rank()).c_str(),
                  id.c_str(), failed.message.c_str());
+  }
+  if (watch) {
+    emit_counter_growth(s.request.monitors, counters_before, s.request.options, id,
+                        now_seconds() - started_s, sink);
   }
   world.checkpoint("gather results of " + id, 120);
   const auto gathered = world.gather_to_root(encode(sink.collected()));

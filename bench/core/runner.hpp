@@ -21,6 +21,7 @@ namespace fabcheck {
 struct RunRequest {
   std::vector<Probe*> probes;
   std::vector<Judge> judges;
+  std::vector<CounterMonitor> monitors;  // read around every heavy probe
   RunOptions options;
   Profile profile;
   std::string profile_reason;  // why this profile ("auto: no GPU ... -> generic-cpu")

@@ -79,7 +79,8 @@ ChildProcess::~ChildProcess() {
   if (output_fd_ >= 0) close(output_fd_);
 }
 
-ChildResult ChildProcess::wait(double timeout_s) {
+ChildResult ChildProcess::wait(double timeout_s,
+                               const std::function<void(std::string_view)>& on_output) {
   if (pid_ <= 0) return result_;
   double deadline = now_seconds() + timeout_s;
   char buffer[4096];
@@ -98,6 +99,8 @@ ChildResult ChildProcess::wait(double timeout_s) {
     if (n <= 0) {
       close(output_fd_);
       output_fd_ = -1;
+    } else if (on_output) {
+      on_output(std::string_view(buffer, static_cast<std::size_t>(n)));
     } else if (result_.output.size() < (1u << 20)) {
       result_.output.append(buffer, static_cast<std::size_t>(n));
     }

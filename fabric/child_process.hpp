@@ -3,7 +3,10 @@
 #pragma once
 
 #include <sys/types.h>
+
+#include <functional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fabcheck {
@@ -24,8 +27,10 @@ class ChildProcess {
   ChildProcess(const ChildProcess&) = delete;
   ChildProcess& operator=(const ChildProcess&) = delete;
 
-  // Waits at most `timeout_s` seconds for it to end, reading its output meanwhile.
-  ChildResult wait(double timeout_s);
+  // Waits at most `timeout_s` seconds for it to end, reading its output meanwhile (the first MiB
+  // kept in ChildResult::output, or every piece handed to `on_output` as it comes, kept nowhere).
+  ChildResult wait(double timeout_s,
+                   const std::function<void(std::string_view)>& on_output = nullptr);
 
  private:
   pid_t pid_ = -1;

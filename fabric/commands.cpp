@@ -43,7 +43,9 @@ void print_connections(const NcclLog& log, std::FILE* out) {
   }
 }
 
-int exit_code_for(const std::vector<Finding>& findings, std::FILE* out) {
+}  // namespace
+
+int print_verdict(const std::vector<Finding>& findings, std::FILE* out) {
   Verdict verdict = verdict_of(findings);
   int code = exit_code_of(verdict);
   std::string label = to_string(verdict);
@@ -51,6 +53,8 @@ int exit_code_for(const std::vector<Finding>& findings, std::FILE* out) {
   std::fprintf(out, "verdict: %s (exit %d)\n", label.c_str(), code);
   return code;
 }
+
+namespace {
 
 void print_pcie_table(const std::vector<PcieLinkState>& links, std::FILE* out) {
   std::fprintf(out, "PCIe devices (%zu):\n", links.size());
@@ -143,7 +147,7 @@ int nccl_log_command(const std::vector<std::string>& files, const NcclLogOptions
                options.expectations.gdr ? ", GDR" : "",
                options.expectations.intra_node_p2p ? ", P2P inside a node" : "");
   print_findings(findings, true, out);
-  return exit_code_for(findings, out);
+  return print_verdict(findings, out);
 }
 
 PcieExpectation parse_pcie_expectation(const std::string& option, const std::string& value) {
@@ -214,7 +218,7 @@ int inventory_command(const InventoryOptions& options, std::FILE* out) {
   }
   std::fprintf(out, "findings:\n");
   print_findings(findings, true, out);
-  return exit_code_for(findings, out);
+  return print_verdict(findings, out);
 }
 
 }  // namespace fabcheck

@@ -14,6 +14,13 @@ enum class TelemetryPhase { idle, load };
 
 const char* to_string(TelemetryPhase phase);
 
+// A process holding memory on a GPU, as NVML lists it.
+struct GpuProcess {
+  unsigned pid = 0;
+  double memory_gb = 0;              // 0 when the driver cannot tell
+  bool other_pid_namespace = false;  // the pid names no process here (NVML saw it elsewhere)
+};
+
 // Every figure is optional: a driver may not support it (NVML_ERROR_NOT_SUPPORTED) and a recorded
 // measurement set may lack it; the rules judge only what is known.
 struct GpuTelemetry {
@@ -47,8 +54,9 @@ struct GpuTelemetry {
 
   std::optional<double> memory_total_gb;  // GB = 1e9 bytes
   std::optional<double> memory_used_gb;
-  std::optional<double> foreign_memory_gb;  // held by processes other than fabcheck's own
-  std::string foreign_pids;                 // "4121:30.0GB,5127:1.2GB"
+  std::optional<double> foreign_memory_gb;    // held by processes other than fabcheck's own
+  std::string foreign_pids;                   // "4121:30.0GB,5127:1.2GB"
+  std::vector<GpuProcess> foreign_processes;  // the same, one entry each
 };
 
 // "thermal-hw,power-brake": the names of the set clock-event reason bits, in bit order.

@@ -71,6 +71,26 @@ typedef struct nvmlMemory_st {
   unsigned long long used;
 } nvmlMemory_t;
 
+typedef struct nvmlUtilization_st {
+  unsigned int gpu;
+  unsigned int memory;
+} nvmlUtilization_t;
+
+typedef enum nvmlPageRetirementCause_enum {
+  NVML_PAGE_RETIREMENT_CAUSE_MULTIPLE_SINGLE_BIT_ECC_ERRORS = 0,
+  NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR = 1
+} nvmlPageRetirementCause_t;
+
+typedef enum nvmlNvLinkErrorCounter_enum {
+  NVML_NVLINK_ERROR_DL_REPLAY = 0,
+  NVML_NVLINK_ERROR_DL_RECOVERY = 1,
+  NVML_NVLINK_ERROR_DL_CRC_FLIT = 2,
+  NVML_NVLINK_ERROR_DL_CRC_DATA = 3,
+  NVML_NVLINK_ERROR_DL_ECC_DATA = 4
+} nvmlNvLinkErrorCounter_t;
+
+#define NVML_DEVICE_VBIOS_VERSION_BUFFER_SIZE 32
+
 typedef struct nvmlProcessInfo_v2_st {
   unsigned int pid;
   unsigned long long usedGpuMemory;
@@ -94,5 +114,7 @@ inline constexpr unsigned long long kSwThermalSlowdown = 0x20ULL;
 inline constexpr unsigned long long kHwThermalSlowdown = 0x40ULL;
 inline constexpr unsigned long long kHwPowerBrakeSlowdown = 0x80ULL;
 inline constexpr unsigned long long kDisplayClockSetting = 0x100ULL;
+inline constexpr unsigned long long kBoardLimit = 0x200ULL;
+inline constexpr unsigned long long kReliability = 0x400ULL;
 
 }  // namespace fabcheck::nvml_reasons

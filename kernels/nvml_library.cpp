@@ -92,6 +92,15 @@ NvmlSession load_nvml(const std::string& library) {
       {"nvmlDeviceGetComputeRunningProcesses_v3", "nvmlDeviceGetComputeRunningProcesses_v2"},
       api->compute_processes);
   resolve(handle, "nvmlDeviceGetMemoryInfo", api->memory_info);
+  resolve(handle, "nvmlDeviceGetUtilizationRates", api->utilization);
+  resolve(handle, "nvmlDeviceGetPersistenceMode", api->persistence_mode);
+  resolve(handle, "nvmlDeviceGetVbiosVersion", api->vbios_version);
+  resolve_any(handle, {"nvmlSystemGetCudaDriverVersion_v2", "nvmlSystemGetCudaDriverVersion"},
+              api->cuda_driver_version);
+  resolve(handle, "nvmlSystemGetProcessName", api->process_name);
+  resolve(handle, "nvmlDeviceGetRetiredPages", api->retired_pages);
+  resolve(handle, "nvmlDeviceGetNvLinkErrorCounter", api->nvlink_error_counter);
+  resolve(handle, "nvmlDeviceGetPcieReplayCounter", api->pcie_replay_counter);
   return start_nvml(std::move(api));
 }
 

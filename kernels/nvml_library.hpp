@@ -42,6 +42,19 @@ struct NvmlFunctions {
   std::function<nvmlReturn_t(nvmlDevice_t, unsigned, nvmlEnableState_t*)> nvlink_state;
   std::function<nvmlReturn_t(nvmlDevice_t, unsigned*, nvmlProcessInfo_t*)> compute_processes;
   std::function<nvmlReturn_t(nvmlDevice_t, nvmlMemory_t*)> memory_info;
+  // Pre-flight: is the GPU idle and set up, and which firmware and driver does it run.
+  std::function<nvmlReturn_t(nvmlDevice_t, nvmlUtilization_t*)> utilization;
+  std::function<nvmlReturn_t(nvmlDevice_t, nvmlEnableState_t*)> persistence_mode;
+  std::function<nvmlReturn_t(nvmlDevice_t, char*, unsigned)> vbios_version;
+  std::function<nvmlReturn_t(int*)> cuda_driver_version;
+  std::function<nvmlReturn_t(unsigned, char*, unsigned)> process_name;
+  std::function<nvmlReturn_t(nvmlDevice_t, nvmlPageRetirementCause_t, unsigned*,
+                             unsigned long long*)>
+      retired_pages;
+  // Error counters read around heavy probes.
+  std::function<nvmlReturn_t(nvmlDevice_t, unsigned, nvmlNvLinkErrorCounter_t, unsigned long long*)>
+      nvlink_error_counter;
+  std::function<nvmlReturn_t(nvmlDevice_t, unsigned*)> pcie_replay_counter;
 };
 
 // NVML started (nvmlInit succeeded) or the reason it could not be:

@@ -120,6 +120,7 @@ void read_memory(const NvmlFunctions& api, nvmlDevice_t device, const std::set<u
         process.usedGpuMemory == ~0ULL ? 0.0 : static_cast<double>(process.usedGpuMemory);
     foreign_bytes += bytes;
     const bool elsewhere = pid_visible && !pid_visible(process.pid);
+    t.foreign_processes.push_back({process.pid, bytes / kBytesPerGb, elsewhere});
     char entry[96];
     std::snprintf(entry, sizeof entry, "%u%s:%.1fGB", process.pid,
                   elsewhere ? "(other pid namespace)" : "", bytes / kBytesPerGb);

@@ -7,6 +7,7 @@
 #include "bench/cli/cli_support.hpp"
 #include "bench/cli/commands.hpp"
 #include "bench/cli/fabric_commands.hpp"
+#include "bench/cli/host_commands.hpp"
 #include "bench/cli/probe_families.hpp"
 #include "bench/core/interrupt.hpp"
 #include "bench/core/sentinel.hpp"
@@ -79,6 +80,8 @@ int run_main(int argc, char** argv) {
   CLI::App* nccl_log = fabcheck::add_nccl_log_command(app, nccl_log_args);
   fabcheck::InventoryArgs inventory_args;
   CLI::App* inventory = fabcheck::add_inventory_command(app, inventory_args);
+  fabcheck::KernelLogArgs kernel_log_args;
+  CLI::App* kernel_log = fabcheck::add_kernel_log_command(app, kernel_log_args);
 
   std::vector<std::string> clean_paths;
   bool clean_dry_run = false;
@@ -110,6 +113,7 @@ int run_main(int argc, char** argv) {
   if (nccl_log->parsed()) return fabcheck::nccl_log_main(nccl_log_args);
   if (inventory->parsed()) return fabcheck::inventory_main(inventory_args, registry);
   if (clean->parsed()) return fabcheck::clean_command(clean_paths, clean_dry_run);
+  if (kernel_log->parsed()) return fabcheck::kernel_log_main(kernel_log_args);
   return 2;
 }
 

@@ -5,6 +5,7 @@
 #include "bench/coll/nccl_probes.hpp"
 #include "fabric/nccl_loopback_proof.hpp"
 #include "fabric/register.hpp"
+#include "host/register.hpp"
 #include "kernels/register.hpp"
 #include "storage/register.hpp"
 
@@ -16,6 +17,7 @@ void register_all_probes(Registry& registry) {
   register_fabric_probes(registry);
   register_kernel_probes(registry);
   register_storage_probes(registry);
+  register_host_probes(registry);
 }
 
 }  // namespace fabcheck

@@ -33,6 +33,8 @@ NcclAvailability nccl_availability() {
 
 bool nccl_communicator_created() { return cuda_nccl_communicator_started(); }
 
+std::string nccl_library_version() { return make_cuda_nccl_runtime()->library_version(); }
+
 std::unique_ptr<CollectiveBackend> make_nccl_backend(World& world, const RunOptions& options,
                                                      const std::filesystem::path& run_dir,
                                                      const std::string& probe_id,

@@ -23,6 +23,10 @@ struct NcclAvailability {
 // a driver. For Probe::applies and `fabcheck list`.
 NcclAvailability nccl_availability();
 
+// The NCCL library this process loads ("2.28.3"), for the versions a pre-flight records; "" in a
+// build without CUDA.
+std::string nccl_library_version();
+
 // Whether this process has created an NCCL communicator. NCCL reads its transport settings
 // (NCCL_P2P_DISABLE, NCCL_SHM_DISABLE, NCCL_NET_GDR_LEVEL) once a process and keeps them (each an
 // NCCL_PARAM cached on first use, src/include/param.h), so a probe that forces them must come

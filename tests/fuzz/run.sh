@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Builds the fabric fuzz targets with clang-14 + libFuzzer (ASan, UBSan) and runs each for SECONDS
+# Builds the parsers' fuzz targets (NCCL log, sysfs, kernel log) with clang-14 + libFuzzer (ASan, UBSan) and runs each for SECONDS
 # (default 20), seeded with the recorded fixtures. Usage: tests/fuzz/run.sh [SECONDS]
 set -euo pipefail
 seconds="${1:-20}"
@@ -17,7 +17,7 @@ flags=(-std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recov
 common=("$root/fabric/text_scan.cpp" "$root/fabric/sysfs_file.cpp" "$root/bench/core/cpu_list.cpp")
 build() {  # name sources...
   local name="$1"; shift
-  if [[ ! -x "$out/$name" || -n "$(find "$here" "$root/fabric" -newer "$out/$name" -name '*.[ch]pp' | head -1)" ]]; then
+  if [[ ! -x "$out/$name" || -n "$(find "$here" "$root/fabric" "$root/host" "$root/results" -newer "$out/$name" -name '*.[ch]pp' | head -1)" ]]; then
     echo "fuzz: building $name"
     "$cxx" "${flags[@]}" "$@" "${common[@]}" -o "$out/$name"
   fi
@@ -26,6 +26,10 @@ build nccl_log_fuzz "$here/nccl_log_fuzz.cpp" "$root/fabric/nccl_log.cpp" "$root
   "$root/results/input_path.cpp"
 build sysfs_fuzz "$here/sysfs_fuzz.cpp" "$root/fabric/pcie_link.cpp" "$root/fabric/ib_port.cpp" \
   "$root/fabric/pcie_affinity.cpp" "$root/fabric/perftest_output.cpp"
+build kernel_log_fuzz "$here/kernel_log_fuzz.cpp" "$root/host/kernel_log_scan.cpp" \
+  "$root/host/kernel_log_line.cpp" "$root/host/kernel_event.cpp" "$root/results/line_input.cpp" \
+  "$root/results/evaluator.cpp" "$root/results/profile.cpp" "$root/results/units.cpp" \
+  "$root/results/measurement.cpp" "$root/results/finding.cpp"
 
 seed() {  # target fixture-dirs...
   local corpus="$out/corpus-$1"; shift
@@ -36,6 +40,7 @@ seed() {  # target fixture-dirs...
 fixtures="$root/tests/fixtures/fabric"
 nccl_corpus="$(seed nccl "$fixtures/nccl")"
 sysfs_corpus="$(seed sysfs "$fixtures/perftest")"
+kernel_log_corpus="$(seed kernel_log "$root/tests/fixtures/host/kernel-log")"
 for f in current_link_speed max_link_speed aer_dev_correctable; do
   cp -n "$fixtures/sysfs/healthy/sys/devices/pci0000:16/0000:16:01.0/0000:17:01.0/0000:19:00.0/$f" \
     "$sysfs_corpus/$f" 2>/dev/null || true
@@ -44,7 +49,8 @@ cp -n "$fixtures/sysfs/healthy/sys/class/infiniband/mlx5_0/ports/1/rate" "$sysfs
 cp -n "$fixtures/sysfs/degraded/sys/class/infiniband/mlx5_5/ports/1/state" "$sysfs_corpus/state" 2>/dev/null || true
 
 status=0
-for target in nccl_log_fuzz:"$nccl_corpus" sysfs_fuzz:"$sysfs_corpus"; do
+for target in nccl_log_fuzz:"$nccl_corpus" sysfs_fuzz:"$sysfs_corpus" \
+  kernel_log_fuzz:"$kernel_log_corpus"; do
   name="${target%%:*}"; corpus="${target#*:}"
   echo "fuzz: running $name for ${seconds}s"
   (cd "$out" && "./$name" -max_total_time="$seconds" -max_len=65536 -timeout=10 -print_final_stats=1 \

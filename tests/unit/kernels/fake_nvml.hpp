@@ -14,6 +14,7 @@ namespace fabcheck::testing {
 struct FakeProcess {
   unsigned pid = 0;
   unsigned long long bytes = 0;
+  std::string name = "python3";  // what nvmlSystemGetProcessName answers
 };
 
 // What one GPU answers; NVML_ERROR_NOT_SUPPORTED where `supported` is false.
@@ -31,6 +32,13 @@ struct FakeGpu {
   std::vector<bool> nvlinks = std::vector<bool>(18, true);
   std::vector<FakeProcess> processes;
   unsigned long long memory_total = 85520000000ULL, memory_used = 560000000ULL;
+  unsigned utilization = 0;  // % of time a kernel ran
+  bool persistence = true;
+  std::string vbios = "96.00.89.00.01";
+  unsigned retired_sbe = 0, retired_dbe = 0;
+  // (link, nvmlNvLinkErrorCounter_t) -> count; links beyond nvlinks.size() are not there.
+  std::map<std::pair<unsigned, int>, unsigned long long> nvlink_errors;
+  unsigned pcie_replays = 0;
   bool temperature_supported = true;
   bool remap_supported = true;
   bool lost = false;  // handle_by_index fails with GPU_IS_LOST
@@ -158,6 +166,54 @@ inline std::shared_ptr<NvmlFunctions> make_fake_nvml(std::shared_ptr<std::vector
       infos[i].usedGpuMemory = processes[i].bytes;
     }
     *count = static_cast<unsigned>(processes.size());
+    return NVML_SUCCESS;
+  };
+  api->utilization = [gpu_of](nvmlDevice_t d, nvmlUtilization_t* value) {
+    value->gpu = gpu_of(d).utilization;
+    value->memory = 0;
+    return NVML_SUCCESS;
+  };
+  api->persistence_mode = [gpu_of](nvmlDevice_t d, nvmlEnableState_t* mode) {
+    *mode = gpu_of(d).persistence ? NVML_FEATURE_ENABLED : NVML_FEATURE_DISABLED;
+    return NVML_SUCCESS;
+  };
+  api->vbios_version = [gpu_of](nvmlDevice_t d, char* out, unsigned length) {
+    std::strncpy(out, gpu_of(d).vbios.c_str(), length - 1);
+    return NVML_SUCCESS;
+  };
+  api->cuda_driver_version = [](int* version) {
+    *version = 12040;
+    return NVML_SUCCESS;
+  };
+  api->process_name = [gpus](unsigned pid, char* out, unsigned length) {
+    for (const FakeGpu& gpu : *gpus) {
+      for (const FakeProcess& process : gpu.processes) {
+        if (process.pid != pid) continue;
+        std::strncpy(out, process.name.c_str(), length - 1);
+        return NVML_SUCCESS;
+      }
+    }
+    return NVML_ERROR_NOT_FOUND;
+  };
+  api->retired_pages = [gpu_of](nvmlDevice_t d, nvmlPageRetirementCause_t cause, unsigned* count,
+                                unsigned long long*) {
+    const unsigned pages = cause == NVML_PAGE_RETIREMENT_CAUSE_DOUBLE_BIT_ECC_ERROR
+                               ? gpu_of(d).retired_dbe
+                               : gpu_of(d).retired_sbe;
+    const bool fits = *count >= pages;
+    *count = pages;
+    return fits ? NVML_SUCCESS : NVML_ERROR_INSUFFICIENT_SIZE;
+  };
+  api->nvlink_error_counter = [gpu_of](nvmlDevice_t d, unsigned link,
+                                       nvmlNvLinkErrorCounter_t counter,
+                                       unsigned long long* value) {
+    if (link >= gpu_of(d).nvlinks.size()) return NVML_ERROR_INVALID_ARGUMENT;
+    const auto found = gpu_of(d).nvlink_errors.find({link, static_cast<int>(counter)});
+    *value = found == gpu_of(d).nvlink_errors.end() ? 0 : found->second;
+    return NVML_SUCCESS;
+  };
+  api->pcie_replay_counter = [gpu_of](nvmlDevice_t d, unsigned* value) {
+    *value = gpu_of(d).pcie_replays;
     return NVML_SUCCESS;
   };
   api->memory_info = [gpu_of](nvmlDevice_t d, nvmlMemory_t* memory) {

@@ -1,0 +1,79 @@
+// host.cpu: on each host's first rank, the CPUs the job may use and who else used them during a
+// window (--opt host.cpu.window_s, default 2); this job's ranks (told by pid) are not "others".
+#include <sched.h>
+
+#include <sstream>
+
+#include "bench/core/cpu_list.hpp"
+#include "bench/core/run_option.hpp"
+#include "host/host_cpu.hpp"
+#include "host/probes.hpp"
+#include "kernels/run_processes.hpp"
+
+namespace fabcheck {
+namespace {
+
+std::string this_process_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  std::string text;
+  if (sched_getaffinity(0, sizeof set, &set) != 0) return text;
+  for (int cpu = 0; cpu < CPU_SETSIZE; ++cpu) {
+    if (CPU_ISSET(cpu, &set)) text += (text.empty() ? "" : ",") + std::to_string(cpu);
+  }
+  return text;
+}
+
+// This job's ranks on this host: their pids (not "others", as gpu.health tells its own GPU memory)
+// and the union of the CPUs they may run on (each rank is usually bound to a few).
+void job_on_this_host(World& world, HostCpuSampling& how) {
+  for (unsigned pid : run_pids_on_this_host(world)) how.job_pids.insert(static_cast<int>(pid));
+  std::string all;
+  for (std::size_t rank = 0; const std::string& cpus : world.gather_to_root(this_process_cpus())) {
+    all += world.hosts()[rank++] + " " + cpus + "\n";
+  }
+  all = world.broadcast_from_root(all);
+  std::set<int> cpus;
+  std::istringstream lines(all);
+  std::string host, list;
+  while (lines >> host >> list) {
+    if (host != world.host()) continue;
+    if (auto parsed = parse_cpu_list(list)) cpus.insert(parsed->begin(), parsed->end());
+  }
+  how.job_cpus.assign(cpus.begin(), cpus.end());
+}
+
+class HostCpuProbe final : public Probe {
+ public:
+  std::string id() const override { return kHostCpuProbe; }
+  std::string description() const override {
+    return "CPUs the job may use (affinity, cgroup v1/v2 cpuset and quota), frequency governor "
+           "and clock, steal time, and the CPU other processes took over a window (--opt "
+           "host.cpu.window_s=2) with the top consumers named";
+  }
+  std::vector<MetricSpec> metrics() const override {
+    return {
+        {"usable_cpus", {"count", Better::higher}}, {"cpu_quota_cores", {"cores", Better::higher}},
+        {"cpu_governor", {"count", Better::lower}}, {"cpu_freq_mhz", {"MHz", Better::higher}},
+        {"steal_pct", {"%", Better::lower}},        {"other_cpu_cores", {"cores", Better::lower}}};
+  }
+  Applicability applies(const World&, const RunOptions&) const override {
+    return Applicability::yes();
+  }
+  void run(RunContext& context, MeasurementSink& sink) override {
+    HostCpuSampling how;
+    how.window_s = number_option(context.options, "host.cpu.window_s", 2, 0.1, 600);
+    how.sysfs_root = context.options.sysfs_root;
+    job_on_this_host(context.world, how);
+    if (context.world.local_rank() != 0) return;  // one reading per host
+    for (Measurement& m : host_cpu_measurements(sample_host_cpu(how), context.world.local_size())) {
+      sink.emit(std::move(m));
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Probe> make_host_cpu_probe() { return std::make_unique<HostCpuProbe>(); }
+
+}  // namespace fabcheck

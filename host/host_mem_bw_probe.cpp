@@ -1,0 +1,100 @@
+// host.mem_bw: STREAM triad bandwidth of each NUMA node (its CPUs on its memory), across nodes
+// (one node's CPUs on another's memory) and of the whole host; on each host's first rank.
+#include <unistd.h>
+
+#include <algorithm>
+#include <fstream>
+#include <string>
+
+#include "bench/core/run_option.hpp"
+#include "host/memory_bandwidth.hpp"
+#include "host/probes.hpp"
+
+namespace fabcheck {
+namespace {
+
+// A default that suits a large server without crowding a small one: 1/32 of the memory available,
+// between 64 MiB and 1 GiB per array.
+double default_array_bytes() {
+  std::ifstream meminfo("/proc/meminfo");
+  std::string key;
+  double kib = 0;
+  std::string unit;
+  while (meminfo >> key >> kib >> unit) {
+    if (key == "MemAvailable:") break;
+  }
+  const double bytes = kib * 1024 / 32;
+  return std::min(std::max(bytes, 64.0 * (1 << 20)), 1024.0 * (1 << 20));
+}
+
+class HostMemBwProbe final : public Probe {
+ public:
+  std::string id() const override { return kHostMemBwProbe; }
+  std::string description() const override {
+    return "memory bandwidth (STREAM triad, best of --opt host.mem_bw.repeats=5) of each NUMA "
+           "node, across nodes and of the whole host; --opt host.mem_bw.bytes per array";
+  }
+  std::vector<MetricSpec> metrics() const override {
+    return {{"triad_bw", {"GB/s", Better::higher}},
+            {"cross_triad_bw", {"GB/s", Better::higher}},
+            {"node_triad_bw", {"GB/s", Better::higher}}};
+  }
+  Applicability applies(const World&, const RunOptions&) const override {
+    return Applicability::yes();
+  }
+  bool heavy() const override { return true; }
+
+  void run(RunContext& context, MeasurementSink& sink) override {
+    if (context.world.local_rank() != 0) return;
+    TriadRun run;
+    run.bytes_per_array = static_cast<std::size_t>(number_option(
+        context.options, "host.mem_bw.bytes", default_array_bytes(), 1 << 20, 64.0 * (1ull << 30)));
+    run.repeats =
+        static_cast<int>(number_option(context.options, "host.mem_bw.repeats", 5, 1, 100));
+    const auto nodes = numa_nodes_and_cpus();
+    auto emit = [&](const char* metric, const std::string& subject, double gbps) {
+      Measurement m;
+      m.probe = kHostMemBwProbe;
+      m.metric = metric;
+      m.value = gbps;
+      m.unit = "GB/s";
+      m.subject = subject;
+      m.size_bytes = run.bytes_per_array;
+      m.params["threads"] = std::to_string(run.cpus.size());
+      m.params["memory_node"] = run.memory_node < 0 ? "local" : std::to_string(run.memory_node);
+      m.params["repeats"] = std::to_string(run.repeats);
+      sink.emit(std::move(m));
+    };
+    std::vector<int> all_cpus;
+    for (const auto& [node, cpus] : nodes) {
+      run.cpus = cpus;
+      run.memory_node = nodes.size() > 1 ? node : -1;
+      emit("triad_bw", "numa" + std::to_string(node), stream_triad_gbps(run));
+      context.world.mark_progress();
+      all_cpus.insert(all_cpus.end(), cpus.begin(), cpus.end());
+    }
+    // Every ordered pair on a few nodes; on many, each node's CPUs on the next node's memory.
+    for (auto from = nodes.begin(); from != nodes.end() && nodes.size() > 1; ++from) {
+      for (auto to = nodes.begin(); to != nodes.end(); ++to) {
+        if (to == from) continue;
+        auto next = std::next(from) == nodes.end() ? nodes.begin() : std::next(from);
+        if (nodes.size() > 4 && to != next) continue;
+        run.cpus = from->second;
+        run.memory_node = to->first;
+        emit("cross_triad_bw",
+             "numa" + std::to_string(from->first) + "->numa" + std::to_string(to->first),
+             stream_triad_gbps(run));
+        context.world.mark_progress();
+      }
+    }
+    run.cpus = all_cpus;
+    run.memory_node = -1;
+    emit("node_triad_bw", "node", stream_triad_gbps(run));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Probe> make_host_mem_bw_probe() { return std::make_unique<HostMemBwProbe>(); }
+
+}  // namespace fabcheck

@@ -1,0 +1,54 @@
+// host.numa: every rank's CPU binding and memory policy against its GPU's (and that GPU's nearest
+// NIC's) NUMA node, from hwloc (the live machine, or --opt host.numa.topology=FILE.xml).
+#include <cstdlib>
+
+#include "bench/core/run_option.hpp"
+#include "host/numa_binding.hpp"
+#include "host/probes.hpp"
+
+namespace fabcheck {
+namespace {
+
+class HostNumaProbe final : public Probe {
+ public:
+  std::string id() const override { return kHostNumaProbe; }
+  std::string description() const override {
+    return "each rank's CPU binding and memory policy against the NUMA node of its GPU and that "
+           "GPU's nearest RDMA NIC (hwloc; --opt host.numa.topology=FILE.xml reads an export), "
+           "with the srun / mpirun binding that fixes a wrong one";
+  }
+  std::vector<MetricSpec> metrics() const override {
+    return {{"bound_cpus", {"count", Better::lower}},
+            {"cpus_off_gpu_numa", {"fraction", Better::lower}},
+            {"memory_off_gpu_numa", {"fraction", Better::lower}}};
+  }
+  Applicability applies(const World&, const RunOptions&) const override {
+    return Applicability::yes();
+  }
+  void run(RunContext& context, MeasurementSink& sink) override {
+    const std::string xml = text_option(context.options, "host.numa.topology");
+    const HwlocMachine machine = read_hwloc_machine(xml);
+    if (!machine.available) {
+      Measurement none;
+      none.probe = kHostNumaProbe;
+      none.metric = "cpus_off_gpu_numa";
+      none.unit = "fraction";
+      none.subject = "rank";
+      none.status = MeasurementStatus::waived;
+      none.message = "no topology: " + machine.problem;
+      sink.emit(std::move(none));
+      return;
+    }
+    const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
+    const RankPlacement placement =
+        this_rank_placement(context.world.local_rank(), context.world.local_size());
+    for (Measurement& m : numa_measurements(machine, placement, visible != nullptr ? visible : ""))
+      sink.emit(std::move(m));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Probe> make_host_numa_probe() { return std::make_unique<HostNumaProbe>(); }
+
+}  // namespace fabcheck

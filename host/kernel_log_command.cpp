@@ -1,0 +1,138 @@
+// `fabcheck kernel-log`: stream each file through one scan, print what was found and judged.
+#include "host/kernel_log_command.hpp"
+
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <ctime>
+
+#include "fabric/commands.hpp"
+#include "host/kernel_log_line.hpp"
+#include "host/kernel_log_scan.hpp"
+#include "results/config_error.hpp"
+#include "results/line_input.hpp"
+
+namespace fabcheck {
+namespace {
+
+// When a file was last written: the newest of its lines cannot be later, so year-less stamps are
+// dated against it.
+double modified_s(const std::string& file, double fallback) {
+  struct stat status {};
+  if (::stat(file.c_str(), &status) != 0) return fallback;
+  return static_cast<double>(status.st_mtim.tv_sec);
+}
+
+void print_events(const KernelLogScan& scan, std::FILE* out) {
+  if (scan.tallies().empty() && scan.flaps().empty()) return;
+  std::fprintf(out, "  %-13s %-28s %-7s %-24s %6s  %s\n", "event", "device", "code", "severity",
+               "count", "first .. last");
+  for (const auto& [key, tally] : scan.tallies()) {
+    const KernelEvent& e = tally.event;
+    const std::string& severity = e.severity;
+    std::fprintf(out, "  %-13s %-28s %-7s %-24s %6zu  %s .. %s\n", to_string(e.kind),
+                 e.device.c_str(), e.code ? std::to_string(e.code).c_str() : "-",
+                 severity.empty() ? "-" : severity.c_str(), tally.count,
+                 tally.first_s ? format_utc(*tally.first_s).c_str() : "undated",
+                 tally.last_s ? format_utc(*tally.last_s).c_str() : "undated");
+  }
+  for (const auto& [device, flap] : scan.flaps()) {
+    std::fprintf(out, "  %-13s %-28s %-7s %-24s %6zu\n", "link_down", device.c_str(), "-", "-",
+                 flap.downs);
+  }
+}
+
+}  // namespace
+
+double parse_time_bound(const std::string& option, const std::string& value, double now_s) {
+  if (value == "now") return now_s;
+  if (value.size() >= 3 && value.front() == '-') {
+    char* end = nullptr;
+    const double amount = std::strtod(value.c_str() + 1, &end);
+    if (end != nullptr && end != value.c_str() + 1 && amount >= 0 && *end != '\0' &&
+        end[1] == '\0') {
+      const char unit = *end;
+      const double scale = unit == 's'   ? 1
+                           : unit == 'm' ? 60
+                           : unit == 'h' ? 3600
+                           : unit == 'd' ? 86400
+                                         : 0;
+      if (scale > 0) return now_s - amount * scale;
+    }
+  }
+  if (auto when = parse_iso_time(value)) return *when;
+  throw ConfigError(option + " \"" + value +
+                    "\": expected an ISO 8601 time (2024-03-05T10:00:00Z, 2024-03-05 10:00:00) or "
+                    "a span before now (-24h, -90m, -2d)");
+}
+
+int kernel_log_command(const std::vector<std::string>& files, const KernelLogOptions& options,
+                       std::FILE* out) {
+  if (files.empty()) {
+    std::fprintf(stderr, "fabcheck kernel-log: no log files given\n");
+    return 2;
+  }
+  const double now_s = static_cast<double>(std::time(nullptr));
+  KernelLogWindow window;
+  try {
+    if (!options.since.empty()) window.since_s = parse_time_bound("--since", options.since, now_s);
+    if (!options.until.empty()) window.until_s = parse_time_bound("--until", options.until, now_s);
+    if (window.since_s && window.until_s && *window.since_s > *window.until_s) {
+      throw ConfigError("--since " + options.since + " is after --until " + options.until);
+    }
+  } catch (const ConfigError& error) {
+    std::fprintf(stderr, "fabcheck kernel-log: %s\n", error.what());
+    return 2;
+  }
+  KernelLogScan scan(window);
+  try {
+    for (const std::string& file : files) {
+      const double reference_s = modified_s(file, now_s);
+      read_lines(file, [&](std::string_view line, std::size_t number, bool) {
+        scan.add_line(line, file, number, reference_s);
+      });
+    }
+  } catch (const ConfigError& error) {
+    std::fprintf(stderr, "fabcheck kernel-log: %s\n", error.what());
+    return 2;
+  }
+  KernelLogPolicy policy;
+  policy.flap_limit = options.flap_limit;
+  std::string source;
+  for (const std::string& file : files) source += (source.empty() ? "" : ",") + file;
+  const auto measurements = kernel_log_measurements(scan, policy, source);
+  const auto findings = judge_kernel_log(measurements);
+
+  std::fprintf(out,
+               "Kernel log analysis: %zu file(s), %zu lines (%zu dated, %zu undated), %zu events\n",
+               files.size(), scan.lines(), scan.dated_lines(), scan.undated_lines(), scan.events());
+  std::fprintf(
+      out, "  window       %s .. %s%s\n",
+      window.since_s ? format_utc(*window.since_s).c_str() : "start",
+      window.until_s ? format_utc(*window.until_s).c_str() : "end",
+      scan.outside_window()
+          ? (" (" + std::to_string(scan.outside_window()) + " lines outside it left out)").c_str()
+          : "");
+  if ((window.since_s || window.until_s) && scan.undated_lines() > 0) {
+    std::fprintf(out,
+                 "  note         %zu lines carry no date (dmesg without -T): judged whatever the "
+                 "window\n",
+                 scan.undated_lines());
+  }
+  if (scan.first_s()) {
+    std::fprintf(out, "  dated lines  %s .. %s\n", format_utc(*scan.first_s()).c_str(),
+                 format_utc(*scan.last_s()).c_str());
+  }
+  print_events(scan, out);
+  std::fprintf(out, "findings (critical Xid: Azure's list; link flaps: more than %zu in 24 h):\n",
+               options.flap_limit);
+  print_findings(findings, true, out);
+  if (scan.lines() == 0) {
+    std::fprintf(out, "nothing to read: every file is empty (exit 3)\n");
+    return 3;
+  }
+  return print_verdict(findings, out);
+}
+
+}  // namespace fabcheck

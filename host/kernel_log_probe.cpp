@@ -1,0 +1,147 @@
+// node.kernel_log: this node's kernel log over a window (default 24 h) from the journal (every boot
+// it kept) or else /dev/kmsg (this boot), scanned for Xid, SXid, link flaps, PCIe limits and AER.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <ctime>
+
+#include "bench/core/run_option.hpp"
+#include "fabric/child_process.hpp"
+#include "host/kernel_log_scan.hpp"
+#include "host/probes.hpp"
+#include "results/line_input.hpp"
+
+namespace fabcheck {
+namespace {
+
+constexpr double kJournalTimeout_s = 20;
+
+double clock_s(clockid_t clock) {
+  timespec now{};
+  clock_gettime(clock, &now);
+  return static_cast<double>(now.tv_sec) + static_cast<double>(now.tv_nsec) / 1e9;
+}
+
+// The journal's kernel messages since `since_s`, every boot it kept. Returns why not, or "".
+std::string scan_journal(double since_s, KernelLogScan& scan, std::size_t& lines) {
+  const std::string journalctl = find_in_path("journalctl");
+  if (journalctl.empty()) return "journalctl not found";
+  char since[32];
+  std::snprintf(since, sizeof since, "--since=@%lld", static_cast<long long>(since_s));
+  ChildProcess child(
+      {journalctl, "_TRANSPORT=kernel", since, "-o", "short-iso-precise", "--no-pager", "-q"}, {});
+  LineSplitter splitter;
+  const double now_s = clock_s(CLOCK_REALTIME);
+  const LineHandler add = [&](std::string_view line, std::size_t number, bool) {
+    scan.add_line(line, "journal", number, now_s);
+  };
+  const ChildResult result =
+      child.wait(kJournalTimeout_s, [&](std::string_view bytes) { splitter.feed(bytes, add); });
+  splitter.finish(add);
+  lines = splitter.lines();
+  if (!result.problem.empty()) return result.problem;
+  if (result.timed_out)
+    return "journalctl took longer than " + std::to_string(static_cast<int>(kJournalTimeout_s)) +
+           " s";
+  if (result.exit_code != 0) return "journalctl exited with " + std::to_string(result.exit_code);
+  if (lines == 0) return "the journal holds no kernel messages (no persistent journal?)";
+  return "";
+}
+
+// This boot's ring buffer, one record per read. Returns why not, or "".
+std::string scan_kmsg(KernelLogScan& scan) {
+  const int fd = ::open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0) {
+    const int error = errno;
+    std::string why = std::string("/dev/kmsg: ") + std::strerror(error);
+    if (error == EPERM || error == EACCES)
+      why += " (kernel.dmesg_restrict=1: run as root or with CAP_SYSLOG)";
+    return why;
+  }
+  const double now_s = clock_s(CLOCK_REALTIME);
+  std::size_t number = 0;
+  char record[16 * 1024];
+  while (true) {
+    const ssize_t got = ::read(fd, record, sizeof record);
+    if (got < 0) {
+      if (errno == EINTR || errno == EPIPE) continue;  // EPIPE: overwritten while reading
+      break;                                           // EAGAIN: the end
+    }
+    if (got == 0) break;
+    std::string_view text(record, static_cast<std::size_t>(got));
+    const std::size_t newline = text.find('\n');  // continuation lines (" KEY=value") follow it
+    scan.add_line(text.substr(0, newline), "/dev/kmsg", ++number, now_s);
+  }
+  ::close(fd);
+  return number == 0 ? "/dev/kmsg gave no records" : "";
+}
+
+class KernelLogProbe final : public Probe {
+ public:
+  std::string id() const override { return kKernelLogProbe; }
+  std::string description() const override {
+    return "kernel log over a window (--opt kernel_log.window_h, default 24): NVIDIA Xid (Azure's "
+           "critical list) and NVSwitch SXid by bus id, link flaps (more than "
+           "--opt kernel_log.flap_limit=5 in 24 h), PCIe links limited below capability, AER "
+           "errors; --opt kernel_log.file=PATH judges a saved log instead";
+  }
+  std::vector<MetricSpec> metrics() const override { return kernel_log_metrics(); }
+  Applicability applies(const World&, const RunOptions&) const override {
+    return Applicability::yes();
+  }
+
+  void run(RunContext& context, MeasurementSink& sink) override {
+    if (context.world.local_rank() != 0) return;  // one reading per host
+    const RunOptions& options = context.options;
+    const double window_h = number_option(options, "kernel_log.window_h", 24, 0, 24 * 3650);
+    KernelLogPolicy policy;
+    policy.flap_limit =
+        static_cast<std::size_t>(number_option(options, "kernel_log.flap_limit", 5, 0, 1e6));
+    const std::string file = text_option(options, "kernel_log.file");
+    const double now_s = clock_s(CLOCK_REALTIME);
+    KernelLogWindow window;
+    if (window_h > 0) window.since_s = now_s - window_h * 3600;
+    window.boot_s = now_s - clock_s(CLOCK_MONOTONIC);
+    KernelLogScan scan(window);
+    std::string source;
+    if (!file.empty()) {
+      read_lines(file, [&](std::string_view line, std::size_t number, bool) {
+        scan.add_line(line, file, number, now_s);
+      });
+      source = file;
+    } else {
+      std::size_t journal_lines = 0;
+      const std::string journal = scan_journal(window.since_s.value_or(0), scan, journal_lines);
+      if (journal.empty()) {
+        source = "journal";
+      } else {
+        scan = KernelLogScan(window);
+        const std::string kmsg = scan_kmsg(scan);
+        if (!kmsg.empty()) {
+          Measurement none;
+          none.probe = kKernelLogProbe;
+          none.metric = "lines_scanned";
+          none.unit = "count";
+          none.subject = "kernel log";
+          none.status = MeasurementStatus::waived;
+          none.message = "kernel log not readable: " + journal + "; " + kmsg;
+          sink.emit(std::move(none));
+          return;
+        }
+        source = "/dev/kmsg (this boot only: " + journal + ")";
+      }
+    }
+    for (Measurement& m : kernel_log_measurements(scan, policy, source)) {
+      if (window_h > 0) m.params["window_h"] = std::to_string(static_cast<long long>(window_h));
+      sink.emit(std::move(m));
+    }
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Probe> make_kernel_log_probe() { return std::make_unique<KernelLogProbe>(); }
+
+}  // namespace fabcheck

@@ -1,0 +1,142 @@
+// node.preflight: first in every plan; is this node fit to be measured (GPUs idle and set up, the
+// fabric manager up where NVSwitches are, no memory repair pending) and which versions it runs.
+// What makes it unfit is a FAIL finding, and the runner waives the heavy probes with the reason.
+#include <set>
+
+#include "bench/coll/nccl_backend.hpp"
+#include "bench/core/run_option.hpp"
+#include "host/node_versions.hpp"
+#include "host/preflight.hpp"
+#include "host/probes.hpp"
+#include "kernels/gpu_preflight.hpp"
+#include "kernels/run_processes.hpp"
+
+namespace fabcheck {
+namespace {
+
+std::string joined(const std::set<std::string>& values) {
+  std::string out;
+  for (const auto& value : values) out += (out.empty() ? "" : ",") + value;
+  return out;
+}
+
+class PreflightProbe final : public Probe {
+ public:
+  explicit PreflightProbe(std::function<const NvmlSession&()> nvml) : nvml_(std::move(nvml)) {}
+
+  std::string id() const override { return kPreflightProbe; }
+  std::string description() const override {
+    return "is the node fit to be measured: no other process on its GPUs, GPUs idle (utilisation, "
+           "memory), persistence mode, fabric manager where NVSwitches are, no pending page "
+           "retirement or row remap; versions (driver, CUDA, NCCL, VBIOS, HCA firmware, "
+           "rdma-core, OFED, kernel). Unfit: the heavy probes are waived (--opt "
+           "preflight.enforce=0 runs them anyway)";
+  }
+  std::vector<MetricSpec> metrics() const override {
+    auto count = [](const char* name) { return MetricSpec{name, {"count", Better::lower}}; };
+    auto flag = [](const char* name, Better better) { return MetricSpec{name, {"bool", better}}; };
+    return {count("foreign_processes"),
+            {"utilization", {"%", Better::lower}},
+            {"memory_used", {"GB", Better::lower}},
+            flag("persistence_mode", Better::higher),
+            count("retired_pages"),
+            flag("retired_pages_pending", Better::lower),
+            flag("row_remap_pending", Better::lower),
+            flag("row_remap_failure", Better::lower),
+            count("unreadable_gpus"),
+            flag("fabric_manager", Better::higher),
+            {"versions", {"count", Better::higher}}};
+  }
+  Applicability applies(const World&, const RunOptions&) const override {
+    return Applicability::yes();
+  }
+
+  void run(RunContext& context, MeasurementSink& sink) override {
+    // Every rank's pids (a World collective): this run's own CUDA contexts are not foreign.
+    const std::set<unsigned> own_pids = run_pids_on_this_host(context.world);
+    if (context.world.local_rank() != 0) return;  // one reading per host
+    const RunOptions& options = context.options;
+    const bool enforce = flag_option(options, "preflight.enforce", true);
+    std::vector<Measurement> out;
+
+    Measurement versions;
+    versions.probe = kPreflightProbe;
+    versions.metric = "versions";
+    versions.unit = "count";
+    versions.subject = "node";
+    versions.params["kernel"] = kernel_release();
+    const NvmlSession& nvml = nvml_();
+    if (nvml.ok()) {
+      std::vector<std::string> unreadable;
+      const auto gpus = read_gpu_preflight(
+          *nvml.api, nvml.device_count, own_pids,
+          [](unsigned pid) { return pid_visible_here(pid); }, unreadable);
+      for (Measurement& m : gpu_preflight_measurements(gpus, kPreflightProbe))
+        out.push_back(std::move(m));
+      if (!unreadable.empty()) {
+        Measurement lost;
+        lost.probe = kPreflightProbe;
+        lost.metric = "unreadable_gpus";
+        lost.value = static_cast<double>(unreadable.size());
+        lost.unit = "count";
+        lost.subject = "gpus";
+        std::string text;
+        for (const auto& why : unreadable) text += (text.empty() ? "" : "; ") + why;
+        lost.params["reasons"] = text;
+        out.push_back(std::move(lost));
+      }
+      std::set<std::string> vbios;
+      for (const auto& gpu : gpus) {
+        if (!gpu.vbios.empty()) vbios.insert(gpu.vbios);
+      }
+      versions.params["driver"] = nvml.driver_version;
+      versions.params["cuda"] = nvml_cuda_version(*nvml.api);
+      versions.params["vbios"] = joined(vbios);
+      versions.params["gpus"] = std::to_string(gpus.size());
+    } else {
+      versions.params["gpus"] = "none (" + nvml.reason + ")";
+    }
+    versions.params["nccl"] = nccl_library_version();
+    std::set<std::string> firmware;
+    for (const auto& [device, version] : hca_firmware(options.sysfs_root)) firmware.insert(version);
+    versions.params["hca_firmware"] = joined(firmware);
+    versions.params["rdma_core"] = rdma_core_version();
+    versions.params["ofed"] = ofed_version(options.sysfs_root);
+    for (auto it = versions.params.begin(); it != versions.params.end();) {
+      it = it->second.empty() ? versions.params.erase(it) : std::next(it);
+    }
+    versions.value = static_cast<double>(versions.params.size());
+
+    if (const int switches = nvswitch_count(options.sysfs_root); switches > 0) {
+      Measurement manager;
+      manager.probe = kPreflightProbe;
+      manager.metric = "fabric_manager";
+      manager.value = process_running("nv-fabricmanager") ? 1 : 0;
+      manager.unit = "bool";
+      manager.subject = "node";
+      manager.params["nvswitches"] = std::to_string(switches);
+      out.push_back(std::move(manager));
+    }
+    out.push_back(std::move(versions));
+
+    // The rules the root judges by decide here which heavy probes this node may run.
+    if (enforce && context.fitness != nullptr) {
+      for (const Finding& finding : judge_preflight(out)) {
+        if (finding.severity == Severity::fail)
+          context.fitness->unfit_reasons.push_back(finding.message);
+      }
+    }
+    for (Measurement& m : out) sink.emit(std::move(m));
+  }
+
+ private:
+  std::function<const NvmlSession&()> nvml_;
+};
+
+}  // namespace
+
+std::unique_ptr<Probe> make_preflight_probe(std::function<const NvmlSession&()> nvml) {
+  return std::make_unique<PreflightProbe>(std::move(nvml));
+}
+
+}  // namespace fabcheck

@@ -53,6 +53,16 @@ const std::set<std::string>& error_keys() {
   return keys;
 }
 
+const std::set<std::string>& congestion_keys() {
+  static const std::set<std::string> keys = {
+      "hw_counters/np_ecn_marked_roce_packets",
+      "hw_counters/np_cnp_sent",
+      "hw_counters/rp_cnp_handled",
+      "hw_counters/rp_cnp_ignored",
+  };
+  return keys;
+}
+
 std::uint64_t counter_max(int bits) {
   return bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
 }
@@ -65,6 +75,25 @@ int counter_width_bits(const std::string& key) {
 }
 
 bool is_error_counter(const std::string& key) { return error_keys().count(key) > 0; }
+
+bool is_congestion_counter(const std::string& key) { return congestion_keys().count(key) > 0; }
+
+std::vector<CounterChange> congestion_counter_changes(const CounterSnapshot& before,
+                                                      const CounterSnapshot& after) {
+  std::vector<CounterChange> changes;
+  for (const auto& [key, after_value] : after) {
+    if (!is_congestion_counter(key)) continue;
+    auto it = before.find(key);
+    if (it == before.end() || after_value <= it->second) continue;
+    CounterChange change;
+    change.key = key;
+    change.before = it->second;
+    change.after = after_value;
+    change.delta = after_value - it->second;
+    changes.push_back(change);
+  }
+  return changes;
+}
 
 std::vector<CounterChange> error_counter_changes(const CounterSnapshot& before,
                                                  const CounterSnapshot& after) {

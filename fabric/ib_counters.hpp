@@ -17,6 +17,10 @@ int counter_width_bits(const std::string& key);
 // discards, mlx5 out_of_buffer, retries, ...), false for traffic and congestion figures.
 bool is_error_counter(const std::string& key);
 
+// True for RoCE congestion counters (mlx5 hw_counters: ECN-marked packets, CNPs sent, handled and
+// ignored): their growth under load means the fabric is congested, not that a link is bad.
+bool is_congestion_counter(const std::string& key);
+
 struct CounterChange {
   std::string key;  // "counters/symbol_error"
   std::uint64_t before = 0;
@@ -30,6 +34,10 @@ struct CounterChange {
 // counter present in only one snapshot is ignored.
 std::vector<CounterChange> error_counter_changes(const CounterSnapshot& before,
                                                  const CounterSnapshot& after);
+
+// Congestion counters that grew between two snapshots of one port, by key.
+std::vector<CounterChange> congestion_counter_changes(const CounterSnapshot& before,
+                                                      const CounterSnapshot& after);
 
 // Error counters stuck at their maximum in one snapshot ("counters/link_downed" at 255).
 std::vector<std::string> saturated_counters(const CounterSnapshot& snapshot);

@@ -1,5 +1,6 @@
 // fabric.ib_counters: growth of the RDMA ports' error counters since fabric.ib_ports read them
-// (or over --opt ib_counters.interval_s=S when it did not run).
+// (or over --opt ib_counters.interval_s=S when it did not run); and the same counters, with RoCE's
+// congestion counters, read around each heavy probe (the monitor the runner calls).
 #include <chrono>
 #include <cstdlib>
 #include <thread>
@@ -72,5 +73,11 @@ class IbCountersProbe : public Probe {
 }  // namespace
 
 std::unique_ptr<Probe> make_ib_counters_probe() { return std::make_unique<IbCountersProbe>(); }
+
+CounterMonitor make_ib_counter_monitor() {
+  return {"RDMA ports",
+          [](const RunOptions& options) { return read_ib_counters(options.sysfs_root); },
+          ib_counter_growth};
+}
 
 }  // namespace fabcheck

@@ -48,7 +48,8 @@ std::vector<MetricSpec> ib_port_metrics() {
 }
 
 std::vector<MetricSpec> ib_counter_metrics() {
-  return {count_metric("error_counter_delta", Better::lower)};
+  return {count_metric("error_counter_delta", Better::lower),
+          count_metric("congestion_counter_delta", Better::lower)};
 }
 
 std::vector<Measurement> pcie_link_measurements(const std::vector<PcieLinkState>& links,
@@ -193,6 +194,35 @@ std::vector<Measurement> ib_counter_measurements(
                                             : "+" + std::to_string(change.delta);
       m.params[change.key] = what;
       m.message += (m.message.empty() ? subject + ": " : ", ") + change.key + " " + what;
+    }
+    m.value = total;
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
+std::vector<Measurement> ib_counter_growth(const std::map<std::string, CounterSnapshot>& before,
+                                           const std::map<std::string, CounterSnapshot>& after,
+                                           double interval_s) {
+  std::vector<Measurement> out;
+  for (Measurement& m : ib_counter_measurements(before, after, interval_s)) {
+    if (!m.message.empty()) out.push_back(std::move(m));
+  }
+  for (const auto& [subject, after_counters] : after) {
+    auto it = before.find(subject);
+    if (it == before.end()) continue;
+    const auto changes = congestion_counter_changes(it->second, after_counters);
+    if (changes.empty()) continue;
+    Measurement m = make(kIbCountersProbe, "congestion_counter_delta", 0, "count", subject);
+    char interval[32];
+    std::snprintf(interval, sizeof interval, "%.1f", interval_s);
+    m.params["interval_s"] = interval;
+    double total = 0;
+    for (const auto& change : changes) {
+      total += static_cast<double>(change.delta);
+      m.params[change.key] = "+" + std::to_string(change.delta);
+      m.message += (m.message.empty() ? subject + ": " : ", ") + change.key + " +" +
+                   std::to_string(change.delta);
     }
     m.value = total;
     out.push_back(std::move(m));

@@ -37,4 +37,11 @@ std::vector<Measurement> ib_counter_measurements(
     const std::map<std::string, CounterSnapshot>& before,
     const std::map<std::string, CounterSnapshot>& after, double interval_s);
 
+// What grew between two readings around a heavy probe: error_counter_delta for ports whose error
+// counters grew, reset or sit saturated, and congestion_counter_delta (RoCE ECN/CNP) for ports
+// whose congestion counters grew; ports where nothing changed give no record.
+std::vector<Measurement> ib_counter_growth(const std::map<std::string, CounterSnapshot>& before,
+                                           const std::map<std::string, CounterSnapshot>& after,
+                                           double interval_s);
+
 }  // namespace fabcheck

@@ -3,6 +3,7 @@
 
 #include <memory>
 
+#include "bench/core/counter_monitor.hpp"
 #include "bench/core/probe.hpp"
 
 namespace fabcheck {
@@ -14,5 +15,8 @@ std::unique_ptr<Probe> make_topology_probe();
 std::unique_ptr<Probe> make_nccl_transport_probe();
 std::unique_ptr<Probe> make_rdma_bw_probe();
 std::unique_ptr<Probe> make_rdma_lat_probe();
+
+// IB/RoCE port error and congestion counters, read around every heavy probe.
+CounterMonitor make_ib_counter_monitor();
 
 }  // namespace fabcheck

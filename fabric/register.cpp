@@ -16,6 +16,7 @@ void register_fabric_probes(Registry& registry) {
   registry.add(make_rdma_bw_probe());
   registry.add(make_rdma_lat_probe());
   registry.add_judge(make_fabric_judge());
+  registry.add_counter_monitor(make_ib_counter_monitor());
 }
 
 }  // namespace fabcheck

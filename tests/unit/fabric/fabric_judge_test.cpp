@@ -275,3 +275,59 @@ TEST(FabricProfile, ExpectationsAsProfileEntries) {
 
 }  // namespace
 }  // namespace fabcheck
+
+namespace fabcheck {
+namespace {
+
+TEST(FabricJudge, GrowthAroundAHeavyProbeNamesTheProbeCounterAndPort) {
+  auto before = read_ib_counters(tree("counters-before"));
+  auto after = read_ib_counters(tree("counters-after"));
+  auto records = ib_counter_growth(before, after, 12.5);
+  ASSERT_EQ(records.size(), 1u);
+  records[0].params["during"] = "coll.all_reduce";  // as the runner tags it
+  auto findings = judge_fabric_measurements(records, {});
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].severity, Severity::fail);
+  EXPECT_EQ(findings[0].subject, "mlx5_0/1");
+  EXPECT_NE(findings[0].message.find("during coll.all_reduce (12.5 s)"), std::string::npos)
+      << findings[0].message;
+  EXPECT_NE(findings[0].message.find("counters/symbol_error +32"), std::string::npos);
+  // Nothing changed: no record at all (the run-long fabric.ib_counters still reports zeros).
+  EXPECT_TRUE(ib_counter_growth(before, before, 1).empty());
+}
+
+TEST(FabricJudge, RoceCongestionCountersWarn) {
+  std::map<std::string, CounterSnapshot> before = {
+      {"mlx5_2/1",
+       {{"hw_counters/np_ecn_marked_roce_packets", 100},
+        {"hw_counters/rp_cnp_handled", 7},
+        {"hw_counters/out_of_sequence", 0},
+        {"counters/port_xmit_data", 5}}},
+      {"mlx5_3/1", {{"hw_counters/np_ecn_marked_roce_packets", 0}}}};
+  auto after = before;
+  after["mlx5_2/1"]["hw_counters/np_ecn_marked_roce_packets"] = 4100;
+  after["mlx5_2/1"]["hw_counters/rp_cnp_handled"] = 57;
+  after["mlx5_2/1"]["hw_counters/out_of_sequence"] = 3;
+  after["mlx5_2/1"]["counters/port_xmit_data"] = 5000000;  // traffic: not a finding
+  auto records = ib_counter_growth(before, after, 4);
+  for (auto& m : records) m.params["during"] = "coll.all_gather";
+  auto findings = judge_fabric_measurements(records, {});
+  ASSERT_EQ(findings.size(), 2u);
+  std::map<std::string, const Finding*> by_metric;
+  for (const auto& f : findings) by_metric[f.metric] = &f;
+  ASSERT_TRUE(by_metric.count("congestion_counter_delta"));
+  EXPECT_EQ(by_metric["congestion_counter_delta"]->severity, Severity::warn);
+  EXPECT_NE(by_metric["congestion_counter_delta"]->message.find(
+                "hw_counters/np_ecn_marked_roce_packets +4000"),
+            std::string::npos);
+  EXPECT_NE(by_metric["congestion_counter_delta"]->message.find("hw_counters/rp_cnp_handled +50"),
+            std::string::npos);
+  ASSERT_TRUE(by_metric.count("error_counter_delta"));
+  EXPECT_EQ(by_metric["error_counter_delta"]->severity, Severity::fail);
+  EXPECT_NE(by_metric["error_counter_delta"]->message.find("hw_counters/out_of_sequence +3"),
+            std::string::npos);
+  EXPECT_EQ(by_metric["error_counter_delta"]->subject, "mlx5_2/1");
+}
+
+}  // namespace
+}  // namespace fabcheck

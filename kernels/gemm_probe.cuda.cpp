@@ -1,6 +1,8 @@
 // gpu.gemm: cuBLAS GEMM throughput in bf16 and tf32 on every GPU of this rank at once, sustained
-// for --opt gemm_seconds so clocks and temperature settle; NVML telemetry sampled under that load;
-// a few output elements checked against a host reference.
+// for --opt gemm_seconds so clocks and temperature settle (bf16 for --opt gpu.burn_s when given,
+// the burn); NVML telemetry sampled under that load, and clocks, power, temperature and
+// clock-event reasons every --opt gpu.sample_ms through the bf16 run for throttling over time; a
+// few output elements checked against a host reference.
 #include <cublas_v2.h>
 
 #include <memory>
@@ -9,15 +11,18 @@
 #include "bench/core/probe.hpp"
 #include "bench/core/stats.hpp"
 #include "bench/core/timer.hpp"
+#include "kernels/clock_sampler.hpp"
 #include "kernels/cuda_device.hpp"
 #include "kernels/cuda_resources.hpp"
 #include "kernels/gemm_reference.hpp"
 #include "kernels/gpu_options.hpp"
 #include "kernels/gpu_probe_runs.hpp"
 #include "kernels/kernels.cuh"
+#include "kernels/nvml_library.hpp"
 #include "kernels/run_processes.hpp"
 #include "kernels/telemetry_measurements.hpp"
 #include "kernels/telemetry_sampling.hpp"
+#include "kernels/throttle_analysis.hpp"
 
 namespace fabcheck {
 namespace {
@@ -150,10 +155,19 @@ void run_type(const std::vector<int>& ordinals, const GemmType& type, const RunO
               World& world, bool sample_telemetry, const std::set<unsigned>& own_pids,
               MeasurementSink& sink) {
   const int n = gemm_size(options);
-  const double seconds = gemm_seconds(options);
+  // The telemetry run is the burn: the hottest type, held longest.
+  const double seconds = sample_telemetry ? gemm_burn_seconds(options) : gemm_seconds(options);
   std::vector<std::unique_ptr<GemmRunner>> runners;
   for (int ordinal : ordinals) {
     runners.push_back(std::make_unique<GemmRunner>(ordinal, cuda_device_label(ordinal), n, type));
+  }
+  std::unique_ptr<ClockSampler> sampler;
+  if (sample_telemetry && process_nvml().ok()) {
+    std::vector<unsigned> indices;
+    for (const auto& runner : runners)
+      indices.push_back(static_cast<unsigned>(runner->label().index));
+    sampler =
+        std::make_unique<ClockSampler>(process_nvml().api, indices, clock_sample_period_s(options));
   }
   Stopwatch watch;
   bool warm = false;
@@ -171,6 +185,7 @@ void run_type(const std::vector<int>& ordinals, const GemmType& type, const RunO
     for (auto& runner : runners) runner->finish_sample(warm);
     warm = true;
   }
+  const std::vector<ClockSeries> series = sampler ? sampler->stop() : std::vector<ClockSeries>();
   for (std::size_t i = 0; i < runners.size(); ++i) {
     const GemmRunner& runner = *runners[i];
     auto label_params = [&](Measurement& m) {
@@ -192,6 +207,15 @@ void run_type(const std::vector<int>& ordinals, const GemmType& type, const RunO
     if (under_load[i]) {
       for (Measurement& m : telemetry_to_measurements(*under_load[i], kProbe)) {
         label_params(m);
+        sink.emit(std::move(m));
+      }
+    }
+    if (i < series.size()) {
+      for (Measurement& m :
+           throttle_measurements(summarize_throttling(series[i]), runner.label(), kProbe)) {
+        const std::string sampled_seconds = m.params["seconds"];  // what the samples span
+        label_params(m);
+        m.params["seconds"] = sampled_seconds;
         sink.emit(std::move(m));
       }
     }

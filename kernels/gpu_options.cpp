@@ -3,6 +3,7 @@
 
 #include <cstdlib>
 
+#include "bench/core/run_option.hpp"
 #include "results/config_error.hpp"
 #include "results/units.hpp"
 
@@ -25,6 +26,15 @@ double gemm_seconds(const RunOptions& options) {
     throw ConfigError("--opt gemm_seconds=" + text + ": expected seconds in (0, 600]");
   }
   return seconds;
+}
+
+double gemm_burn_seconds(const RunOptions& options) {
+  if (text_option(options, "gpu.burn_s").empty()) return gemm_seconds(options);
+  return number_option(options, "gpu.burn_s", 0, 0.1, 3600);
+}
+
+double clock_sample_period_s(const RunOptions& options) {
+  return number_option(options, "gpu.sample_ms", 100, 10, 10000) / 1000;
 }
 
 int gemm_size(const RunOptions& options) {

@@ -12,6 +12,14 @@ namespace fabcheck {
 // --opt gemm_seconds=S: how long each GEMM type is sustained (default 3; 0 < S <= 600).
 double gemm_seconds(const RunOptions& options);
 
+// --opt gpu.burn_s=S: how long the bf16 GEMM burns every GPU with clocks sampled throughout, for
+// throttling over time (0 < S <= 3600; the acceptance plan sets 300); gemm_seconds when not given.
+double gemm_burn_seconds(const RunOptions& options);
+
+// --opt gpu.sample_ms=MS: how often the burn samples clocks, power, temperature and clock-event
+// reasons (default 100; 10 <= MS <= 10000).
+double clock_sample_period_s(const RunOptions& options);
+
 // --opt gemm_size=N: the M = N = K of the GEMM (default 8192; 256 <= N <= 32768).
 int gemm_size(const RunOptions& options);
 

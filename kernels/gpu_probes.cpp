@@ -7,11 +7,13 @@
 #include <vector>
 
 #include "bench/coll/nccl_backend.hpp"
+#include "kernels/gpu_error_counters.hpp"
 #include "kernels/gpu_judgement.hpp"
 #include "kernels/gpu_probe_runs.hpp"
 #include "kernels/nvml_library.hpp"
 #include "kernels/register.hpp"
 #include "kernels/telemetry_measurements.hpp"
+#include "kernels/throttle_analysis.hpp"
 
 namespace fabcheck {
 namespace {
@@ -29,6 +31,7 @@ struct GpuProbeSpec {
 class GpuProbe final : public Probe {
  public:
   explicit GpuProbe(GpuProbeSpec spec) : spec_(std::move(spec)) {}
+  bool heavy() const override { return spec_.needs != Needs::nvml; }
   std::string id() const override { return spec_.id; }
   std::string description() const override { return spec_.description; }
   std::vector<MetricSpec> metrics() const override { return spec_.metrics; }
@@ -72,8 +75,10 @@ void register_kernel_probes(Registry& registry) {
   std::vector<GpuProbeSpec> specs = {
       {"gpu.health",
        "GPU health through NVML at rest: temperature, clocks, throttle reasons, power, ECC, "
-       "retired pages / row remap, PCIe link, NVLink states, memory held by other processes",
-       telemetry_metric_specs(), Needs::nvml, run_gpu_health},
+       "retired pages / row remap, PCIe link, NVLink states, memory held by other processes; "
+       "NVLink and PCIe replay counter growth around each heavy probe",
+       with(telemetry_metric_specs(), {lower("error_counter_delta", "count")}), Needs::nvml,
+       run_gpu_health},
       {"gpu.hbm_bw",
        "device memory bandwidth (bytes read + written): SM copy, STREAM triad, cudaMemcpy D2D",
        {higher("copy_bw", "GB/s"), higher("triad_bw", "GB/s"), higher("memcpy_bw", "GB/s"), wrong},
@@ -109,12 +114,30 @@ void register_kernel_probes(Registry& registry) {
        run_gpu_launch_latency},
       {"gpu.gemm",
        "cuBLAS GEMM throughput, bf16 and tf32, sustained (--opt gemm_seconds=S) so clocks and "
-       "temperature settle; NVML telemetry sampled under that load",
-       with({higher("bf16_tflops", "TFLOP/s"), higher("tf32_tflops", "TFLOP/s"), wrong},
-            telemetry_metric_specs()),
+       "temperature settle; bf16 burns --opt gpu.burn_s=S with clocks, power, temperature and "
+       "clock-event reasons sampled every --opt gpu.sample_ms=100: throttled time per reason, "
+       "clock at the end against the start",
+       with(with({higher("bf16_tflops", "TFLOP/s"), higher("tf32_tflops", "TFLOP/s"), wrong},
+                 telemetry_metric_specs()),
+            throttle_metric_specs()),
        Needs::cuda, run_gpu_gemm},
   };
   for (GpuProbeSpec& spec : specs) registry.add(std::make_unique<GpuProbe>(std::move(spec)));
+  registry.add_counter_monitor(gpu_error_counter_monitor());
+  registry.add_judge({"gpu throttling",
+                      {},
+                      nullptr,
+                      [](const std::vector<Measurement>& measurements, const Profile&) {
+                        return judge_throttling(measurements);
+                      },
+                      JudgeScope::each_probe});
+  registry.add_judge({"gpu error counters",
+                      {},
+                      nullptr,
+                      [](const std::vector<Measurement>& measurements, const Profile&) {
+                        return judge_gpu_error_counters(measurements);
+                      },
+                      JudgeScope::each_probe});
   // Slow, hot, throttled GPUs are told from their peers, so the judge sees the whole run at once.
   registry.add_judge({"gpu", gpu_node_settings(),
                       [](const Profile& profile) { gpu_policy_from(profile); },

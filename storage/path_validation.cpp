@@ -109,6 +109,8 @@ std::uint64_t planned_storage_bytes(const RunOptions& options,
       bytes = storage.ckpt_size * ranks;
     } else if (id == "storage.contention") {
       bytes = storage.file_size + storage.ckpt_size;
+    } else if (id == "storage.loader") {
+      bytes = 2 * storage.loader_bytes;  // small files and shards
     } else if (id == "storage.metadata") {
       bytes = storage.md_files * ranks * 4096;  // inodes and directory blocks, roughly
     }

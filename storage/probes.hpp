@@ -15,5 +15,6 @@ std::unique_ptr<Probe> make_ckpt_write_probe();  // storage.ckpt_write
 std::unique_ptr<Probe> make_ckpt_read_probe();   // storage.ckpt_read
 std::unique_ptr<Probe> make_metadata_probe();    // storage.metadata
 std::unique_ptr<Probe> make_contention_probe();  // storage.contention
+std::unique_ptr<Probe> make_loader_probe();      // storage.loader
 
 }  // namespace fabcheck

@@ -14,6 +14,7 @@ void register_storage_probes(Registry& registry) {
   registry.add(make_ckpt_read_probe());
   registry.add(make_metadata_probe());
   registry.add(make_contention_probe());
+  registry.add(make_loader_probe());
 }
 
 }  // namespace fabcheck

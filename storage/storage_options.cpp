@@ -1,6 +1,7 @@
 // Parsing of the storage.* options with ConfigError messages that name key and value.
 #include "storage/storage_options.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 
@@ -73,6 +74,11 @@ const std::vector<std::pair<std::string, std::string>>& storage_option_keys() {
       {"storage.ckpt_direct", "O_DIRECT checkpoint writes instead of buffered + fsync (default 0)"},
       {"storage.md_files", "empty files per rank for storage.metadata (default 500)"},
       {"storage.fsync_block", "bytes written before each fsync in storage.fsync_lat (default 4K)"},
+      {"storage.loader_bytes", "data set of storage.loader, written twice (default 256M)"},
+      {"storage.loader_sample",
+       "sample size of storage.loader: one small file each (default 128K)"},
+      {"storage.loader_shard", "shard size of storage.loader's sequential layout (default 64M)"},
+      {"storage.loader_workers", "reader threads storage.loader sweeps (default 1,4,16)"},
   };
   return keys;
 }
@@ -106,6 +112,21 @@ StorageOptions storage_options_from(const RunOptions& options) {
       result.md_files = read_count(key, value, 1, 10'000'000);
     } else if (key == "storage.fsync_block") {
       result.fsync_block = read_size(key, value, 8, 8);
+    } else if (key == "storage.loader_bytes") {
+      result.loader_bytes = read_size(key, value, kPage, kPage);
+    } else if (key == "storage.loader_sample") {
+      result.loader_sample = read_size(key, value, 8, 8);
+    } else if (key == "storage.loader_shard") {
+      result.loader_shard = read_size(key, value, kPage, kPage);
+    } else if (key == "storage.loader_workers") {
+      result.loader_workers.clear();
+      std::size_t start = 0;
+      while (start <= value.size()) {
+        const std::size_t comma = std::min(value.find(',', start), value.size());
+        result.loader_workers.push_back(
+            static_cast<int>(read_count(key, value.substr(start, comma - start), 1, 1024)));
+        start = comma + 1;
+      }
     } else {
       std::string known;
       for (const auto& [name, meaning] : storage_option_keys()) {
@@ -113,6 +134,10 @@ StorageOptions storage_options_from(const RunOptions& options) {
       }
       throw ConfigError("--opt " + key, 0, "unknown storage option (known: " + known + ")");
     }
+  }
+  if (result.loader_bytes < result.loader_sample || result.loader_bytes < result.loader_shard) {
+    throw bad_value("storage.loader_bytes", std::to_string(result.loader_bytes),
+                    "is smaller than one sample or one shard");
   }
   if (result.file_size < result.block_size) {
     throw bad_value("storage.file_size", std::to_string(result.file_size),

@@ -21,6 +21,11 @@ struct StorageOptions {
   bool ckpt_direct = false;               // storage.ckpt_direct: O_DIRECT checkpoint writes
   std::uint64_t md_files = 500;           // storage.md_files: metadata files per rank
   std::uint64_t fsync_block = 4096;       // storage.fsync_block: bytes written before each fsync
+  std::uint64_t loader_bytes = 256ull
+                               << 20;  // storage.loader_bytes: the data set of storage.loader
+  std::uint64_t loader_sample = 128ull << 10;  // storage.loader_sample: one sample = one small file
+  std::uint64_t loader_shard = 64ull << 20;    // storage.loader_shard: the same bytes in shards
+  std::vector<int> loader_workers = {1, 4, 16};  // storage.loader_workers: reader threads swept
 };
 
 // Every key above with its meaning, for --help and error messages.

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include "bench/core/registry.hpp"
+#include "results/config_error.hpp"
 #include "results/profile.hpp"
 #include "storage/register.hpp"
 #include "temp_dir.hpp"
@@ -36,11 +37,11 @@ class StorageProbes : public ::testing::TestWithParam<std::string> {
   RunOptions small_options(const fs::path& path) const {
     RunOptions options;
     options.storage_paths = {path.string()};
-    options.extra = {{"storage.file_size", "8M"},
-                     {"storage.duration_s", "0.2"},
-                     {"storage.ckpt_size", "4M"},
-                     {"storage.md_files", "50"},
-                     {"storage.block_size", "256K"}};
+    options.extra = {{"storage.file_size", "8M"},      {"storage.duration_s", "0.2"},
+                     {"storage.ckpt_size", "4M"},      {"storage.md_files", "50"},
+                     {"storage.block_size", "256K"},   {"storage.loader_bytes", "2M"},
+                     {"storage.loader_sample", "16K"}, {"storage.loader_shard", "1M"},
+                     {"storage.loader_workers", "1,3"}};
     return options;
   }
 
@@ -85,7 +86,8 @@ INSTANTIATE_TEST_SUITE_P(All, StorageProbes,
                          ::testing::Values("storage.seq_write", "storage.seq_read",
                                            "storage.rand_read", "storage.fsync_lat",
                                            "storage.ckpt_write", "storage.ckpt_read",
-                                           "storage.metadata", "storage.contention"),
+                                           "storage.metadata", "storage.contention",
+                                           "storage.loader"),
                          ProbeTestName);
 
 TEST(StorageProbeRegistry, WaivedWithoutAPathAndOneFamily) {
@@ -93,7 +95,7 @@ TEST(StorageProbeRegistry, WaivedWithoutAPathAndOneFamily) {
   register_storage_probes(registry);
   auto world = make_single_world();
   const auto probes = registry.select("storage.*");
-  EXPECT_EQ(probes.size(), 8u);
+  EXPECT_EQ(probes.size(), 9u);
   for (Probe* probe : probes) {
     const Applicability applies = probe->applies(*world, RunOptions{});
     EXPECT_FALSE(applies.applies) << probe->id();
@@ -131,6 +133,40 @@ TEST(StorageProbeRegistry, ProposedProfilesMatchTheMetricCatalog) {
   EXPECT_EQ(nvme.expectations.size(), 6u);
   EXPECT_EQ(nvme.expectations[3].better, Better::lower);  // lat_p99_us_qd1
   EXPECT_TRUE(load_profile(dir / "no-expectations.toml", registry.catalog()).expectations.empty());
+}
+
+TEST(StorageLoader, ReadsEverySmallFileOnceAndTheShardsPerWorkerCount) {
+  TempDir dir;
+  Registry registry;
+  register_storage_probes(registry);
+  auto world = make_single_world([](const std::string&) {});
+  RunOptions options;
+  options.storage_paths = {dir.path().string()};
+  options.extra = {{"storage.loader_bytes", "4M"},
+                   {"storage.loader_sample", "32K"},
+                   {"storage.loader_shard", "2M"},
+                   {"storage.loader_workers", "2,4"},
+                   {"storage.duration_s", "30"}};
+  RunContext context{*world, options, dir.path() / "run"};
+  VectorSink sink;
+  registry.find("storage.loader")->run(context, sink);
+  int points = 0;
+  for (const Measurement& m : sink.measurements) {
+    if (m.metric == "small_files_samples_per_s") {
+      ++points;
+      EXPECT_EQ(m.params.at("files_read"), "128");  // one epoch: each of the 128 files once
+      EXPECT_EQ(m.params.at("samples"), "128");
+    }
+    if (m.metric == "shards_gbps") {
+      EXPECT_EQ(m.params.at("files_read"), "2");
+    }
+  }
+  EXPECT_EQ(points, 2);  // 2 and 4 workers
+  options.extra["storage.loader_workers"] = "0";
+  EXPECT_THROW(registry.find("storage.loader")->run(context, sink), ConfigError);
+  options.extra["storage.loader_workers"] = "2";
+  options.extra["storage.loader_bytes"] = "1M";  // smaller than a shard
+  EXPECT_THROW(registry.find("storage.loader")->run(context, sink), ConfigError);
 }
 
 }  // namespace

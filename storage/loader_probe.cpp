@@ -1,0 +1,225 @@
+// storage.loader: a data loader's feed rate from a path. The same bytes once as many small files
+// (one sample each, read whole at random: open, read, close, as a shuffled dataset is) and once as
+// a few large shards read sequentially, each with 1, 4, 16 reader threads (storage.loader_workers),
+// buffered as loaders read, the page cache dropped before each point; samples/s and GB/s.
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <cstring>
+#include <mutex>
+#include <numeric>
+#include <random>
+#include <stdexcept>
+#include <system_error>
+#include <thread>
+
+#include "bench/core/timer.hpp"
+#include "storage/data_pattern.hpp"
+#include "storage/local_probe.hpp"
+#include "storage/probes.hpp"
+
+namespace fabcheck {
+namespace {
+
+constexpr std::size_t kFilesPerDir = 1000;  // as datasets are laid out: no huge directories
+constexpr std::size_t kShardChunk = 1 << 20;
+
+class Descriptor {
+ public:
+  explicit Descriptor(int fd) : fd_(fd) {}
+  ~Descriptor() {
+    if (fd_ >= 0) ::close(fd_);
+  }
+  Descriptor(const Descriptor&) = delete;
+  Descriptor& operator=(const Descriptor&) = delete;
+  int get() const { return fd_; }
+
+ private:
+  int fd_;
+};
+
+void write_file(const std::filesystem::path& file, std::uint64_t size, int rank,
+                std::uint64_t pattern_offset) {
+  Descriptor fd(::open(file.c_str(), O_WRONLY | O_CLOEXEC));
+  if (fd.get() < 0) throw std::system_error(errno, std::generic_category(), file.string());
+  std::vector<std::byte> buffer(
+      static_cast<std::size_t>(std::min<std::uint64_t>(size, kShardChunk)));
+  for (std::uint64_t done = 0; done < size;) {
+    const std::size_t length =
+        static_cast<std::size_t>(std::min<std::uint64_t>(buffer.size(), size - done));
+    fill_pattern({buffer.data(), length}, rank, pattern_offset + done);
+    const ssize_t wrote = ::pwrite(fd.get(), buffer.data(), length, static_cast<off_t>(done));
+    if (wrote <= 0)
+      throw std::system_error(errno, std::generic_category(), "write " + file.string());
+    done += static_cast<std::uint64_t>(wrote);
+  }
+  if (::fsync(fd.get()) != 0)
+    throw std::system_error(errno, std::generic_category(), "fsync " + file.string());
+}
+
+// Drops the files' clean pages so every read comes from the device or the server.
+void drop_cached(const std::vector<std::filesystem::path>& files) {
+  for (const auto& file : files) {
+    Descriptor fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
+    if (fd.get() >= 0) ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED);
+  }
+}
+
+struct ReadPoint {
+  std::uint64_t files = 0;
+  std::uint64_t bytes = 0;
+  std::uint64_t wrong = 0;  // files whose first word is not the pattern's
+  double seconds = 0;
+};
+
+// `workers` threads take files from `order` in turn (each file at most once) until all are read or
+// `duration_s` passed; each file is opened, read whole in `chunk` pieces and closed.
+ReadPoint read_files(const std::vector<std::filesystem::path>& files,
+                     const std::vector<std::uint64_t>& pattern_offsets,
+                     const std::vector<std::size_t>& order, std::size_t chunk, int workers,
+                     double duration_s, int rank) {
+  std::atomic<std::size_t> next{0};
+  std::atomic<std::uint64_t> done_files{0}, done_bytes{0}, wrong{0};
+  std::atomic<bool> failed{false};
+  std::string failure;
+  std::mutex failure_mutex;
+  const double start = now_seconds();
+  const double deadline = start + duration_s;
+  std::vector<std::thread> threads;
+  for (int w = 0; w < workers; ++w) {
+    threads.emplace_back([&] {
+      std::vector<std::byte> buffer(chunk);
+      while (!failed && now_seconds() < deadline) {
+        const std::size_t index = next.fetch_add(1);
+        if (index >= order.size()) return;
+        const std::size_t which = order[index];
+        const int fd = ::open(files[which].c_str(), O_RDONLY | O_CLOEXEC);
+        bool ok = fd >= 0;
+        std::uint64_t got = 0;
+        bool first = true;
+        while (ok) {
+          const ssize_t n = ::read(fd, buffer.data(), buffer.size());
+          if (n < 0 && errno == EINTR) continue;
+          if (n < 0) ok = false;
+          if (n <= 0) break;
+          if (first && n >= 8) {
+            std::uint64_t word = 0;
+            std::memcpy(&word, buffer.data(), sizeof word);
+            if (word != pattern_word(rank, pattern_offsets[which])) ++wrong;
+            first = false;
+          }
+          got += static_cast<std::uint64_t>(n);
+        }
+        if (fd >= 0) ::close(fd);
+        if (!ok || got == 0) {
+          std::lock_guard lock(failure_mutex);
+          if (!failed.exchange(true)) failure = "cannot read " + files[which].string();
+          return;
+        }
+        ++done_files;
+        done_bytes += got;
+      }
+    });
+  }
+  for (auto& thread : threads) thread.join();
+  if (failed) throw std::runtime_error("storage.loader: " + failure);
+  return {done_files.load(), done_bytes.load(), wrong.load(), now_seconds() - start};
+}
+
+class LoaderProbe final : public LocalPatternProbe {
+ public:
+  std::string id() const override { return "storage.loader"; }
+  std::string description() const override {
+    return "a data loader's feed rate: the same bytes as many small files read whole at random "
+           "and as large shards read in sequence, 1/4/16 reader threads (storage.loader_*), in "
+           "samples/s and GB/s";
+  }
+  std::vector<MetricSpec> metrics() const override {
+    return {{"small_files_samples_per_s", {"samples/s", Better::higher}},
+            {"small_files_gbps", {"GB/s", Better::higher}},
+            {"shards_samples_per_s", {"samples/s", Better::higher}},
+            {"shards_gbps", {"GB/s", Better::higher}},
+            {"small_vs_shards", {"ratio", Better::higher}},
+            {"wrong_elements", {"count", Better::lower}}};
+  }
+
+ protected:
+  void run_on_path(LocalRun& run) override {
+    const StorageOptions& o = run.options;
+    const std::size_t samples = static_cast<std::size_t>(o.loader_bytes / o.loader_sample);
+    const std::size_t shards = static_cast<std::size_t>(o.loader_bytes / o.loader_shard);
+    std::vector<std::filesystem::path> small, shard_files;
+    std::vector<std::uint64_t> small_offsets, shard_offsets;
+    for (std::size_t i = 0; i < samples; ++i) {
+      if (i % kFilesPerDir == 0)
+        run.scratch.create_subdir("small-" + std::to_string(i / kFilesPerDir));
+      const std::string name =
+          "small-" + std::to_string(i / kFilesPerDir) + "/" + std::to_string(i) + ".bin";
+      small.push_back(run.scratch.create_file(name, o.loader_sample));
+      small_offsets.push_back(static_cast<std::uint64_t>(i) * o.loader_sample);
+      write_file(small.back(), o.loader_sample, run.rank, small_offsets.back());
+    }
+    for (std::size_t i = 0; i < shards; ++i) {
+      shard_files.push_back(
+          run.scratch.create_file("shard-" + std::to_string(i) + ".bin", o.loader_shard));
+      shard_offsets.push_back(static_cast<std::uint64_t>(i) * o.loader_shard);
+      write_file(shard_files.back(), o.loader_shard, run.rank, shard_offsets.back());
+    }
+    run.params["samples"] = std::to_string(samples);
+    run.params["sample_bytes"] = std::to_string(o.loader_sample);
+    run.params["shards"] = std::to_string(shards);
+    run.params["shard_bytes"] = std::to_string(o.loader_shard);
+
+    std::vector<std::size_t> shuffled(samples);
+    std::iota(shuffled.begin(), shuffled.end(), 0);
+    std::shuffle(shuffled.begin(), shuffled.end(), std::mt19937_64(0x10ade5));
+    std::vector<std::size_t> in_order(shards);
+    std::iota(in_order.begin(), in_order.end(), 0);
+    double best_small = 0, best_shards = 0;
+    std::uint64_t wrong = 0;
+    for (const int workers : o.loader_workers) {
+      drop_cached(small);
+      const ReadPoint s = read_files(small, small_offsets, shuffled, o.loader_sample, workers,
+                                     o.duration_s, run.rank);
+      drop_cached(shard_files);
+      const ReadPoint h = read_files(shard_files, shard_offsets, in_order, kShardChunk, workers,
+                                     o.duration_s, run.rank);
+      wrong += s.wrong + h.wrong;
+      const double small_gbps = s.seconds > 0 ? static_cast<double>(s.bytes) / s.seconds / 1e9 : 0;
+      const double shard_gbps = h.seconds > 0 ? static_cast<double>(h.bytes) / h.seconds / 1e9 : 0;
+      best_small = std::max(best_small, small_gbps);
+      best_shards = std::max(best_shards, shard_gbps);
+      auto emit = [&](const char* metric, double value, const char* unit, const ReadPoint& point) {
+        Measurement m = run.measurement(id(), metric, value, unit);
+        m.params["workers"] = std::to_string(workers);
+        m.params["files_read"] = std::to_string(point.files);
+        m.params["seconds"] = std::to_string(point.seconds);
+        run.sink.emit(std::move(m));
+      };
+      emit("small_files_samples_per_s",
+           s.seconds > 0 ? static_cast<double>(s.files) / s.seconds : 0, "samples/s", s);
+      emit("small_files_gbps", small_gbps, "GB/s", s);
+      emit("shards_samples_per_s",
+           h.seconds > 0
+               ? static_cast<double>(h.bytes) / static_cast<double>(o.loader_sample) / h.seconds
+               : 0,
+           "samples/s", h);
+      emit("shards_gbps", shard_gbps, "GB/s", h);
+    }
+    Measurement ratio = run.measurement(id(), "small_vs_shards",
+                                        best_shards > 0 ? best_small / best_shards : 0, "ratio");
+    run.sink.emit(std::move(ratio));
+    Measurement checked =
+        run.measurement(id(), "wrong_elements", static_cast<double>(wrong), "count");
+    run.sink.emit(std::move(checked));
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Probe> make_loader_probe() { return std::make_unique<LoaderProbe>(); }
+
+}  // namespace fabcheck

@@ -27,18 +27,26 @@ RunOptions options_for(const char* mpi_sizes, const char* nccl_sizes, int iters,
 std::vector<Plan> make_builtin_plans() {
   return {
       {"gate", "pre-job prolog on the job's own nodes: pass, or what to drain, in under 60 s",
+       // The node first: fit to be measured (else heavy probes are waived), faults in its kernel
+       // log, its CPUs and binding; then the fabric and the collectives.
+       "node.preflight,node.kernel_log,host.cpu,host.numa,"
        "fabric.pcie_links,fabric.ib_ports,coll.all_reduce,coll.all_gather,"
        "fabric.nccl_transport,fabric.ib_counters,storage.seq_write,storage.seq_read",
-       options_for("1M,8M,64M", "64M,256M,1G", 10, 3, 30, {{"storage.profile", "gate"}})},
+       options_for("1M,8M,64M", "64M,256M,1G", 10, 3, 30)},
       {"acceptance", "new nodes: every component, full sweeps, in-place and out-of-place",
-       // nic_loopback first: NCCL reads its transport variables once per process.
+       // nic_loopback first among the collectives: NCCL reads its transport variables once per
+       // process. gpu.gemm burns every GPU for gpu.burn_s with clocks sampled throughout.
+       "node.preflight,node.kernel_log,host.cpu,host.numa,host.mem_bw,"
        "fabric.pcie_links,fabric.ib_ports,fabric.topology,coll.nic_loopback,gpu.*,coll.all_reduce,"
        "coll.all_gather,coll.reduce_scatter,coll.broadcast,coll.alltoall,coll.sendrecv,"
        "fabric.nccl_transport,fabric.rdma_bw,fabric.rdma_lat,storage.*,fabric.ib_counters",
        options_for("8:256M:2", "8:8G:2", 20, 5, 600,
-                   {{"placement", "both"}, {"storage.profile", "acceptance"}})},
-      {"quick", "a few seconds: every collective at small sizes (smoke test)", "coll.*",
-       options_for("8:1M:8", "8:1M:8", 5, 2, 60)},
+                   {{"placement", "both"},
+                    {"storage.file_size", "1G"},
+                    {"storage.duration_s", "10"},
+                    {"gpu.burn_s", "300"}})},
+      {"quick", "a few seconds: every collective at small sizes (smoke test)",
+       "node.preflight,coll.*", options_for("8:1M:8", "8:1M:8", 5, 2, 60)},
   };
 }
 

@@ -214,10 +214,18 @@ def scenario_gate(a):
                                             "--out", str(out)])
         if result.returncode != 0:
             fail(f"exit code {result.returncode}, expected 0")
-        _, _, summary = check_files(out)
-        if summary["plan"] != "gate" or "coll.all_reduce" not in summary["probes"]["run"]:
-            fail(f"summary plan/probes: {summary['plan']} {summary['probes']}")
-        if "verdict: PASS" not in result.stdout:
+        _, findings, summary = check_files(out)
+        for probe in ("node.preflight", "node.kernel_log", "host.cpu", "host.numa", "coll.all_reduce"):
+            if probe not in summary["probes"]["run"]:
+                fail(f"{probe} did not run: {summary['probes']}")
+        if summary["plan"] != "gate":
+            fail(f"summary plan: {summary['plan']}")
+        # On a shared machine other processes may take CPU during host.cpu's window: a warning
+        # about them is the gate working, anything else must pass.
+        warnings = [f for f in findings if f["severity"] == "warn"]
+        if any(f["probe"] != "host.cpu" for f in warnings):
+            fail(f"warnings beyond host.cpu: {warnings}")
+        if "verdict: PASS" not in result.stdout and not (warnings and "verdict: WARN" in result.stdout):
             fail("no verdict line on the console")
 
 

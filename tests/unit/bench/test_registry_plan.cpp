@@ -62,3 +62,23 @@ TEST(Plans, GateIsShortAndAcceptanceSweepsBothPlacements) {
 
 }  // namespace
 }  // namespace fabcheck
+
+namespace fabcheck {
+namespace {
+
+TEST(Plan, EveryPlanStartsWithThePreflightAndTheGateHasTheCheapHostChecks) {
+  for (const Plan& plan : builtin_plans()) {
+    EXPECT_EQ(plan.probes.rfind("node.preflight,", 0), 0u) << plan.name << ": " << plan.probes;
+  }
+  const std::string gate = find_plan("gate").probes;
+  for (const char* id : {"node.kernel_log", "host.cpu", "host.numa"})
+    EXPECT_NE(gate.find(id), std::string::npos) << id;
+  EXPECT_EQ(gate.find("host.mem_bw"), std::string::npos);  // not cheap
+  const Plan& acceptance = find_plan("acceptance");
+  for (const char* id : {"node.kernel_log", "host.cpu", "host.numa", "host.mem_bw", "storage.*"})
+    EXPECT_NE(acceptance.probes.find(id), std::string::npos) << id;
+  EXPECT_EQ(acceptance.options.extra.at("gpu.burn_s"), "300");
+}
+
+}  // namespace
+}  // namespace fabcheck

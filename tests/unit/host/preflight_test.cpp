@@ -3,6 +3,8 @@
 // probes with that reason while the light ones still run; versions that differ between hosts WARN.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -146,7 +148,9 @@ nlohmann::json run_with(std::vector<testing::FakeGpu> gpus,
 TEST(PreflightRun, ForeignProcessWaivesTheHeavyProbesNamingIt) {
   testing::TempDir dir;
   auto gpus = eight_idle_gpus();
-  gpus[6].processes = {{5127, 1'200'000'000ULL, "dataloader"}};
+  // A process of this machine (the test's parent) stands for the other job's data loader.
+  const unsigned other = static_cast<unsigned>(getppid());
+  gpus[6].processes = {{other, 1'200'000'000ULL, "dataloader"}};
   const auto summary = run_with(gpus, {}, dir.path() / "run");
   EXPECT_EQ(summary["test_exit_code"], 1);  // the pre-flight's FAIL
   const auto& run = summary["probes"]["run"];
@@ -158,7 +162,7 @@ TEST(PreflightRun, ForeignProcessWaivesTheHeavyProbesNamingIt) {
   const std::string reason = waived["reason"];
   EXPECT_NE(reason.find("node not fit to be measured"), std::string::npos) << reason;
   EXPECT_NE(reason.find("GPU gpu6"), std::string::npos) << reason;
-  EXPECT_NE(reason.find("5127 dataloader"), std::string::npos) << reason;
+  EXPECT_NE(reason.find(std::to_string(other) + " dataloader 1.2 GB"), std::string::npos) << reason;
 }
 
 TEST(PreflightRun, IdleNodeRunsEverythingAndEnforceOffRunsAnyway) {
@@ -197,6 +201,25 @@ TEST(PreflightVersions, AHostOffTheFleetsVersionWarns) {
       << findings[0].message;
   records.resize(1);
   EXPECT_TRUE(judge_version_drift(records).empty());
+}
+
+}  // namespace
+}  // namespace fabcheck
+
+namespace fabcheck {
+namespace {
+
+TEST(Preflight, AProcessOfAnotherPidNamespaceIsSaidSo) {
+  auto gpus = std::make_shared<std::vector<testing::FakeGpu>>(eight_idle_gpus());
+  (*gpus)[2].processes = {{4121, 2'000'000'000ULL, "python3"}};
+  const NvmlSession session = start_nvml(testing::make_fake_nvml(gpus));
+  std::vector<std::string> unreadable;
+  const auto read = read_gpu_preflight(
+      *session.api, session.device_count, {1}, [](unsigned) { return false; }, unreadable);
+  const auto findings = judge_preflight(gpu_preflight_measurements(read, kPreflightProbe));
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_NE(findings[0].message.find("4121 (other pid namespace) 2.0 GB"), std::string::npos)
+      << findings[0].message;
 }
 
 }  // namespace

@@ -59,7 +59,7 @@ TEST(CounterMonitor, GrowthDuringAHeavyProbeIsEmittedWithIt) {
   request.out_dir = dir.path() / "run";
   request.versions = nlohmann::json::object();
   Runner runner(std::move(request), nullptr);
-  auto world = make_single_world(runner.hang_handler());
+  auto world = make_single_world();
   runner.execute(*world);
   EXPECT_EQ(reads, 2);  // before and after the heavy probe only
   std::ifstream in(dir.path() / "run" / "measurements.jsonl");

@@ -184,12 +184,17 @@ TEST(HostCpuLive, ACpuBurningChildIsTheTopConsumerWithItsShare) {
   EXPECT_GE(found->cores + 0.35, sample.consumers.front().cores);
   EXPECT_NEAR(found->cores, real_share, 0.25)
       << "measured " << found->cores << " cores, it used " << real_share;
+  // The finding's list names the busiest five; on a quiet machine the burner heads it.
   const auto measurements = host_cpu_measurements(sample, 1);
   const auto other =
       std::find_if(measurements.begin(), measurements.end(),
                    [](const Measurement& m) { return m.metric == "other_cpu_cores"; });
   ASSERT_NE(other, measurements.end());
-  EXPECT_NE(other->params.at("top").find(std::to_string(burner)), std::string::npos);
+  EXPECT_EQ(other->params.at("top_pid"), std::to_string(sample.consumers.front().pid));
+  if (found - sample.consumers.begin() < 5) {
+    EXPECT_NE(other->params.at("top").find(std::to_string(burner) + " ("), std::string::npos)
+        << other->params.at("top");
+  }
 }
 
 }  // namespace

@@ -137,7 +137,7 @@ nlohmann::json run_with(std::vector<testing::FakeGpu> gpus,
   request.out_dir = out;
   request.versions = nlohmann::json::object();
   Runner runner(std::move(request), nullptr);
-  auto world = make_single_world(runner.hang_handler());
+  auto world = make_single_world();
   const int code = runner.execute(*world);
   std::ifstream in(out / "summary.json");
   nlohmann::json summary = nlohmann::json::parse(in);

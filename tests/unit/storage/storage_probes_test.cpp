@@ -139,7 +139,7 @@ TEST(StorageLoader, ReadsEverySmallFileOnceAndTheShardsPerWorkerCount) {
   TempDir dir;
   Registry registry;
   register_storage_probes(registry);
-  auto world = make_single_world([](const std::string&) {});
+  auto world = make_single_world();
   RunOptions options;
   options.storage_paths = {dir.path().string()};
   options.extra = {{"storage.loader_bytes", "4M"},

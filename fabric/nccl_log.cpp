@@ -2,15 +2,11 @@
 // transports.
 #include "fabric/nccl_log.hpp"
 
-#include <unistd.h>
-
-#include <cerrno>
-#include <cstring>
 #include <functional>
 
 #include "fabric/text_scan.hpp"
 #include "results/config_error.hpp"
-#include "results/input_path.hpp"
+#include "results/line_input.hpp"
 
 namespace fabcheck {
 
@@ -352,42 +348,14 @@ void parse_nccl_log_text(std::string_view text, const std::string& file, NcclLog
 
 NcclLog read_nccl_logs(const std::vector<std::string>& files) {
   NcclLog log;
-  std::vector<char> buffer(1 << 20);
   for (const auto& file : files) {
-    const int fd = open_regular_file(file, "an NCCL log file");
-    std::string line;  // the line being read, at most kMaxLineBytes
-    bool cut = false;  // the rest of this line is being skipped
-    std::size_t line_number = 0;
-    while (true) {
-      const ssize_t got = ::read(fd, buffer.data(), buffer.size());
-      if (got < 0 && errno == EINTR) continue;
-      if (got < 0) {
-        const int error = errno;
-        ::close(fd);
-        throw ConfigError(file, 0, std::string("cannot read NCCL log: ") + std::strerror(error));
-      }
-      if (got == 0) break;
-      std::string_view chunk(buffer.data(), static_cast<std::size_t>(got));
-      while (!chunk.empty()) {
-        const std::size_t newline = chunk.find('\n');
-        const std::string_view piece = chunk.substr(0, newline);
-        if (!cut) {
-          const std::size_t room = NcclLog::kMaxLineBytes - line.size();
-          line.append(piece.substr(0, room));
-          if (piece.size() > room) {
-            cut = true;
-            ++log.long_lines;
-          }
-        }
-        if (newline == std::string_view::npos) break;
-        parse_nccl_log_line_into(line, file, ++line_number, log);
-        line.clear();
-        cut = false;
-        chunk.remove_prefix(newline + 1);
-      }
-    }
-    ::close(fd);
-    if (!line.empty()) parse_nccl_log_line_into(line, file, ++line_number, log);
+    read_lines(
+        file, "an NCCL log file",
+        [&](std::string_view line, std::size_t number, bool cut) {
+          if (cut) ++log.long_lines;
+          parse_nccl_log_line_into(line, file, number, log);
+        },
+        NcclLog::kMaxLineBytes);
   }
   return log;
 }

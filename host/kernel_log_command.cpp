@@ -89,7 +89,7 @@ int kernel_log_command(const std::vector<std::string>& files, const KernelLogOpt
   try {
     for (const std::string& file : files) {
       const double reference_s = modified_s(file, now_s);
-      read_lines(file, [&](std::string_view line, std::size_t number, bool) {
+      read_lines(file, "a kernel log", [&](std::string_view line, std::size_t number, bool) {
         scan.add_line(line, file, number, reference_s);
       });
     }

@@ -107,7 +107,7 @@ class KernelLogProbe final : public Probe {
     KernelLogScan scan(window);
     std::string source;
     if (!file.empty()) {
-      read_lines(file, [&](std::string_view line, std::size_t number, bool) {
+      read_lines(file, "a kernel log", [&](std::string_view line, std::size_t number, bool) {
         scan.add_line(line, file, number, now_s);
       });
       source = file;

@@ -1,5 +1,6 @@
 // Reading a text input (a saved log, a record file) line by line with bounded memory; anything but
-// a regular file (a directory, a FIFO, a device) is refused before a byte is read.
+// a regular file (a directory, a FIFO, a device) is refused before a byte is read
+// (open_regular_file).
 #pragma once
 
 #include <cstddef>
@@ -42,9 +43,10 @@ struct LineInputStats {
   std::size_t bytes = 0;
 };
 
-// Reads `file` line by line. Throws ConfigError naming the file when it does not exist, is not a
-// regular file or cannot be read.
-LineInputStats read_lines(const std::filesystem::path& file, const LineHandler& on_line,
-                          std::size_t max_line_bytes = kMaxLineBytes);
+// Reads `file` line by line. Throws ConfigError naming the file and what it is when it does not
+// exist, is not a regular file (`expected` says what it should be: "a kernel log") or cannot be
+// read.
+LineInputStats read_lines(const std::filesystem::path& file, const std::string& expected,
+                          const LineHandler& on_line, std::size_t max_line_bytes = kMaxLineBytes);
 
 }  // namespace fabcheck

@@ -23,11 +23,12 @@ build() {  # name sources...
   fi
 }
 build nccl_log_fuzz "$here/nccl_log_fuzz.cpp" "$root/fabric/nccl_log.cpp" "$root/fabric/nccl_transport.cpp" \
-  "$root/results/input_path.cpp"
+  "$root/results/input_path.cpp" "$root/results/line_input.cpp"
 build sysfs_fuzz "$here/sysfs_fuzz.cpp" "$root/fabric/pcie_link.cpp" "$root/fabric/ib_port.cpp" \
   "$root/fabric/pcie_affinity.cpp" "$root/fabric/perftest_output.cpp"
 build kernel_log_fuzz "$here/kernel_log_fuzz.cpp" "$root/host/kernel_log_scan.cpp" \
   "$root/host/kernel_log_line.cpp" "$root/host/kernel_event.cpp" "$root/results/line_input.cpp" \
+  "$root/results/input_path.cpp" \
   "$root/results/evaluator.cpp" "$root/results/profile.cpp" "$root/results/units.cpp" \
   "$root/results/measurement.cpp" "$root/results/finding.cpp"
 

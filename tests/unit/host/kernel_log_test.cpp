@@ -32,9 +32,10 @@ constexpr double kMar5_2024 = 1709596800;  // 2024-03-05T00:00:00Z
 KernelLogScan scan_file(const std::string& name, KernelLogWindow window = {},
                         double reference_s = kMar5_2024 + 86400) {
   KernelLogScan scan(window);
-  read_lines(kFixtures + name, [&](std::string_view line, std::size_t number, bool) {
-    scan.add_line(line, name, number, reference_s);
-  });
+  read_lines(kFixtures + name, "a kernel log",
+             [&](std::string_view line, std::size_t number, bool) {
+               scan.add_line(line, name, number, reference_s);
+             });
   return scan;
 }
 
@@ -392,7 +393,7 @@ TEST(LineInput, BoundsLongLinesAndRefusesWhatIsNotAFile) {
   std::vector<std::pair<std::size_t, bool>> seen;
   std::vector<std::string> text;
   const auto stats = read_lines(
-      file,
+      file, "a kernel log",
       [&](std::string_view line, std::size_t number, bool truncated) {
         seen.emplace_back(line.size(), truncated);
         text.emplace_back(line.substr(0, 5));
@@ -406,7 +407,7 @@ TEST(LineInput, BoundsLongLinesAndRefusesWhatIsNotAFile) {
   EXPECT_EQ(text[2], "last");
   EXPECT_EQ(stats.truncated_lines, 1u);
   try {
-    read_lines(dir.path(), [](std::string_view, std::size_t, bool) {});
+    read_lines(dir.path(), "a kernel log", [](std::string_view, std::size_t, bool) {});
     FAIL() << "a directory was read";
   } catch (const ConfigError& error) {
     EXPECT_NE(std::string(error.what()).find("is a directory"), std::string::npos) << error.what();

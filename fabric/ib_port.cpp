@@ -12,31 +12,42 @@ namespace fs = std::filesystem;
 
 namespace {
 
-std::vector<fs::path> sorted_entries(const fs::path& dir) {
-  std::vector<fs::path> entries;
-  std::error_code error;
-  for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
-    entries.push_back(it->path());
-  }
-  std::sort(entries.begin(), entries.end());
-  return entries;
-}
-
-void read_counter_dir(const fs::path& dir, const std::string& prefix, CounterSnapshot& into) {
-  for (const auto& file : sorted_entries(dir)) {
-    auto content = read_sysfs_text(file);
+void read_counter_dir(const fs::path& dir, const std::string& prefix, CounterSnapshot& into,
+                      std::vector<SysfsProblem>* problems) {
+  for (const auto& file : list_sysfs_dir(dir, problems)) {
+    auto content = read_sysfs_text(file, problems);
     if (!content) continue;
     if (auto value = text::parse_unsigned(*content)) {
       into[prefix + "/" + file.filename().string()] = *value;
+    } else if (problems && !content->empty() && *content != "N/A") {
+      problems->push_back({file.string(), "holds \"" + *content + "\", not a counter"});
     }
   }
 }
 
-CounterSnapshot read_port_counters(const fs::path& port_dir) {
+CounterSnapshot read_port_counters(const fs::path& port_dir, std::vector<SysfsProblem>* problems) {
   CounterSnapshot counters;
-  read_counter_dir(port_dir / "counters", "counters", counters);
-  read_counter_dir(port_dir / "hw_counters", "hw_counters", counters);
+  read_counter_dir(port_dir / "counters", "counters", counters, problems);
+  read_counter_dir(port_dir / "hw_counters", "hw_counters", counters, problems);
   return counters;
+}
+
+// A port attribute every port has: missing, unreadable or not understood is a problem.
+template <typename Parse>
+auto read_port_attribute(const fs::path& file, Parse&& parse, const char* expected,
+                         std::vector<SysfsProblem>* problems) -> decltype(parse(std::string())) {
+  const auto text = read_sysfs_text(file, problems);
+  const std::size_t before = problems ? problems->size() : 0;
+  if (!text) {
+    std::error_code error;
+    if (problems && problems->size() == before && !fs::exists(file, error))
+      problems->push_back({file.string(), std::string("missing: every port has ") + expected});
+    return {};
+  }
+  auto value = parse(*text);
+  if (!value && problems)
+    problems->push_back({file.string(), "holds \"" + *text + "\", not " + expected});
+  return value;
 }
 
 }  // namespace
@@ -58,38 +69,42 @@ std::optional<SysfsCodedState> parse_coded_state(std::string_view text) {
   return SysfsCodedState{*code, std::string(name)};
 }
 
-std::vector<IbPortState> read_ib_ports(const fs::path& sysfs_root) {
+std::vector<IbPortState> read_ib_ports(const fs::path& sysfs_root,
+                                       std::vector<SysfsProblem>* problems) {
   std::vector<IbPortState> ports;
-  for (const auto& device_dir : sorted_entries(sysfs_root / "sys/class/infiniband")) {
+  for (const auto& device_dir : list_sysfs_dir(sysfs_root / "sys/class/infiniband", problems)) {
     std::string device = device_dir.filename().string();
     std::string bdf;
     std::error_code error;
     fs::path pci = fs::canonical(device_dir / "device", error);
     if (!error) bdf = pci.filename().string();
-    for (const auto& port_dir : sorted_entries(device_dir / "ports")) {
+    for (const auto& port_dir : list_sysfs_dir(device_dir / "ports", problems)) {
       auto number = text::parse_small_int(port_dir.filename().string());
       if (!number) continue;
       IbPortState port;
       port.device = device;
       port.port = *number;
       port.pci_bdf = bdf;
-      if (auto state = read_sysfs_text(port_dir / "state")) port.state = parse_coded_state(*state);
-      if (auto phys = read_sysfs_text(port_dir / "phys_state")) {
-        port.phys_state = parse_coded_state(*phys);
-      }
+      port.state = read_port_attribute(port_dir / "state", parse_coded_state,
+                                       "a state (\"4: ACTIVE\")", problems);
+      port.phys_state = read_port_attribute(port_dir / "phys_state", parse_coded_state,
+                                            "a physical state (\"5: LinkUp\")", problems);
       port.rate_text = read_sysfs_text(port_dir / "rate").value_or("");
-      port.rate_gbps = parse_ib_rate_gbps(port.rate_text);
-      port.link_layer = read_sysfs_text(port_dir / "link_layer").value_or("");
-      port.counters = read_port_counters(port_dir);
+      port.rate_gbps = read_port_attribute(port_dir / "rate", parse_ib_rate_gbps,
+                                           "a rate (\"400 Gb/sec (4X NDR)\")", problems);
+      port.link_layer = read_sysfs_text(port_dir / "link_layer", problems).value_or("");
+      port.counters = read_port_counters(port_dir, problems);
       ports.push_back(std::move(port));
     }
   }
   return ports;
 }
 
-std::map<std::string, CounterSnapshot> read_ib_counters(const fs::path& sysfs_root) {
+std::map<std::string, CounterSnapshot> read_ib_counters(const fs::path& sysfs_root,
+                                                        std::vector<SysfsProblem>* problems) {
   std::map<std::string, CounterSnapshot> snapshots;
-  for (auto& port : read_ib_ports(sysfs_root)) snapshots[port.subject()] = std::move(port.counters);
+  for (auto& port : read_ib_ports(sysfs_root, problems))
+    snapshots[port.subject()] = std::move(port.counters);
   return snapshots;
 }
 

@@ -9,6 +9,8 @@
 #include <string_view>
 #include <vector>
 
+#include "fabric/sysfs_file.hpp"
+
 namespace fabcheck {
 
 // "400 Gb/sec (4X NDR)" -> 400; "2.5 Gb/sec (1X SDR)" -> 2.5; anything else -> nullopt.
@@ -39,10 +41,14 @@ struct IbPortState {
 };
 
 // Every port of every device under <sysfs_root>/sys/class/infiniband, sorted by device and port.
-// No such directory (no RDMA device, or no driver) gives an empty list.
-std::vector<IbPortState> read_ib_ports(const std::filesystem::path& sysfs_root);
+// No such directory (no RDMA device, or no driver) gives an empty list. What cannot be read or
+// understood (a folder that cannot be listed; a port's state, physical state or rate missing,
+// unreadable or not what it should be; a counter that is not a number) is added to `problems`.
+std::vector<IbPortState> read_ib_ports(const std::filesystem::path& sysfs_root,
+                                       std::vector<SysfsProblem>* problems = nullptr);
 
 // Only the counters of each port (for before/after snapshots), keyed by port subject.
-std::map<std::string, CounterSnapshot> read_ib_counters(const std::filesystem::path& sysfs_root);
+std::map<std::string, CounterSnapshot> read_ib_counters(
+    const std::filesystem::path& sysfs_root, std::vector<SysfsProblem>* problems = nullptr);
 
 }  // namespace fabcheck

@@ -30,18 +30,36 @@ std::string lower(std::string_view text) {
   return out;
 }
 
-std::optional<int> read_width(const fs::path& file) {
-  auto content = read_sysfs_text(file);
+void garbage(std::vector<SysfsProblem>* problems, const fs::path& file, const std::string& text,
+             const char* expected) {
+  if (problems) problems->push_back({file.string(), "holds \"" + text + "\", not " + expected});
+}
+
+std::optional<int> read_width(const fs::path& file, std::vector<SysfsProblem>* problems) {
+  auto content = read_sysfs_text(file, problems);
   if (!content) return std::nullopt;
   auto width = text::parse_small_int(*content);
-  if (!width || *width == 0 || *width > 32) return std::nullopt;
+  if (!width) garbage(problems, file, *content, "a link width");
+  if (!width || *width == 0 || *width > 32) return std::nullopt;  // 0: no link
   return width;
 }
 
-std::optional<std::uint64_t> read_aer(const fs::path& file) {
-  auto content = read_sysfs_text(file);
+std::optional<double> read_speed(const fs::path& file, std::vector<SysfsProblem>* problems) {
+  auto content = read_sysfs_text(file, problems);
   if (!content) return std::nullopt;
-  return parse_aer_total(*content);
+  auto speed = parse_link_speed_gts(*content);
+  // "Unknown" is what the kernel says for a link it cannot tell (down, virtual): not garbage.
+  if (!speed && *content != "Unknown" && !content->empty())
+    garbage(problems, file, *content, "a link speed");
+  return speed;
+}
+
+std::optional<std::uint64_t> read_aer(const fs::path& file, std::vector<SysfsProblem>* problems) {
+  auto content = read_sysfs_text(file, problems);
+  if (!content) return std::nullopt;
+  auto total = parse_aer_total(*content);
+  if (!total) garbage(problems, file, content->substr(0, 80), "AER counts with a TOTAL_ERR_ line");
+  return total;
 }
 
 }  // namespace
@@ -117,12 +135,13 @@ std::string PcieLinkState::describe() const {
   return part(current_gen(), current_width) + " (max " + part(max_gen(), max_width) + ")";
 }
 
-PcieLinkState read_pcie_device(const fs::path& device_dir, const std::string& bdf) {
+PcieLinkState read_pcie_device(const fs::path& device_dir, const std::string& bdf,
+                               std::vector<SysfsProblem>* problems) {
   PcieLinkState state;
   state.bdf = bdf;
-  state.class_code = read_sysfs_text(device_dir / "class").value_or("");
-  state.vendor = read_sysfs_text(device_dir / "vendor").value_or("");
-  state.device = read_sysfs_text(device_dir / "device").value_or("");
+  state.class_code = read_sysfs_text(device_dir / "class", problems).value_or("");
+  state.vendor = read_sysfs_text(device_dir / "vendor", problems).value_or("");
+  state.device = read_sysfs_text(device_dir / "device", problems).value_or("");
   state.kind = classify_pci_device(state.class_code, state.vendor);
   std::error_code error;
   if (state.kind == PcieDeviceKind::nic && fs::is_directory(device_dir / "infiniband", error)) {
@@ -135,33 +154,33 @@ PcieLinkState read_pcie_device(const fs::path& device_dir, const std::string& bd
     std::string parent = real.parent_path().filename().string();
     if (looks_like_bdf(parent)) state.upstream_port = parent;
   }
-  if (auto speed = read_sysfs_text(device_dir / "current_link_speed")) {
-    state.current_gts = parse_link_speed_gts(*speed);
-  }
-  if (auto speed = read_sysfs_text(device_dir / "max_link_speed")) {
-    state.max_gts = parse_link_speed_gts(*speed);
-  }
-  state.current_width = read_width(device_dir / "current_link_width");
-  state.max_width = read_width(device_dir / "max_link_width");
-  state.aer_correctable = read_aer(device_dir / "aer_dev_correctable");
-  state.aer_nonfatal = read_aer(device_dir / "aer_dev_nonfatal");
-  state.aer_fatal = read_aer(device_dir / "aer_dev_fatal");
+  // Only the devices judged: reading the rest (bridges, USB) would report what nobody asked for.
+  std::vector<SysfsProblem>* judged = state.kind == PcieDeviceKind::other ? nullptr : problems;
+  state.current_gts = read_speed(device_dir / "current_link_speed", judged);
+  state.max_gts = read_speed(device_dir / "max_link_speed", judged);
+  state.current_width = read_width(device_dir / "current_link_width", judged);
+  state.max_width = read_width(device_dir / "max_link_width", judged);
+  state.aer_correctable = read_aer(device_dir / "aer_dev_correctable", judged);
+  state.aer_nonfatal = read_aer(device_dir / "aer_dev_nonfatal", judged);
+  state.aer_fatal = read_aer(device_dir / "aer_dev_fatal", judged);
   return state;
 }
 
-std::vector<PcieLinkState> read_pcie_links(const fs::path& sysfs_root) {
+std::vector<PcieLinkState> read_pcie_links(const fs::path& sysfs_root,
+                                           std::vector<SysfsProblem>* problems) {
   std::vector<PcieLinkState> links;
-  fs::path devices = sysfs_root / "sys/bus/pci/devices";
-  std::error_code error;
-  std::vector<std::string> names;
-  for (fs::directory_iterator it(devices, error), end; !error && it != end; it.increment(error)) {
-    std::string name = it->path().filename().string();
-    if (looks_like_bdf(name)) names.push_back(name);
-  }
-  std::sort(names.begin(), names.end());
-  for (const auto& name : names) {
-    PcieLinkState state = read_pcie_device(devices / name, name);
-    if (state.kind != PcieDeviceKind::other) links.push_back(std::move(state));
+  const fs::path devices = sysfs_root / "sys/bus/pci/devices";
+  for (const fs::path& entry : list_sysfs_dir(devices, problems)) {
+    const std::string name = entry.filename().string();
+    if (!looks_like_bdf(name)) continue;
+    const std::size_t before = problems ? problems->size() : 0;
+    PcieLinkState state = read_pcie_device(devices / name, name, problems);
+    // A device whose class cannot be read may be a GPU: its problem stays reported.
+    if (state.kind != PcieDeviceKind::other) {
+      links.push_back(std::move(state));
+    } else if (problems && !state.class_code.empty() && !state.vendor.empty()) {
+      problems->resize(before);  // a bridge or another device nobody judges
+    }
   }
   return links;
 }

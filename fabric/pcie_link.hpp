@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "fabric/sysfs_file.hpp"
+
 namespace fabcheck {
 
 // hca: an RDMA-capable adapter (InfiniBand class, or a NIC with an infiniband/ directory, i.e.
@@ -53,10 +55,14 @@ struct PcieLinkState {
 };
 
 // Every GPU, NIC and NVMe controller under <sysfs_root>/sys/bus/pci/devices, sorted by BDF. A
-// missing directory gives an empty list; unreadable attributes stay empty.
-std::vector<PcieLinkState> read_pcie_links(const std::filesystem::path& sysfs_root);
+// missing directory gives an empty list. What cannot be read or understood (a folder that cannot
+// be listed, a device whose class cannot be read, a link speed or width that is not one) is added
+// to `problems`, so that it is reported, never taken as healthy.
+std::vector<PcieLinkState> read_pcie_links(const std::filesystem::path& sysfs_root,
+                                           std::vector<SysfsProblem>* problems = nullptr);
 
 // One device directory (for tests and the fuzz target).
-PcieLinkState read_pcie_device(const std::filesystem::path& device_dir, const std::string& bdf);
+PcieLinkState read_pcie_device(const std::filesystem::path& device_dir, const std::string& bdf,
+                               std::vector<SysfsProblem>* problems = nullptr);
 
 }  // namespace fabcheck

@@ -3,8 +3,15 @@
 
 namespace fabcheck {
 
+bool judged_anything(const std::vector<Finding>& findings) {
+  for (const Finding& finding : findings) {
+    if (finding.severity != Severity::waived) return true;
+  }
+  return false;
+}
+
 Verdict verdict_of(const std::vector<Finding>& findings, bool incomplete) {
-  bool any_error = incomplete;
+  bool any_error = incomplete || !judged_anything(findings);
   bool any_warn = false;
   for (const Finding& finding : findings) {
     switch (finding.severity) {

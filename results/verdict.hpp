@@ -12,8 +12,12 @@ namespace fabcheck {
 enum class Verdict { pass, warn, fail, incomplete };
 
 // fail if any FAIL; else incomplete if any ERROR (or `incomplete` is set: a probe timed out, the
-// run was interrupted); else warn if any WARN; else pass. WAIVED findings never change it.
+// run was interrupted), or if nothing was judged (no finding but WAIVED ones: a profile without a
+// matching expectation, everything waived); else warn if any WARN; else pass.
 Verdict verdict_of(const std::vector<Finding>& findings, bool incomplete = false);
+
+// Some finding is a judgement (PASS, WARN, FAIL or ERROR), not only WAIVED ones.
+bool judged_anything(const std::vector<Finding>& findings);
 
 // 0 pass or warn, 1 fail, 3 incomplete (2 is for usage errors, decided before any run).
 int exit_code_of(Verdict verdict);

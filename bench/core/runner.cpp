@@ -134,11 +134,17 @@ void Runner::write_summary(const std::string& reason) {
     s.incomplete_reason = reason;
   const bool ended_early = !s.incomplete_reason.empty() || reason == kInProgress;
   std::string incomplete_reason = s.incomplete_reason.empty() ? reason : s.incomplete_reason;
+  const auto& findings = s.writer->findings();
   if (incomplete_reason.empty() && !s.probes_errored.empty()) {
     const auto& [probe, message] = s.probes_errored.front();
     incomplete_reason = probe + " errored: " + message;
   }
-  const auto& findings = s.writer->findings();
+  if (incomplete_reason.empty() && !judged_anything(findings)) {
+    incomplete_reason = "nothing was judged: no expectation of profile " + s.request.profile.name +
+                        " matched a measurement" +
+                        (s.probes_run.empty() ? std::string(" (no probe ran: all waived)")
+                                              : std::string());
+  }
   const Verdict verdict = verdict_of(findings, !incomplete_reason.empty());
   nlohmann::json counts;
   for (Severity severity :

@@ -263,7 +263,7 @@ def scenario_launcher_killed(tmp):
     target = tmp / "target"
     target.mkdir()
     out = tmp / "run"
-    profile = str(ROOT / "tests" / "fixtures" / "storage" / "no-expectations.toml")
+    profile = str(ROOT / "tests" / "fixtures" / "storage" / "storage-smoke.toml")
     command = ["mpirun", "--oversubscribe", "-np", "2", ARGS.fabcheck, "run", "--profile", profile,
                "--probes", "storage.seq_write", "--storage-path", str(target), "--opt",
                "storage.file_size=64M", "--opt", "storage.duration_s=60", "--out", str(out)]

@@ -17,10 +17,18 @@ std::vector<Finding> findings_of(std::initializer_list<Severity> severities) {
   return findings;
 }
 
-TEST(Verdict, EmptyOrOnlyPassAndWaivedPasses) {
-  EXPECT_EQ(verdict_of({}), Verdict::pass);
+TEST(Verdict, OnlyPassAndWaivedPasses) {
   EXPECT_EQ(verdict_of(findings_of({Severity::pass, Severity::waived})), Verdict::pass);
-  EXPECT_EQ(verdict_of(findings_of({Severity::waived})), Verdict::pass);
+  EXPECT_EQ(verdict_of(findings_of({Severity::pass})), Verdict::pass);
+}
+
+// A run that judged nothing (no finding, or only WAIVED ones) is not a pass.
+TEST(Verdict, NothingJudgedIsIncomplete) {
+  EXPECT_FALSE(judged_anything({}));
+  EXPECT_FALSE(judged_anything(findings_of({Severity::waived, Severity::waived})));
+  EXPECT_TRUE(judged_anything(findings_of({Severity::waived, Severity::warn})));
+  EXPECT_EQ(verdict_of({}), Verdict::incomplete);
+  EXPECT_EQ(verdict_of(findings_of({Severity::waived})), Verdict::incomplete);
 }
 
 TEST(Verdict, WarnFailIncompleteInOrderOfPrecedence) {

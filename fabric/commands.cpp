@@ -176,8 +176,10 @@ PcieExpectation parse_pcie_expectation(const std::string& option, const std::str
 }
 
 int inventory_command(const InventoryOptions& options, std::FILE* out) {
-  std::vector<PcieLinkState> links = read_pcie_links(options.sysfs_root);
-  std::vector<IbPortState> ports = read_ib_ports(options.sysfs_root);
+  std::vector<SysfsProblem> problems;
+  std::vector<PcieLinkState> links = read_pcie_links(options.sysfs_root, &problems);
+  const std::size_t pcie_problems = problems.size();
+  std::vector<IbPortState> ports = read_ib_ports(options.sysfs_root, &problems);
   std::fprintf(out, "fabric inventory of %s\n", options.sysfs_root.c_str());
   print_pcie_table(links, out);
   print_ib_table(ports, out);
@@ -193,6 +195,13 @@ int inventory_command(const InventoryOptions& options, std::FILE* out) {
   std::vector<Measurement> measurements = pcie_link_measurements(links, options.gpus_under_load);
   auto port_records = ib_port_measurements(ports);
   measurements.insert(measurements.end(), port_records.begin(), port_records.end());
+  for (std::size_t i = 0; i < problems.size(); ++i) {
+    const bool pcie = i < pcie_problems;
+    auto records =
+        sysfs_problem_measurements(pcie ? kPcieLinksProbe : kIbPortsProbe,
+                                   pcie ? "link_width_deficit" : "port_active", {problems[i]});
+    measurements.insert(measurements.end(), records.begin(), records.end());
+  }
   std::map<std::string, CounterSnapshot> before;
   for (const auto& port : ports) before[port.subject()] = port.counters;
   std::optional<std::map<std::string, CounterSnapshot>> after;

@@ -16,6 +16,9 @@ struct PcieExpectation {
   int width = 0;  // minimum lane count; 0: not checked
 };
 
+// More RDMA ports than any node has (a node holds at most a few dozen): a bound for checking input.
+inline constexpr int kMaxIbPortsOfANode = 1024;
+
 struct FabricExpectations {
   PcieExpectation gpu;
   PcieExpectation hca;  // RDMA adapters (IB, RoCE)

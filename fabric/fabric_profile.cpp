@@ -59,10 +59,12 @@ FabricExpectations fabric_expectations_from(const Profile& profile) {
   pcie("nvme_pcie", expectations.nvme);
   if (profile.node.count("ib_ports")) {
     const double ports = node_number(profile, "ib_ports", 0);
-    if (ports != std::floor(ports)) {
-      throw ConfigError(
-          where, profile.node_lines.at("ib_ports"),
-          "[node] ib_ports = \"" + profile.node.at("ib_ports") + "\": expected a whole number");
+    // Out of range it would wrap when converted and the check would vanish (a PASS).
+    if (ports != std::floor(ports) || ports < 0 || ports > kMaxIbPortsOfANode) {
+      throw ConfigError(where, profile.node_lines.at("ib_ports"),
+                        "[node] ib_ports = \"" + profile.node.at("ib_ports") +
+                            "\": expected a whole number from 0 to " +
+                            std::to_string(kMaxIbPortsOfANode));
     }
     expectations.ib_ports = static_cast<int>(ports);
   }

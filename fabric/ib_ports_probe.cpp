@@ -24,7 +24,8 @@ class IbPortsProbe : public Probe {
   }
   void run(RunContext& context, MeasurementSink& sink) override {
     if (context.world.local_rank() != 0) return;
-    auto ports = read_ib_ports(context.options.sysfs_root);
+    std::vector<SysfsProblem> problems;
+    auto ports = read_ib_ports(context.options.sysfs_root, &problems);
     bool live = context.options.sysfs_root == "/";
     VerbsDevices verbs = live ? list_verbs_devices() : VerbsDevices{};
     for (auto& m : ib_port_measurements(ports)) {
@@ -34,6 +35,8 @@ class IbPortsProbe : public Probe {
       }
       sink.emit(std::move(m));
     }
+    for (auto& m : sysfs_problem_measurements(kIbPortsProbe, "port_active", problems))
+      sink.emit(std::move(m));
     if (!ports.empty()) {
       StoredCounters stored;
       stored.taken_at_s = now_seconds();

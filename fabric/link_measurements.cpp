@@ -230,4 +230,16 @@ std::vector<Measurement> ib_counter_growth(const std::map<std::string, CounterSn
   return out;
 }
 
+std::vector<Measurement> sysfs_problem_measurements(const char* probe, const char* metric,
+                                                    const std::vector<SysfsProblem>& problems) {
+  std::vector<Measurement> out;
+  for (const SysfsProblem& problem : problems) {
+    Measurement m = make(probe, metric, 0, "count", problem.path);
+    m.status = MeasurementStatus::error;
+    m.message = problem.describe() + "; the value cannot be judged, so this node is not passed";
+    out.push_back(std::move(m));
+  }
+  return out;
+}
+
 }  // namespace fabcheck

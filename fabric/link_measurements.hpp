@@ -44,4 +44,10 @@ std::vector<Measurement> ib_counter_growth(const std::map<std::string, CounterSn
                                            const std::map<std::string, CounterSnapshot>& after,
                                            double interval_s);
 
+// One ERROR record per sysfs value that was there but could not be read or understood (subject:
+// its path; metric: `metric`, one the probe declares), so that it is reported, never taken for a
+// healthy value.
+std::vector<Measurement> sysfs_problem_measurements(const char* probe, const char* metric,
+                                                    const std::vector<SysfsProblem>& problems);
+
 }  // namespace fabcheck

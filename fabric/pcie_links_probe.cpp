@@ -22,9 +22,12 @@ class PcieLinksProbe : public Probe {
     if (context.world.local_rank() != 0) return;  // one reading per host
     auto load = context.options.extra.find("pcie.gpus_under_load");
     bool loaded = load != context.options.extra.end() && load->second == "1";
-    auto links = read_pcie_links(context.options.sysfs_root);
+    std::vector<SysfsProblem> problems;
+    auto links = read_pcie_links(context.options.sysfs_root, &problems);
     for (auto& m : pcie_link_measurements(links, loaded)) sink.emit(std::move(m));
-    if (links.empty()) {
+    for (auto& m : sysfs_problem_measurements(kPcieLinksProbe, "link_width_deficit", problems))
+      sink.emit(std::move(m));
+    if (links.empty() && problems.empty()) {
       Measurement none;
       none.probe = kPcieLinksProbe;
       none.metric = "link_width_deficit";

@@ -101,9 +101,27 @@ void judge_one(const Measurement& m, const PreflightPolicy& policy, std::vector<
 std::vector<Finding> judge_preflight(const std::vector<Measurement>& measurements,
                                      const PreflightPolicy& policy) {
   std::vector<Finding> out;
+  std::map<std::string, const Measurement*> first_of_host;
+  std::map<std::string, int> checks_of_host;
   for (const Measurement& m : measurements) {
     if (m.probe != kPreflightProbe || m.status != MeasurementStatus::ok) continue;
+    first_of_host.emplace(m.host, &m);
+    ++checks_of_host[m.host];
     judge_one(m, policy, out);
+  }
+  // A node that passed every check says so: its fitness was judged, not merely not found wanting.
+  for (const auto& [host, first] : first_of_host) {
+    const bool found =
+        std::any_of(out.begin(), out.end(), [&](const Finding& f) { return f.host == host; });
+    if (found) continue;
+    Finding f = finding_about(*first, Severity::pass);
+    f.metric = "fitness";
+    f.subject = "node";
+    f.observed.reset();
+    f.message = host + " is fit to be measured: " + std::to_string(checks_of_host[host]) +
+                " pre-flight readings, no foreign process, no busy or failing GPU";
+    f.source = "pre-flight: a node is measured idle (DCGM, Azure HPC health checks)";
+    out.push_back(std::move(f));
   }
   return out;
 }

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 
+#include <charconv>
 #include <cmath>
 #include <fstream>
 #include <set>
@@ -158,10 +159,12 @@ class ProfileParser {
         text = string->get();
       } else if (const auto* boolean = value.as_boolean()) {
         text = boolean->get() ? "true" : "false";
-      } else if (value.is_integer() || value.is_floating_point()) {
-        std::ostringstream number;
-        number << read_number(value, name);
-        text = number.str();
+      } else if (const auto* integer = value.as_integer()) {
+        text = std::to_string(integer->get());  // exactly as written: 4294967296, not 4.29e+09
+      } else if (value.is_floating_point()) {
+        char number[64];  // the shortest text that reads back as the same double
+        const auto end = std::to_chars(number, number + sizeof number, read_number(value, name));
+        text.assign(number, end.ptr);
       } else {
         fail(line_of(value), "key \"" + name +
                                  "\" in [node] must be a string, number or boolean, got " +

@@ -11,7 +11,7 @@ bool judged_anything(const std::vector<Finding>& findings) {
 }
 
 Verdict verdict_of(const std::vector<Finding>& findings, bool incomplete) {
-  bool any_error = incomplete || !judged_anything(findings);
+  bool any_error = incomplete;
   bool any_warn = false;
   for (const Finding& finding : findings) {
     switch (finding.severity) {

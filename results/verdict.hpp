@@ -12,8 +12,9 @@ namespace fabcheck {
 enum class Verdict { pass, warn, fail, incomplete };
 
 // fail if any FAIL; else incomplete if any ERROR (or `incomplete` is set: a probe timed out, the
-// run was interrupted), or if nothing was judged (no finding but WAIVED ones: a profile without a
-// matching expectation, everything waived); else warn if any WARN; else pass.
+// run was interrupted); else warn if any WARN; else pass. WAIVED findings never change it. A run
+// that judged nothing is made incomplete by the runner (judged_anything), not here: a clean
+// kernel log with no finding is a pass.
 Verdict verdict_of(const std::vector<Finding>& findings, bool incomplete = false);
 
 // Some finding is a judgement (PASS, WARN, FAIL or ERROR), not only WAIVED ones.

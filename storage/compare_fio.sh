@@ -16,8 +16,8 @@ SECONDS_PER_PATTERN=${5:-10}
 command -v fio > /dev/null || { echo "fio not found" >&2; exit 2; }
 command -v python3 > /dev/null || { echo "python3 not found" >&2; exit 2; }
 
-# Judged against no expected figures: the ratios are the point here (FABCHECK_PROFILE overrides).
-PROFILE=${FABCHECK_PROFILE:-$(cd "$(dirname "$0")/../tests/fixtures/storage" && pwd)/no-expectations.toml}
+# Judged against thresholds any storage meets: the ratios are the point here (FABCHECK_PROFILE overrides).
+PROFILE=${FABCHECK_PROFILE:-$(cd "$(dirname "$0")/../tests/fixtures/storage" && pwd)/storage-smoke.toml}
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/fabcheck-compare-fio.XXXXXX")
 FIO_DIR=$(mktemp -d "$TARGET/.fabcheck-compare-fio.XXXXXX")  # fio's files, removed at the end

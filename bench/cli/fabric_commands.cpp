@@ -7,6 +7,7 @@
 #include "bench/cli/cli_support.hpp"
 #include "fabric/fabric_profile.hpp"
 #include "results/config_error.hpp"
+#include "results/input_path.hpp"
 
 namespace fabcheck {
 namespace {
@@ -76,8 +77,10 @@ CLI::App* add_inventory_command(CLI::App& app, InventoryArgs& args) {
     command->add_option(std::string("--expect-") + kind + "-pcie", args.expect_pcie[kind],
                         std::string("Minimum PCIe GENxWIDTH of each ") + kind + " (e.g. 5x16)");
   }
-  command->add_option("--expect-ib-ports", args.expect_ib_ports,
-                      "Active RDMA ports expected (0: none)");
+  command
+      ->add_option("--expect-ib-ports", args.expect_ib_ports,
+                   "Active RDMA ports expected (0: none)")
+      ->check(CLI::Range(0, kMaxIbPortsOfANode));
   command
       ->add_option("--expect-ib-rate", options.expectations.ib_rate_gbps, "Minimum port rate, Gb/s")
       ->check(finite_between(1, 10000));
@@ -113,6 +116,16 @@ int inventory_main(InventoryArgs& args, const Registry& registry) {
       }
     }
     if (args.expect_ib_ports) expected.ib_ports = *args.expect_ib_ports;
+    // A mistyped sysfs tree read as "no device" (or no counter growth) would pass.
+    for (const auto& [option, path] :
+         {std::pair<const char*, const std::string&>{"--sysfs-root", args.options.sysfs_root},
+          {"--counters-after", args.options.counters_after_root}}) {
+      if (path.empty()) continue;
+      const std::string what = describe_path(path);
+      if (what != "a directory")
+        throw ConfigError(std::string(option) + " " + path + ": is " + what +
+                          ", not a sysfs tree (a folder holding sys/)");
+    }
   } catch (const ConfigError& error) {
     std::fprintf(stderr, "fabcheck: %s\n", error.what());
     return 2;

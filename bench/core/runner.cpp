@@ -139,12 +139,6 @@ void Runner::write_summary(const std::string& reason) {
     const auto& [probe, message] = s.probes_errored.front();
     incomplete_reason = probe + " errored: " + message;
   }
-  if (incomplete_reason.empty() && !judged_anything(findings)) {
-    incomplete_reason = "nothing was judged: no expectation of profile " + s.request.profile.name +
-                        " matched a measurement" +
-                        (s.probes_run.empty() ? std::string(" (no probe ran: all waived)")
-                                              : std::string());
-  }
   const Verdict verdict = verdict_of(findings, !incomplete_reason.empty());
   nlohmann::json counts;
   for (Severity severity :
@@ -374,6 +368,15 @@ int Runner::execute(World& world) {
     }
     if (!s.stop_reason.empty() && s.incomplete_reason.empty())
       s.incomplete_reason = "results not fully written: " + s.stop_reason;
+    // A run that judged nothing (an empty profile, sizes below one element, all waived) is not a
+    // pass: the summary, the verdict line and the exit code all say so.
+    if (s.incomplete_reason.empty() && s.probes_errored.empty() &&
+        !judged_anything(s.writer->findings())) {
+      s.incomplete_reason =
+          "nothing was judged: no expectation of profile " + s.request.profile.name +
+          " matched a measurement" +
+          (s.probes_run.empty() ? std::string(" (no probe ran: all waived)") : std::string());
+    }
     write_summary("");
     if (!s.stop_reason.empty() && s.incomplete_reason.find(s.stop_reason) == std::string::npos) {
       s.incomplete_reason = "results not fully written: " + s.stop_reason;

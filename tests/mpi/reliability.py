@@ -9,6 +9,7 @@ import os
 import pathlib
 import signal
 import socket
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -335,6 +336,42 @@ def scenario_odd_paths(tmp):
             fail(f"{out} was created")
 
 
+def scenario_unknown_values(tmp):
+    """What cannot be read or understood is never a pass: a sysfs tree with a width "banana" and a
+    rate "fast" is ERROR naming each file (exit 3); a mistyped tree, or an absurd port count, is
+    refused (exit 2) naming it."""
+    tree = tmp / "sysfs"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "fabric" / "sysfs" / "healthy", tree,
+                    symlinks=True)
+    gpu = (tree / "sys" / "bus" / "pci" / "devices" / "0000:18:00.0").resolve()
+    port = (tree / "sys" / "class" / "infiniband" / "mlx5_0").resolve() / "ports" / "1"
+    (gpu / "current_link_width").write_text("banana\n")
+    (port / "rate").write_text("fast\n")
+    inventory = [ARGS.fabcheck, "inventory", "--expect-ib-rate", "400"]
+    result = subprocess.run(inventory + ["--sysfs-root", str(tree)], capture_output=True,
+                            text=True, timeout=20)
+    print(f"garbage values: exit {result.returncode}")
+    for named in ['current_link_width: holds "banana"', 'ports/1/rate: holds "fast"']:
+        if named not in result.stdout:
+            fail(f"not named: {named!r}\n{result.stdout}")
+    if result.returncode != 3 or "verdict: PASS" in result.stdout:
+        fail(f"expected exit 3 and no PASS, got {result.returncode}\n{result.stdout}")
+    profile = tmp / "ports.toml"
+    profile.write_text('[profile]\nname = "p"\n[node]\nib_ports = 4294967296\n')
+    cases = [
+        (inventory + ["--sysfs-root", str(tmp / "no-such-tree")], "--sysfs-root"),
+        (inventory + ["--sysfs-root", str(tree), "--counters-after", str(tmp / "typo")],
+         "--counters-after " + str(tmp / "typo") + ": is missing"),
+        (inventory + ["--sysfs-root", str(tree), "--profile", str(profile)],
+         "ib_ports = \"4294967296\": expected a whole number from 0 to 1024"),
+    ]
+    for command, named in cases:
+        result = subprocess.run(command, capture_output=True, text=True, timeout=20)
+        print(f"{' '.join(command[1:])}: exit {result.returncode}: {result.stderr.strip()}")
+        if result.returncode != 2 or named not in result.stderr:
+            fail(f"expected exit 2 saying {named!r}")
+
+
 SCENARIOS = {
     "stop-rank0": scenario_stop_rank0,
     "stop-startup": scenario_stop_startup,
@@ -344,6 +381,7 @@ SCENARIOS = {
     "launcher-killed": scenario_launcher_killed,
     "size-refusal": scenario_size_refusal,
     "odd-paths": scenario_odd_paths,
+    "unknown-values": scenario_unknown_values,
 }
 
 if __name__ == "__main__":

@@ -1,8 +1,12 @@
 // Findings from the recorded sysfs trees: the healthy node flags nothing, each defect is named.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "fabric/commands.hpp"
@@ -221,6 +225,31 @@ TEST(InventoryCommand, DegradedTreeFails) {
   std::string text = run_inventory(options, code);
   EXPECT_EQ(code, 1) << text;
   EXPECT_NE(text.find("FAIL   fabric.ib_ports mlx5_5/1"), std::string::npos) << text;
+}
+
+// A value that is there but is not what sysfs holds (a width "banana", a rate "fast") was read as
+// no value and the node passed. Now each is an ERROR naming the file, and the run is not a pass.
+TEST(InventoryCommand, GarbageValuesAreNamedAndNeverPass) {
+  namespace fs = std::filesystem;
+  const fs::path copy =
+      fs::temp_directory_path() / ("fabcheck-garbage-sysfs-" + std::to_string(::getpid()));
+  fs::remove_all(copy);
+  fs::copy(tree("healthy"), copy, fs::copy_options::recursive | fs::copy_options::copy_symlinks);
+  const fs::path gpu = fs::canonical(copy / "sys/bus/pci/devices/0000:18:00.0");
+  const fs::path port = fs::canonical(copy / "sys/class/infiniband/mlx5_0") / "ports/1";
+  std::ofstream(gpu / "current_link_width") << "banana\n";
+  std::ofstream(port / "rate") << "fast\n";
+  InventoryOptions options;
+  options.sysfs_root = copy.string();
+  options.expectations = h100_node();
+  int code = -1;
+  const std::string text = run_inventory(options, code);
+  fs::remove_all(copy);
+  EXPECT_EQ(code, 3) << text;
+  EXPECT_NE(text.find("current_link_width: holds \"banana\", not a link width"), std::string::npos)
+      << text;
+  EXPECT_NE(text.find("ports/1/rate: holds \"fast\", not a rate"), std::string::npos) << text;
+  EXPECT_EQ(text.find("verdict: PASS"), std::string::npos) << text;
 }
 
 TEST(InventoryCommand, CounterSnapshots) {

@@ -49,7 +49,13 @@ TEST(FabricProfile, MalformedValuesNameFileLineAndValue) {
             "\"5y16\""},
            {{{"ib_ports", "eight"}},
             "p.toml:3: [node] ib_ports = \"eight\": expected a number of at least 0"},
-           {{{"ib_ports", "2.5"}}, "p.toml:3: [node] ib_ports = \"2.5\": expected a whole number"},
+           {{{"ib_ports", "2.5"}},
+            "p.toml:3: [node] ib_ports = \"2.5\": expected a whole number from 0 to 1024"},
+           // Too large to convert: the check used to wrap and vanish (PASS).
+           {{{"ib_ports", "4294967296"}},
+            "p.toml:3: [node] ib_ports = \"4294967296\": expected a whole number from 0 to 1024"},
+           {{{"ib_ports", "1e10"}},
+            "p.toml:3: [node] ib_ports = \"1e10\": expected a whole number from 0 to 1024"},
            {{{"ib_rate_gbps", "-1"}},
             "p.toml:3: [node] ib_rate_gbps = \"-1\": expected a number of at least 0"}}) {
     try {

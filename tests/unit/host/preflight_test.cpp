@@ -43,7 +43,12 @@ std::vector<Measurement> preflight_of(std::vector<testing::FakeGpu> gpus) {
 TEST(Preflight, IdleNodeIsFit) {
   const auto measurements = preflight_of(eight_idle_gpus());
   EXPECT_GE(measurements.size(), 8u * 5);
-  EXPECT_TRUE(judge_preflight(measurements).empty());
+  const auto findings = judge_preflight(measurements);
+  ASSERT_EQ(findings.size(), 1u);  // one PASS for the node: its fitness was judged
+  EXPECT_EQ(findings[0].severity, Severity::pass);
+  EXPECT_EQ(findings[0].metric, "fitness");
+  EXPECT_NE(findings[0].message.find("fit to be measured"), std::string::npos)
+      << findings[0].message;
 }
 
 TEST(Preflight, ForeignProcessIsNamedAndFails) {
@@ -63,7 +68,9 @@ TEST(Preflight, ForeignProcessIsNamedAndFails) {
   // Our own process is not foreign.
   gpus = eight_idle_gpus();
   gpus[1].processes = {{1, 500'000'000ULL, "fabcheck"}};
-  EXPECT_TRUE(judge_preflight(preflight_of(gpus)).empty());
+  const auto own = judge_preflight(preflight_of(gpus));
+  ASSERT_EQ(own.size(), 1u);
+  EXPECT_EQ(own[0].severity, Severity::pass);
 }
 
 TEST(Preflight, RepairsPendingPersistenceAndRetiredPages) {

@@ -22,13 +22,12 @@ TEST(Verdict, OnlyPassAndWaivedPasses) {
   EXPECT_EQ(verdict_of(findings_of({Severity::pass})), Verdict::pass);
 }
 
-// A run that judged nothing (no finding, or only WAIVED ones) is not a pass.
-TEST(Verdict, NothingJudgedIsIncomplete) {
+// What the runner uses to refuse a pass to a run that judged nothing (no finding, or only WAIVED).
+TEST(Verdict, JudgedAnythingNeedsAFindingThatIsNotWaived) {
   EXPECT_FALSE(judged_anything({}));
   EXPECT_FALSE(judged_anything(findings_of({Severity::waived, Severity::waived})));
   EXPECT_TRUE(judged_anything(findings_of({Severity::waived, Severity::warn})));
-  EXPECT_EQ(verdict_of({}), Verdict::incomplete);
-  EXPECT_EQ(verdict_of(findings_of({Severity::waived})), Verdict::incomplete);
+  EXPECT_TRUE(judged_anything(findings_of({Severity::pass})));
 }
 
 TEST(Verdict, WarnFailIncompleteInOrderOfPrecedence) {

@@ -19,6 +19,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "results/record_json.hpp"
+
 namespace fabcheck {
 namespace {
 
@@ -76,14 +78,6 @@ FamilyChoice family_of_unit(const std::string& unit) {
   while (!suffix.empty() && suffix.back() == '_') suffix.pop_back();
   if (!suffix.empty()) name += "_" + suffix;
   return {name, 1, 1, "a figure in unit \"" + unit + "\", which has no family of its own"};
-}
-
-// Valid UTF-8, invalid bytes replaced by U+FFFD (the format requires UTF-8).
-std::string valid_utf8(const std::string& text) {
-  const nlohmann::json as_json = text;
-  return nlohmann::json::parse(
-             as_json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
-      .get<std::string>();
 }
 
 std::string escape(const std::string& text, bool quote) {

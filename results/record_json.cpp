@@ -236,4 +236,11 @@ Finding finding_from_json(const json& object, const std::string& where) {
   return finding;
 }
 
+std::string valid_utf8(const std::string& text) {
+  const nlohmann::json as_json = text;
+  return nlohmann::json::parse(
+             as_json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
+      .get<std::string>();
+}
+
 }  // namespace fabcheck

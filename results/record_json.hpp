@@ -17,4 +17,7 @@ nlohmann::json to_json(const Finding& finding);
 Measurement measurement_from_json(const nlohmann::json& json, const std::string& where);
 Finding finding_from_json(const nlohmann::json& json, const std::string& where);
 
+// `text` as valid UTF-8: invalid bytes replaced by U+FFFD (for formats that require UTF-8).
+std::string valid_utf8(const std::string& text);
+
 }  // namespace fabcheck

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cstring>
 #include <fstream>
@@ -16,6 +17,7 @@
 #include "results/config_error.hpp"
 #include "results/hdf5_writer.hpp"
 #include "results/input_path.hpp"
+#include "results/junit_writer.hpp"
 #include "results/prometheus_writer.hpp"
 #include "results/record_json.hpp"
 
@@ -61,11 +63,19 @@ void write_whole(int fd, const std::string& bytes, const fs::path& path) {
   }
 }
 
-// Writes `bytes` to `path` atomically: a temporary file, then renamed over it.
+// Writes `bytes` to `path` atomically: a temporary file of its own (created exclusively, so
+// nothing planted under its name is followed or written into), then renamed over it.
 void replace_file(const fs::path& path, const std::string& bytes) {
-  const fs::path temporary = path.string() + ".tmp";
-  const int fd = ::open(temporary.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  std::string name = path.string() + ".tmp.XXXXXX";
+  const int fd = ::mkostemp(name.data(), O_CLOEXEC);
+  const fs::path temporary = name;
   if (fd < 0) throw write_error("create", temporary, errno);
+  if (::fchmod(fd, 0644) != 0) {
+    const int error = errno;
+    ::close(fd);
+    ::unlink(temporary.c_str());
+    throw write_error("chmod", temporary, error);
+  }
   try {
     write_whole(fd, bytes, temporary);
   } catch (...) {
@@ -144,23 +154,31 @@ bool rewrite_in_place(const fs::path& path, const std::string& bytes) {
 }  // namespace
 
 RunWriter::RunWriter(fs::path dir) : dir_(std::move(dir)) {
+  // The run directory is made here, by this process, or not at all: a directory that exists
+  // (even empty, even one this user could write) may belong to someone else, who could have
+  // planted links in it, and an earlier run is never written over.
   std::error_code error;
-  if (fs::exists(dir_, error)) {
-    if (!fs::is_directory(dir_, error)) {
-      throw ConfigError(dir_.string(), 0, "run directory path exists and is not a directory");
-    }
-    if (!fs::is_empty(dir_, error)) {
-      throw ConfigError(dir_.string(), 0,
-                        "run directory exists and is not empty; an earlier run is never "
-                        "written over (choose another output directory)");
-    }
+  if (fs::exists(fs::symlink_status(dir_, error))) {
+    throw ConfigError(dir_.string(), 0,
+                      "run directory exists; a run writes only into a directory it creates "
+                      "(choose a path that does not exist yet)");
   }
-  fs::create_directories(dir_, error);
+  const fs::path parent = dir_.has_parent_path() ? dir_.parent_path() : fs::path();
+  if (!parent.empty()) fs::create_directories(parent, error);
   if (error) {
     const std::string what = describe_path(dir_);
     throw ConfigError(dir_.string(), 0,
                       "cannot create run directory: " + error.message() +
                           (what.rfind("missing", 0) == 0 ? "" : " (it is " + what + ")"));
+  }
+  if (::mkdir(dir_.c_str(), 0755) != 0) {
+    const int mkdir_error = errno;
+    throw ConfigError(
+        dir_.string(), 0,
+        mkdir_error == EEXIST
+            ? std::string("run directory appeared while it was being created; a "
+                          "run writes only into a directory it creates")
+            : "cannot create run directory: " + std::string(std::strerror(mkdir_error)));
   }
   measurements_fd_ = create_exclusively(dir_ / "measurements.jsonl");
   try {
@@ -284,6 +302,55 @@ void mark_run_incomplete(const fs::path& run_dir, const std::string& reason, boo
   ::unlink((run_dir / kReserveName).c_str());
   replace_file(run_dir / "summary.json",
                summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  // junit.xml from the findings on disk, so a pipeline reading it sees the run end incomplete.
+  std::vector<Finding> findings;
+  {
+    std::ifstream in(run_dir / "findings.jsonl");
+    std::string line;
+    while (std::getline(in, line)) {
+      const auto json = nlohmann::json::parse(line, nullptr, false);
+      try {
+        if (json.is_object()) findings.push_back(finding_from_json(json, "findings.jsonl"));
+      } catch (const std::exception&) {
+        // A line this build cannot read is left out of junit.xml; findings.jsonl keeps it.
+      }
+    }
+  }
+  replace_file(run_dir / "junit.xml", render_junit(findings, summary));
+}
+
+void RunWriter::write_evidence(const std::string& host,
+                               const std::vector<std::pair<std::string, std::string>>& files) {
+  auto plain = [](const std::string& name) {
+    std::string out;
+    for (const char c : name) {
+      const bool keep =
+          std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '-' || c == '_';
+      out += keep ? c : '_';
+    }
+    if (out.empty() || out == "." || out == "..") out = "_" + out;
+    return out;
+  };
+  const fs::path evidence = dir_ / "evidence";
+  if (::mkdir(evidence.c_str(), 0755) != 0 && errno != EEXIST)
+    throw write_error("create", evidence, errno);
+  const fs::path folder = evidence / plain(host);
+  if (::mkdir(folder.c_str(), 0755) != 0) throw write_error("create", folder, errno);
+  for (const auto& [name, text] : files) {
+    const fs::path path = folder / plain(name);
+    const int fd = create_exclusively(path);
+    try {
+      write_whole(fd, text, path);
+    } catch (...) {
+      ::close(fd);
+      throw;
+    }
+    ::close(fd);
+  }
+}
+
+void RunWriter::write_junit(const nlohmann::json& summary) {
+  replace_file(dir_ / "junit.xml", render_junit(findings_, summary));
 }
 
 void RunWriter::write_prometheus(const nlohmann::json& summary, const fs::path& collector_dir) {

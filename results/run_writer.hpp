@@ -33,8 +33,9 @@ inline constexpr const char* kRunInProgress = "run in progress (or killed before
 
 class RunWriter {
  public:
-  // Creates `dir` (parents too). Throws ConfigError if it exists and is not an empty directory,
-  // so an earlier run is never written over.
+  // Creates `dir` (parents too; `dir` itself with mkdir, so it is this process's own). Throws
+  // ConfigError if it exists at all (an empty directory or a link too): an earlier run is never
+  // written over, and a directory someone else made is never written into.
   explicit RunWriter(std::filesystem::path dir);
   ~RunWriter();
   RunWriter(const RunWriter&) = delete;
@@ -61,6 +62,13 @@ class RunWriter {
   // atomically, and the same text as `collector_dir`/fabcheck_<plan>.prom when it is not empty.
   void write_prometheus(const nlohmann::json& summary,
                         const std::filesystem::path& collector_dir = {});
+  // Writes each file as evidence/<host>/<name> (folders and files created exclusively; names
+  // reduced to [A-Za-z0-9._-]). Throws ResultsWriteError.
+  void write_evidence(const std::string& host,
+                      const std::vector<std::pair<std::string, std::string>>& files);
+  // Writes junit.xml (render_junit of every finding so far and `summary`) atomically. Throws
+  // ResultsWriteError.
+  void write_junit(const nlohmann::json& summary);
   // Gives up the reserve file (at the end of a run, or when the filesystem is full).
   void release_reserve();
 

@@ -33,6 +33,22 @@ Verdict verdict_of(const std::vector<Finding>& findings, bool incomplete) {
   return Verdict::pass;
 }
 
+int severity_order(Severity severity) {
+  switch (severity) {
+    case Severity::fail:
+      return 0;
+    case Severity::error:
+      return 1;
+    case Severity::warn:
+      return 2;
+    case Severity::waived:
+      return 3;
+    case Severity::pass:
+      return 4;
+  }
+  return 5;
+}
+
 int exit_code_of(Verdict verdict) {
   switch (verdict) {
     case Verdict::pass:

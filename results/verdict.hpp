@@ -25,6 +25,9 @@ int exit_code_of(Verdict verdict);
 
 const char* to_string(Verdict verdict);
 
+// Worst first: FAIL 0, ERROR 1, WARN 2, WAIVED 3, PASS 4 (for sorting findings by severity).
+int severity_order(Severity severity);
+
 std::map<Severity, int> count_by_severity(const std::vector<Finding>& findings);
 
 // "verdict: PASS (12 pass, 0 warn, 0 fail, 2 waived, 0 error); exit code 0"

@@ -15,6 +15,7 @@
 #include "bench/core/plan.hpp"
 #include "bench/core/runner.hpp"
 #include "bench/core/size_range.hpp"
+#include "ops/evidence.hpp"
 #include "results/config_error.hpp"
 #include "results/input_path.hpp"
 #include "storage/path_validation.hpp"
@@ -112,17 +113,13 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
   request.judges = registry.judges();
   request.monitors = registry.counter_monitors();
   if (!args.out.empty()) {
-    // A new path, or an empty directory; anything else is named for what it is.
-    std::error_code error;
+    // Only a new path: whatever is there (even an empty directory, which someone else may own
+    // and plant links in) is refused, named for what it is.
     const std::string what = describe_path(args.out);
-    if (what == "a directory") {
-      if (!std::filesystem::is_empty(args.out, error)) {
-        throw ConfigError("--out " + args.out +
-                          ": is a directory that is not empty; not writing over it");
-      }
-    } else if (what.rfind("missing", 0) != 0) {
+    if (what.rfind("missing", 0) != 0) {
       throw ConfigError("--out " + args.out + ": is " + what +
-                        "; give a new path or an empty directory");
+                        "; a run writes only into a directory it creates (give a path that "
+                        "does not exist yet)");
     }
     request.out_dir = args.out;
   }
@@ -136,6 +133,14 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
     }
     request.prometheus_dir = args.prometheus_dir;
   }
+  // On a FAIL, each node it names gathers what an engineer asks for next (ops/evidence).
+  const EvidenceLimits limits;
+  request.gather_evidence = [limits](const std::vector<Finding>& failures,
+                                     const std::filesystem::path& run_dir) {
+    return gather_evidence(failures, run_dir, limits);
+  };
+  // Its own limit, plus the time to read the NCCL logs and the kernel log it filters.
+  request.evidence_limit_s = limits.total_s + 10;
   request.versions = build_versions();
   request.environment = run_environment(environ);
   return request;

@@ -15,6 +15,7 @@
 #include "bench/core/timer.hpp"
 #include "results/config_error.hpp"
 #include "results/evaluator.hpp"
+#include "results/node_verdicts.hpp"
 #include "results/record_json.hpp"
 #include "results/units.hpp"
 #include "results/verdict.hpp"
@@ -81,6 +82,7 @@ struct Runner::State {
   std::vector<std::pair<std::string, std::string>> probes_waived;
   std::vector<std::pair<std::string, std::string>> probes_errored;
   std::vector<std::string> hosts;
+  std::vector<std::string> evidence_hosts;  // hosts whose evidence/<host>/ was written
   int ranks = 0;
   std::string incomplete_reason;  // why the run ended early; sticky once set
   std::string stop_reason;        // results cannot be written: the run stops after this probe
@@ -176,6 +178,12 @@ void Runner::write_summary(const std::string& reason) {
       {"environment", s.request.environment},
       {"run_dir", s.writer->dir().string()},
   };
+  if (!s.evidence_hosts.empty())
+    summary["evidence"] = {{"dir", "evidence"}, {"hosts", s.evidence_hosts}};
+  // Per node: its verdict, and the nodes a scheduler should drain or hold, with the reason.
+  const auto nodes = node_verdicts(findings, s.hosts, !incomplete_reason.empty());
+  summary.update(
+      node_answers_json(nodes, node_actions(nodes, findings, incomplete_reason), findings));
   try {
     s.writer->write_summary(summary);
   } catch (const ResultsWriteError& error) {
@@ -183,11 +191,16 @@ void Runner::write_summary(const std::string& reason) {
     std::fprintf(stderr, "fabcheck: summary.json not updated: %s\n", error.what());
   }
   if (reason == kInProgress) return;
-  // A final summary (the end, a timeout, an interrupt): metrics.prom follows it.
+  // A final summary (the end, a timeout, an interrupt): metrics.prom and junit.xml follow it.
   try {
     s.writer->write_prometheus(summary, s.request.prometheus_dir);
   } catch (const std::exception& error) {
     std::fprintf(stderr, "fabcheck: metrics.prom not written: %s\n", error.what());
+  }
+  try {
+    s.writer->write_junit(summary);
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "fabcheck: junit.xml not written: %s\n", error.what());
   }
 }
 
@@ -197,7 +210,10 @@ void Runner::record(const Finding& finding) {
   if (s.console && finding.severity != Severity::pass) {
     std::fprintf(s.console, "%-6s %s\n", severity_label(finding.severity), finding.message.c_str());
   }
-  keep([&] { s.writer->append(finding); });
+  // A FAIL naming one node carries the operator's action first ("drain node07: ...").
+  Finding written = finding;
+  written.remedy = remedy_with_operator_action(finding);
+  keep([&] { s.writer->append(written); });
 }
 
 void Runner::run_probe(World& world, Probe& probe) {
@@ -305,6 +321,60 @@ void Runner::run_probe(World& world, Probe& probe) {
   write_summary(kInProgress);
 }
 
+void Runner::gather_evidence(World& world) {
+  State& s = *state_;
+  // The root names the hosts to gather on, each with the FAIL findings about it (a finding across
+  // several hosts goes to each of them); every rank learns the list.
+  std::string plan;
+  if (world.is_root() && s.request.gather_evidence) {
+    std::lock_guard lock(s.mutex);
+    nlohmann::json by_host = nlohmann::json::object();
+    for (const Finding& finding : s.writer->findings()) {
+      if (finding.severity != Severity::fail || finding.host.empty()) continue;
+      std::stringstream hosts(finding.host);
+      std::string host;
+      while (std::getline(hosts, host, ',')) by_host[host].push_back(to_json(finding));
+    }
+    if (!by_host.empty()) plan = by_host.dump();
+  }
+  plan = world.broadcast_from_root(plan);
+  if (plan.empty()) return;
+  world.checkpoint("gather evidence", s.request.evidence_limit_s + kWatchdogMargin_s);
+  const auto by_host = nlohmann::json::parse(plan);
+  nlohmann::json mine = nlohmann::json::array();
+  if (world.local_rank() == 0 && by_host.contains(world.host())) {
+    std::vector<Finding> failures;
+    for (const auto& json : by_host[world.host()])
+      failures.push_back(finding_from_json(json, "evidence plan"));
+    try {
+      for (auto& file : s.request.gather_evidence(failures, s.request.out_dir))
+        mine.push_back({{"name", file.name}, {"text", file.text}});
+    } catch (const std::exception& error) {
+      mine.push_back(
+          {{"name", "index.txt"}, {"text", std::string("not gathered: ") + error.what()}});
+    }
+  }
+  world.checkpoint("gather evidence files", 120);
+  const auto gathered = world.gather_to_root(
+      mine.empty() ? std::string()
+                   : mine.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  if (!world.is_root()) return;
+  std::lock_guard lock(s.mutex);
+  for (std::size_t r = 0; r < gathered.size(); ++r) {
+    if (gathered[r].empty()) continue;
+    std::vector<std::pair<std::string, std::string>> files;
+    for (const auto& file : nlohmann::json::parse(gathered[r]))
+      files.emplace_back(file.at("name").get<std::string>(), file.at("text").get<std::string>());
+    const std::string& host = world.hosts()[r];
+    keep([&] { s.writer->write_evidence(host, files); });
+    s.evidence_hosts.push_back(host);
+  }
+  if (s.console && !s.evidence_hosts.empty()) {
+    std::fprintf(s.console, "evidence of the failures: %s/evidence/ (%zu host(s))\n",
+                 s.request.out_dir.c_str(), s.evidence_hosts.size());
+  }
+}
+
 int Runner::execute(World& world) {
   State& s = *state_;
   // The root names and makes the run directory; every rank learns the name and whether that worked.
@@ -360,6 +430,10 @@ int Runner::execute(World& world) {
                                           s.writer->measurements(), s.request.profile)) {
       record(finding);
     }
+  }
+  gather_evidence(world);
+  if (world.is_root()) {
+    std::lock_guard lock(s.mutex);
     try {
       s.writer->write_hdf5();
     } catch (const ResultsWriteError& error) {

@@ -11,6 +11,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "bench/core/evidence.hpp"
 #include "bench/core/probe.hpp"
 #include "bench/core/registry.hpp"
 #include "results/profile.hpp"
@@ -33,6 +34,10 @@ struct RunRequest {
   nlohmann::json environment;  // NCCL_* and other variables worth keeping
   // --prometheus-dir: node_exporter's textfile directory, written with every final summary.
   std::filesystem::path prometheus_dir;
+  // On a FAIL: gathers evidence on each node the FAIL findings name (empty: none gathered).
+  EvidenceGatherer gather_evidence;
+  // The most seconds gather_evidence takes on a node (the watchdog's limit for that step).
+  double evidence_limit_s = 30;
 };
 
 class Runner {
@@ -49,6 +54,7 @@ class Runner {
  private:
   struct State;
   void run_probe(World& world, Probe& probe);
+  void gather_evidence(World& world);
   void write_summary(const std::string& incomplete_reason);
   void record(const Finding& finding);
   void write_last_words();

@@ -2,7 +2,7 @@
 """Report tests, one scenario per invocation (tests/report/CMakeLists.txt):
 
   prom-parser   the strict text-format parser rejects each malformed form and accepts good text
-  prom-hostile  the writer (prom_render) fed hostile hosts and subjects: parsed strictly, every
+  prom-hostile  the writer (record_render prom) fed hostile hosts and subjects: parsed strictly, every
                 label value read back equal to what went in
   prom-bad-dir  fabcheck run --prometheus-dir to a missing directory: exit 2, nothing written
   prom-interrupt  a run stopped by SIGTERM replaces the collector's last verdict with incomplete
@@ -140,8 +140,8 @@ def scenario_prom_hostile(a):
                    "profile": {"name": "x\ny", "path": ""}, "started_utc": "2026-11-30T06:09:26Z",
                    "finished_utc": None, "run_dir": "/runs/\"odd\"\n"}
         (run_dir / "summary.json").write_text(json.dumps(summary))
-        result = run([a.prom_render, run_dir])
-        check(result.returncode == 0, f"prom_render failed: {result.stderr}")
+        result = run([a.record_render, "prom", run_dir])
+        check(result.returncode == 0, f"record_render failed: {result.stderr}")
         families = prom_text.parse(result.stdout.encode("utf-8"))
     samples = families["fabcheck_duration_seconds"].samples
     check(len(samples) == len(HOSTILE), f"{len(samples)} samples for {len(HOSTILE)} measurements")
@@ -603,7 +603,7 @@ def main():
     parser.add_argument("scenario")
     parser.add_argument("--work", required=True)
     parser.add_argument("--fabcheck", required=True)
-    parser.add_argument("--prom-render", required=True)
+    parser.add_argument("--record-render", required=True)
     args = parser.parse_args()
     pathlib.Path(args.work).mkdir(parents=True, exist_ok=True)
     if os.geteuid() == 0:

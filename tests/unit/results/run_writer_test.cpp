@@ -88,10 +88,23 @@ TEST_F(RunWriterTest, CreatesParentsAndWritesEachRecordAsItComes) {
   EXPECT_EQ(back[1].size_bytes, 1024u);
 }
 
-TEST_F(RunWriterTest, AcceptsAnExistingEmptyDirectory) {
+TEST_F(RunWriterTest, RefusesAnExistingEmptyDirectory) {
+  // Someone else's directory (in /tmp, say) could hold links planted for the files a run writes.
   fs::create_directories(base_);
-  RunWriter writer(base_);
-  EXPECT_TRUE(fs::exists(base_ / "measurements.jsonl"));
+  try {
+    RunWriter writer(base_);
+    FAIL() << "expected a ConfigError";
+  } catch (const ConfigError& error) {
+    EXPECT_THAT(error.what(), StartsWith(base_.string() + ": run directory exists"));
+  }
+  EXPECT_TRUE(fs::is_empty(base_));
+}
+
+TEST_F(RunWriterTest, RefusesALinkToADirectory) {
+  fs::create_directories(base_ / "elsewhere");
+  fs::create_directory_symlink(base_ / "elsewhere", base_ / "run");
+  EXPECT_THROW(RunWriter(base_ / "run"), ConfigError);
+  EXPECT_TRUE(fs::is_empty(base_ / "elsewhere"));
 }
 
 TEST_F(RunWriterTest, RefusesANonEmptyDirectoryAndLeavesItUntouched) {
@@ -101,8 +114,7 @@ TEST_F(RunWriterTest, RefusesANonEmptyDirectoryAndLeavesItUntouched) {
     RunWriter writer(base_);
     FAIL() << "expected a ConfigError";
   } catch (const ConfigError& error) {
-    EXPECT_THAT(error.what(),
-                StartsWith(base_.string() + ": run directory exists and is not empty"));
+    EXPECT_THAT(error.what(), StartsWith(base_.string() + ": run directory exists"));
   }
   EXPECT_EQ(read_file(base_ / "measurements.jsonl"), "earlier run\n");
   EXPECT_EQ(std::distance(fs::directory_iterator(base_), fs::directory_iterator()), 1);
@@ -123,7 +135,22 @@ TEST_F(RunWriterTest, SummaryIsReplacedWhole) {
   const auto summary = nlohmann::json::parse(read_file(base_ / "summary.json"));
   EXPECT_EQ(summary.at("verdict"), "pass");
   EXPECT_EQ(summary.at("exit_code"), 0);
-  EXPECT_FALSE(fs::exists(base_ / "summary.json.tmp"));
+  // Only summary.json and the run's own files: no temporary file left behind.
+  for (const auto& entry : fs::directory_iterator(base_))
+    EXPECT_EQ(entry.path().filename().string().find(".tmp"), std::string::npos) << entry.path();
+}
+
+TEST_F(RunWriterTest, ATemporaryNamePlantedBeforehandIsNeitherFollowedNorWrittenInto) {
+  // A replaced file is written through a temporary of its own (mkostemp), never through a fixed
+  // name that a link could occupy.
+  RunWriter writer(base_);
+  const fs::path victim = base_.string() + "-victim";
+  std::ofstream(victim) << "keep";
+  fs::create_symlink(victim, base_ / "summary.json.tmp");
+  writer.write_summary({{"verdict", "pass"}});
+  EXPECT_EQ(read_file(victim), "keep");
+  EXPECT_EQ(nlohmann::json::parse(read_file(base_ / "summary.json")).at("verdict"), "pass");
+  fs::remove(victim);
 }
 
 TEST_F(RunWriterTest, InvalidUtf8IsReplacedNotLost) {

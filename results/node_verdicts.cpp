@@ -1,0 +1,140 @@
+// Per-node verdicts and the scheduler's actions: grouping findings by the one node they name.
+#include "results/node_verdicts.hpp"
+
+#include <algorithm>
+#include <set>
+
+#include "results/record_json.hpp"
+
+namespace fabcheck {
+namespace {
+
+constexpr Severity kAllSeverities[] = {Severity::pass, Severity::warn, Severity::fail,
+                                       Severity::waived, Severity::error};
+
+nlohmann::json counts_json(const std::map<Severity, int>& counts) {
+  nlohmann::json out = nlohmann::json::object();
+  for (Severity s : kAllSeverities) {
+    const auto it = counts.find(s);
+    out[to_string(s)] = it == counts.end() ? 0 : it->second;
+  }
+  return out;
+}
+
+nlohmann::json brief(const Finding& f) {
+  return {{"severity", to_string(f.severity)},
+          {"probe", f.probe},
+          {"subject", f.subject},
+          {"message", f.message}};
+}
+
+}  // namespace
+
+bool names_one_node(const Finding& finding) {
+  return !finding.host.empty() && finding.host.find(',') == std::string::npos;
+}
+
+std::vector<NodeVerdict> node_verdicts(const std::vector<Finding>& findings,
+                                       const std::vector<std::string>& hosts, bool incomplete) {
+  std::vector<NodeVerdict> nodes;
+  std::map<std::string, std::size_t> index;
+  auto node_for = [&](const std::string& host) -> NodeVerdict& {
+    auto [it, added] = index.try_emplace(host, nodes.size());
+    if (added) {
+      nodes.push_back({});
+      nodes.back().host = host;
+      for (Severity s : kAllSeverities) nodes.back().counts[s] = 0;
+    }
+    return nodes[it->second];
+  };
+  for (const std::string& host : hosts) node_for(host);
+  std::map<std::string, std::vector<Finding>> mine;
+  for (std::size_t i = 0; i < findings.size(); ++i) {
+    const Finding& f = findings[i];
+    if (!names_one_node(f)) continue;
+    NodeVerdict& node = node_for(f.host);
+    ++node.counts[f.severity];
+    if (f.severity == Severity::fail || f.severity == Severity::error ||
+        f.severity == Severity::warn)
+      node.findings.push_back(i);
+    mine[f.host].push_back(f);
+  }
+  for (NodeVerdict& node : nodes) {
+    node.verdict = verdict_of(mine[node.host], incomplete);
+    std::stable_sort(node.findings.begin(), node.findings.end(), [&](std::size_t a, std::size_t b) {
+      return severity_order(findings[a].severity) < severity_order(findings[b].severity);
+    });
+  }
+  return nodes;
+}
+
+std::string scheduler_reason(const std::string& what, std::size_t limit) {
+  std::string text = "fabcheck: ";
+  for (const char c : valid_utf8(what)) {
+    const auto byte = static_cast<unsigned char>(c);
+    text += (byte < 0x20 || byte == 0x7f || c == '"' || c == '\'' || c == '\\') ? ' ' : c;
+  }
+  if (text.size() <= limit) return text;
+  std::size_t cut = limit > 3 ? limit - 3 : 0;
+  // Back to the start of a UTF-8 character (never inside one).
+  while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
+  return text.substr(0, cut) + "...";
+}
+
+std::vector<NodeAction> node_actions(const std::vector<NodeVerdict>& nodes,
+                                     const std::vector<Finding>& findings,
+                                     const std::string& incomplete_reason) {
+  std::vector<NodeAction> actions;
+  for (const NodeVerdict& node : nodes) {
+    if (node.verdict == Verdict::fail) {
+      const int fails = node.counts.at(Severity::fail);
+      const Finding& first = findings[node.findings.front()];
+      std::string what = first.message;
+      if (fails > 1) what += " (+" + std::to_string(fails - 1) + " more)";
+      actions.push_back({node.host, "drain", scheduler_reason(what)});
+    } else if (node.verdict == Verdict::incomplete) {
+      std::string why = incomplete_reason;
+      if (why.empty() && !node.findings.empty()) why = findings[node.findings.front()].message;
+      actions.push_back(
+          {node.host, "hold", scheduler_reason("incomplete" + (why.empty() ? "" : ": " + why))});
+    }
+  }
+  return actions;
+}
+
+std::string remedy_with_operator_action(const Finding& finding) {
+  if (finding.severity != Severity::fail || !names_one_node(finding)) return finding.remedy;
+  std::string remedy = "drain " + finding.host + ": " + finding.message;
+  if (!finding.remedy.empty()) remedy += "; then " + finding.remedy;
+  return remedy;
+}
+
+nlohmann::json node_answers_json(const std::vector<NodeVerdict>& nodes,
+                                 const std::vector<NodeAction>& actions,
+                                 const std::vector<Finding>& findings) {
+  nlohmann::json out = {{"nodes", nlohmann::json::array()},
+                        {"drain", nlohmann::json::array()},
+                        {"hold", nlohmann::json::array()},
+                        {"across_nodes", nlohmann::json::array()}};
+  for (const NodeVerdict& node : nodes) {
+    nlohmann::json worst = nlohmann::json::array();
+    for (std::size_t i = 0; i < node.findings.size() && i < 5; ++i)
+      worst.push_back(brief(findings[node.findings[i]]));
+    out["nodes"].push_back({{"host", node.host},
+                            {"verdict", to_string(node.verdict)},
+                            {"counts", counts_json(node.counts)},
+                            {"worst", worst}});
+  }
+  for (const NodeAction& action : actions)
+    out[action.action].push_back({{"host", action.host}, {"reason", action.reason}});
+  for (const Finding& f : findings) {
+    if (f.severity == Severity::fail && !names_one_node(f)) {
+      nlohmann::json entry = brief(f);
+      entry["hosts"] = f.host;
+      out["across_nodes"].push_back(entry);
+    }
+  }
+  return out;
+}
+
+}  // namespace fabcheck

@@ -38,6 +38,12 @@ int list_command(const Registry& registry, const std::string& backend, int argc,
 // folder could not be removed.
 int clean_command(const std::vector<std::string>& storage_paths, bool dry_run);
 
+// A run's answer for scheduler scripts, from RUN_DIR/summary.json: "drain|hold<TAB>HOST<TAB>REASON"
+// for each node to take out of service, "across<TAB>HOSTS<TAB>REASON" for each FAIL measured across
+// several hosts (it drains nobody). Exit code: the run's (0 pass or warn, 1 fail, 3 incomplete,
+// also for a run that never finished or has no summary), 2 for a file that cannot be a summary.
+int answer_command(const std::string& run_dir);
+
 int evaluate_command(const std::string& run_dir, const std::string& profile,
                      const Registry& registry);
 

@@ -76,6 +76,11 @@ int run_main(int argc, char** argv) {
   evaluate->add_option("--profile", evaluate_profile, "Profile NAME or FILE to judge against")
       ->required();
 
+  std::string answer_dir;
+  auto* answer = app.add_subcommand(
+      "answer", "A run's answer for scheduler scripts: the nodes to drain or hold, and why");
+  answer->add_option("RUN_DIR", answer_dir, "A run directory")->required();
+
   fabcheck::NcclLogArgs nccl_log_args;
   CLI::App* nccl_log = fabcheck::add_nccl_log_command(app, nccl_log_args);
   fabcheck::InventoryArgs inventory_args;
@@ -110,6 +115,7 @@ int run_main(int argc, char** argv) {
   }
   if (evaluate->parsed())
     return fabcheck::evaluate_command(evaluate_dir, evaluate_profile, registry);
+  if (answer->parsed()) return fabcheck::answer_command(answer_dir);
   if (nccl_log->parsed()) return fabcheck::nccl_log_main(nccl_log_args);
   if (inventory->parsed()) return fabcheck::inventory_main(inventory_args, registry);
   if (clean->parsed()) return fabcheck::clean_command(clean_paths, clean_dry_run);

@@ -1,0 +1,338 @@
+#!/usr/bin/env python3
+"""Operations tests (ctest label `ops`), one scenario per invocation (tests/ops/CMakeLists.txt).
+
+  junit-hostile   junit.xml of hostile records (record_render junit) valid against the JUnit XSD
+  junit-run       a real failing run's junit.xml: valid, and its counts match findings.jsonl
+  prolog-fail     the Slurm prolog on a failing profile drains exactly this node, the finding as reason
+  prolog-pass     a passing gate drains nothing, exit 0, the passed run's folder removed
+  prolog-timeout  a gate past FABCHECK_TIMEOUT holds the node: "fabcheck: incomplete (...)", exit 3
+  prolog-signal   SIGTERM to the prolog mid-run: the node held, exit 3 (as scripts/mpirun.sh does)
+  prolog-config   a bad configuration: allowed by default (no drain, exit 0), held with =hold (exit 2);
+                  a group-writable configuration file is refused
+  prolog-job      job scope (PrologSlurmctld): mpirun across the job's nodes; of two nodes, only the
+                  one the FAIL names is drained
+  epilog-fail     the epilog drains a failing node too
+Slurm's scontrol and (for prolog-job) mpirun are test doubles on PATH recording their arguments;
+fabcheck, the gate and the scripts are the real ones.
+"""
+import argparse
+import json
+import os
+import pathlib
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+PROFILES = ROOT / "tests" / "fixtures" / "profiles"
+XSD = ROOT / "tests" / "fixtures" / "junit" / "junit.xsd"
+SLURM = ROOT / "scripts" / "slurm"
+
+
+def fail(message):
+    print("FAIL: " + message)
+    sys.exit(1)
+
+
+def check(condition, message):
+    if not condition:
+        fail(message)
+
+
+# ---- JUnit -------------------------------------------------------------------------------------
+
+def validate_junit(path):
+    from lxml import etree  # Debian's python3-lxml (scripts/setup.sh)
+    schema = etree.XMLSchema(etree.parse(str(XSD)))
+    document = etree.parse(str(path))
+    if not schema.validate(document):
+        fail(f"{path} is not valid against {XSD.name}: {schema.error_log}")
+    return document
+
+
+HOSTILE = ['node"7<', "a&b", "new\nline", "tab\tx", "ctl\x01\x1f", "ünïcødé-ノード", "]]>", "'single'"]
+
+
+def scenario_junit_hostile(a):
+    with tempfile.TemporaryDirectory(prefix="fabcheck_junit_") as tmp:
+        run_dir = pathlib.Path(tmp)
+        findings = []
+        for k, text in enumerate(HOSTILE):
+            findings.append({
+                "schema_version": 1, "kind": "finding",
+                "severity": ["fail", "error", "warn", "pass", "waived"][k % 5],
+                "probe": "storage.fsync_lat", "metric": "fsync_p99_us", "subject": "/mnt/" + text,
+                "host": text, "rank": k, "size_bytes": 4096, "unit": "us", "observed": 1.0,
+                "expected": 2.0, "warn_at": 1.5, "message": "m " + text, "evidence": text,
+                "remedy": text, "source": text})
+        (run_dir / "measurements.jsonl").write_text("")
+        (run_dir / "findings.jsonl").write_text("".join(json.dumps(f) + "\n" for f in findings))
+        summary = {"schema_version": 1, "kind": "summary", "verdict": "incomplete", "exit_code": 3,
+                   "plan": 'gate"<&', "hosts": HOSTILE, "started_utc": "2026-11-30T06:09:26Z",
+                   "incomplete_reason": "stopped\n<here>",
+                   "probes": {"run": ["storage.fsync_lat", "coll.all_reduce"],
+                              "waived": [{"id": "gpu.p2p", "reason": "no <GPU>"}],
+                              "errored": [{"id": "coll.all_reduce", "message": "x\x02y"}]},
+                   "profile": {"name": "p&q"}, "run_dir": "/runs/\"odd\"",
+                   "timing": {"wall_s": 3.5, "probes": [{"id": "storage.fsync_lat", "seconds": 1.25}]}}
+        (run_dir / "summary.json").write_text(json.dumps(summary))
+        result = subprocess.run([a.record_render, "junit", str(run_dir)], capture_output=True)
+        check(result.returncode == 0, f"record_render junit failed: {result.stderr}")
+        (run_dir / "junit.xml").write_bytes(result.stdout)
+        document = validate_junit(run_dir / "junit.xml")
+    root = document.getroot()
+    suites = root.findall("testsuite")
+    names = [s.get("name") for s in suites]
+    check(names[:4] == ["fabcheck.run", "storage.fsync_lat", "coll.all_reduce", "gpu.p2p"],
+          f"suites out of order: {names}")
+    for attribute in ("tests", "failures", "errors", "skipped"):
+        total = sum(int(s.get(attribute)) for s in suites)
+        check(int(root.get(attribute)) == total, f"testsuites {attribute} {root.get(attribute)} != {total}")
+    cases = root.findall("testsuite/testcase")
+    check(int(root.get("tests")) == len(cases), "tests does not count the cases")
+    fsync_cases = suites[1].findall("testcase")
+    hosts_read_back = [c.get("name").split(": ")[0] for c in fsync_cases]
+    expected = [h.replace("\x01", "\ufffd").replace("\x1f", "\ufffd") for h in HOSTILE]
+    check(hosts_read_back == expected, f"hosts read back {hosts_read_back!r}, written {expected!r}")
+    run_case = suites[0].find("testcase/error")
+    check(run_case is not None and run_case.get("message") == "incomplete: stopped\n<here>",
+          "the incomplete run is not an error with its reason")
+    check(suites[1].get("time") == "1.250" and root.get("time") == "3.500", "times not carried")
+    print(f"{len(cases)} cases in {len(suites)} suites, valid against {XSD.name}")
+
+
+def scenario_junit_run(a):
+    with tempfile.TemporaryDirectory(prefix="fabcheck_junit_run_") as tmp:
+        out = pathlib.Path(tmp) / "run"
+        command = [str(ROOT / "scripts" / "mpirun.sh"), "2", a.fabcheck, "run", "--probes",
+                   "coll.all_reduce,coll.all_gather,storage.seq_write", "--sizes", "64K,1M",
+                   "--iters", "3", "--profile", str(PROFILES / "impossible.toml"), "--out", str(out)]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+        check(result.returncode == 1, f"exit {result.returncode}, expected 1: {result.stderr[-2000:]}")
+        document = validate_junit(out / "junit.xml")
+        findings = [json.loads(line) for line in (out / "findings.jsonl").read_text().splitlines()]
+    root = document.getroot()
+    fails = sum(f["severity"] == "fail" for f in findings)
+    errors = sum(f["severity"] == "error" for f in findings)
+    waived = sum(f["severity"] == "waived" for f in findings)
+    check(int(root.get("failures")) == fails, f"failures {root.get('failures')} != {fails} FAIL findings")
+    check(int(root.get("errors")) == errors, f"errors {root.get('errors')} != {errors} ERROR findings")
+    check(int(root.get("skipped")) >= waived, f"skipped {root.get('skipped')} < {waived} waived")
+    failure = root.find("testsuite/testcase/failure")
+    check(failure is not None and "remedy: drain " in failure.text,
+          "a FAIL case does not carry the operator's action")
+    print(f"junit.xml of a real run: {root.get('tests')} cases, {fails} failures, valid")
+
+
+# ---- Slurm -------------------------------------------------------------------------------------
+
+class SlurmNode:
+    """A scratch folder with the test doubles (scontrol, optionally mpirun), a configuration file,
+    and the prolog run against them."""
+
+    def __init__(self, tmp, fabcheck, profile, extra=(), node="node07",
+                 gate=("--sizes", "64K", "--iters", "3")):
+        self.tmp = pathlib.Path(tmp)
+        self.node = node
+        self.bin = self.tmp / "bin"
+        self.bin.mkdir()
+        self.log = self.tmp / "scontrol.log"
+        self.runs = self.tmp / "runs"
+        (self.bin / "scontrol").write_text(
+            "#!/bin/sh\n"
+            "# test double: each call's arguments, one a line, then a line '--'\n"
+            'if [ "$1" = show ] && [ "$2" = hostnames ]; then\n'
+            '  for h in $FAKE_SCONTROL_HOSTS; do echo "$h"; done\n'
+            "  exit 0\n"
+            "fi\n"
+            'for a in "$@"; do printf "%s\\n" "$a"; done >> "$FAKE_SCONTROL_LOG"\n'
+            'echo -- >> "$FAKE_SCONTROL_LOG"\n')
+        (self.bin / "scontrol").chmod(0o755)
+        self.conf = self.tmp / "slurm.conf"
+        lines = [f"FABCHECK_BIN={fabcheck}", "FABCHECK_RANKS=2", f"FABCHECK_PROFILE={profile}",
+                 f"FABCHECK_RESULTS_DIR={self.runs}",
+                 f"FABCHECK_PATH={self.bin}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"]
+        # By default a short gate: the collectives at one size.
+        lines += [f"FABCHECK_GATE_ARG={arg}" for arg in gate]
+        self.conf.write_text("\n".join(lines + list(extra)) + "\n")
+        self.conf.chmod(0o644)
+
+    def env(self, hosts=""):
+        env = {k: v for k, v in os.environ.items() if not k.startswith(("FABCHECK_", "SLURM"))}
+        env.update({"SLURMD_NODENAME": self.node, "SLURM_JOB_ID": "4242",
+                    "FABCHECK_SLURM_CONF": str(self.conf), "FAKE_SCONTROL_LOG": str(self.log),
+                    "FAKE_SCONTROL_HOSTS": hosts})
+        return env
+
+    def run(self, script="prolog.sh", hosts="", timeout=300):
+        start = time.monotonic()
+        result = subprocess.run([str(SLURM / script)], capture_output=True, text=True,
+                                env=self.env(hosts), timeout=timeout)
+        print(f"$ {script}: exit {result.returncode} in {time.monotonic() - start:.1f} s")
+        print(result.stderr[-3000:])
+        return result
+
+    def updates(self):
+        """Each recorded scontrol call as its list of arguments."""
+        if not self.log.exists():
+            return []
+        calls, current = [], []
+        for line in self.log.read_text().splitlines():
+            if line == "--":
+                calls.append(current)
+                current = []
+            else:
+                current.append(line)
+        return calls
+
+    def run_dirs(self):
+        return sorted(self.runs.iterdir()) if self.runs.exists() else []
+
+
+def expect_one_drain(node, who, reason_start):
+    calls = node.updates()
+    check(len(calls) == 1, f"expected one scontrol call, got {calls}")
+    call = calls[0]
+    check(call[:3] == ["update", f"nodename={who}", "state=drain"], f"scontrol called as {call}")
+    check(len(call) == 4 and call[3].startswith("reason=" + reason_start),
+          f"reason {call[3:]!r} does not start with {reason_start!r}")
+    return call[3][len("reason="):]
+
+
+def scenario_prolog_fail(a, script="prolog.sh"):
+    with tempfile.TemporaryDirectory(prefix="fabcheck_prolog_") as tmp:
+        node = SlurmNode(tmp, a.fabcheck, PROFILES / "impossible.toml")
+        result = node.run(script)
+        check(result.returncode == 1, f"exit {result.returncode}, expected 1 (FAIL)")
+        reason = expect_one_drain(node, "node07", "fabcheck: coll.all_reduce busbw")
+        check("\n" not in reason and '"' not in reason and len(reason) <= 200, f"reason {reason!r}")
+        runs = node.run_dirs()
+        check(len(runs) == 1, f"expected the failing run kept, found {runs}")
+        summary = json.loads((runs[0] / "summary.json").read_text())
+        check(summary["drain"] and summary["drain"][0]["reason"] == reason,
+              f"the reason is not summary.json's: {summary['drain']} vs {reason!r}")
+        check((runs[0] / "evidence").is_dir(), "no evidence/ for a FAIL")
+        check((runs[0] / "junit.xml").is_file(), "no junit.xml")
+    print(f"drained node07 only: {reason}")
+
+
+def scenario_epilog_fail(a):
+    scenario_prolog_fail(a, "epilog.sh")
+
+
+def scenario_prolog_pass(a):
+    with tempfile.TemporaryDirectory(prefix="fabcheck_prolog_") as tmp:
+        node = SlurmNode(tmp, a.fabcheck, PROFILES / "integration.toml")
+        result = node.run()
+        check(result.returncode == 0, f"exit {result.returncode}, expected 0")
+        check(node.updates() == [], f"a passing gate called scontrol: {node.updates()}")
+        check(node.run_dirs() == [], f"a passed run was kept: {node.run_dirs()}")
+        # FABCHECK_KEEP_PASSED=yes keeps it.
+        with open(node.conf, "a") as conf:
+            conf.write("FABCHECK_KEEP_PASSED=yes\n")
+        result = node.run()
+        check(result.returncode == 0 and len(node.run_dirs()) == 1, "FABCHECK_KEEP_PASSED=yes")
+    print("a passing gate drained nothing")
+
+
+def scenario_prolog_timeout(a):
+    with tempfile.TemporaryDirectory(prefix="fabcheck_prolog_") as tmp:
+        # Large messages, many iterations: minutes of work, stopped at 3 s.
+        node = SlurmNode(tmp, a.fabcheck, PROFILES / "integration.toml", ["FABCHECK_TIMEOUT=3"],
+                         gate=("--sizes", "64M", "--iters", "1000"))
+        start = time.monotonic()
+        result = node.run()
+        took = time.monotonic() - start
+        check(result.returncode == 3, f"exit {result.returncode}, expected 3 (incomplete)")
+        check(took < 3 + 10 + 5, f"the prolog took {took:.1f} s past a 3 s limit")
+        expect_one_drain(node, "node07", "fabcheck: incomplete (no answer within 3 s")
+    print(f"held node07 after {took:.1f} s")
+
+
+def scenario_prolog_signal(a):
+    with tempfile.TemporaryDirectory(prefix="fabcheck_prolog_") as tmp:
+        node = SlurmNode(tmp, a.fabcheck, PROFILES / "integration.toml",
+                         gate=("--sizes", "64M", "--iters", "1000"))
+        process = subprocess.Popen([str(SLURM / "prolog.sh")], env=node.env(),
+                                   stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        time.sleep(3)
+        process.send_signal(signal.SIGTERM)
+        _, stderr = process.communicate(timeout=60)
+        print(stderr[-2000:])
+        check(process.returncode == 3, f"exit {process.returncode}, expected 3 (incomplete)")
+        expect_one_drain(node, "node07", "fabcheck: incomplete")
+    print("SIGTERM: node held, exit 3")
+
+
+def scenario_prolog_config(a):
+    with tempfile.TemporaryDirectory(prefix="fabcheck_prolog_") as tmp:
+        node = SlurmNode(tmp, a.fabcheck, PROFILES / "impossible.toml", ["FABCHECK_COLOUR=red"])
+        result = node.run()
+        check(result.returncode == 0, f"allow: exit {result.returncode}, expected 0")
+        check("unknown key FABCHECK_COLOUR" in result.stderr, "the unknown key is not named")
+        check(node.updates() == [] and node.run_dirs() == [], "a bad configuration ran or drained")
+        with open(node.conf, "a") as conf:
+            conf.write("FABCHECK_ON_CONFIG_ERROR=hold\n")
+        result = node.run()
+        check(result.returncode == 2, f"hold: exit {result.returncode}, expected 2")
+        expect_one_drain(node, "node07", "fabcheck: configuration error")
+    with tempfile.TemporaryDirectory(prefix="fabcheck_prolog_") as tmp:
+        node = SlurmNode(tmp, a.fabcheck, PROFILES / "impossible.toml")
+        node.conf.chmod(0o664)
+        result = node.run()
+        check(result.returncode == 0 and "writable by group or others" in result.stderr,
+              "a group-writable configuration file was read")
+        check(node.runs.exists() is False, "a refused configuration still ran")
+    with tempfile.TemporaryDirectory(prefix="fabcheck_prolog_") as tmp:
+        # A value fabcheck itself refuses (exit 2): the job is allowed, nothing drained.
+        node = SlurmNode(tmp, a.fabcheck, PROFILES / "impossible.toml", gate=("--iters", "0"))
+        result = node.run()
+        check(result.returncode == 0 and node.updates() == [],
+              f"fabcheck's exit 2: exit {result.returncode}, calls {node.updates()}")
+    print("configuration errors: named, allowed by default, held on request, unsafe file refused")
+
+
+def scenario_prolog_job(a):
+    with tempfile.TemporaryDirectory(prefix="fabcheck_prolog_") as tmp:
+        host = subprocess.run(["hostname"], capture_output=True, text=True).stdout.strip()
+        node = SlurmNode(tmp, a.fabcheck, PROFILES / "impossible.toml", ["FABCHECK_SCOPE=job"],
+                         node="controller")
+        # mpirun test double: records its arguments, then starts the program's two ranks here with
+        # the real mpirun (the job's other node does not exist on this machine).
+        (node.bin / "mpirun").write_text(
+            "#!/bin/sh\n"
+            'printf "%s\\n" "$@" > "$FAKE_SCONTROL_LOG.mpirun"\n'
+            'while [ $# -gt 0 ] && [ "${1#/}" = "$1" ]; do shift; done\n'
+            'exec /usr/bin/mpirun -np 2 --oversubscribe "$@"\n')
+        (node.bin / "mpirun").chmod(0o755)
+        env_hosts = f"{host} node08"
+        result = subprocess.run([str(SLURM / "prolog.sh")], capture_output=True, text=True,
+                                env={**node.env(env_hosts), "SLURM_JOB_NODELIST": f"{host},node08"},
+                                timeout=300)
+        print(result.stderr[-3000:])
+        check(result.returncode == 1, f"exit {result.returncode}, expected 1")
+        launched = (pathlib.Path(str(node.log) + ".mpirun")).read_text().splitlines()
+        check(launched[:4] == ["--host", f"{host}:2,node08:2", "-np", "4"],
+              f"mpirun not started across the job's nodes: {launched[:6]}")
+        expect_one_drain(node, host, "fabcheck: coll.all_reduce busbw")
+    print(f"job scope: of {env_hosts}, only {host} drained")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("scenario")
+    parser.add_argument("--fabcheck", required=True)
+    parser.add_argument("--record-render")
+    a = parser.parse_args()
+    scenarios = {name[len("scenario_"):].replace("_", "-"): function
+                 for name, function in globals().items() if name.startswith("scenario_")}
+    if a.scenario not in scenarios:
+        fail(f"unknown scenario {a.scenario}; known: {', '.join(sorted(scenarios))}")
+    scenarios[a.scenario](a)
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()

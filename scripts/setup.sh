@@ -14,7 +14,7 @@ PACKAGES=(
   rdma-core libibverbs-dev ibverbs-utils perftest
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
-  fio python3 python3-matplotlib time python3-jsonschema
+  fio python3 python3-matplotlib time python3-jsonschema python3-lxml python3-yaml
   chromium
   clang libclang-rt-14-dev clang-format
 )

@@ -68,6 +68,11 @@ int run_main(int argc, char** argv) {
   auto* gate = app.add_subcommand("gate", "Pre-job gate: run --plan gate (under a minute)");
   add_run_options(*gate, gate_args, false);
 
+  fabcheck::RunArgs acceptance_args;
+  auto* acceptance = app.add_subcommand(
+      "acceptance", "New nodes: run --plan acceptance (full sweeps, sustained load, storage)");
+  add_run_options(*acceptance, acceptance_args, false);
+
   std::string evaluate_dir;
   std::string evaluate_profile;
   auto* evaluate = app.add_subcommand("evaluate", "Re-judge a run directory's measurements");
@@ -113,6 +118,10 @@ int run_main(int argc, char** argv) {
     gate_args.plan = "gate";
     return fabcheck::run_command(gate_args, registry, argc, argv);
   }
+  if (acceptance->parsed()) {
+    acceptance_args.plan = "acceptance";
+    return fabcheck::run_command(acceptance_args, registry, argc, argv);
+  }
   if (evaluate->parsed())
     return fabcheck::evaluate_command(evaluate_dir, evaluate_profile, registry);
   if (answer->parsed()) return fabcheck::answer_command(answer_dir);
@@ -127,7 +136,8 @@ int main(int argc, char** argv) {
   // `run` and `gate` are watched from outside by a sentinel process from the first instruction to
   // the last (it forks here, before any thread or MPI); the other commands just handle signals.
   const bool runs_probes =
-      argc > 1 && (std::string_view(argv[1]) == "run" || std::string_view(argv[1]) == "gate");
+      argc > 1 && (std::string_view(argv[1]) == "run" || std::string_view(argv[1]) == "gate" ||
+                   std::string_view(argv[1]) == "acceptance");
   if (runs_probes) {
     fabcheck::start_sentinel(fabcheck::launcher_rank());
   } else {

@@ -12,8 +12,12 @@
   prolog-job      job scope (PrologSlurmctld): mpirun across the job's nodes; of two nodes, only the
                   one the FAIL names is drained
   epilog-fail     the epilog drains a failing node too
-Slurm's scontrol and (for prolog-job) mpirun are test doubles on PATH recording their arguments;
-fabcheck, the gate and the scripts are the real ones.
+  k8s-manifest    the MPIJob manifest parses as YAML with what an MPIJob needs
+  k8s-node-action the cordon/taint/annotate commands printed, and run as argv only with --apply
+  acceptance      scripts/acceptance.sh HOSTFILE: the acceptance plan under mpirun, report, verdicts
+  sweep-sbatch    the nightly sbatch script (run directly): run, report, the drain applied
+Slurm's scontrol, kubectl and (for prolog-job) mpirun are test doubles on PATH recording their
+arguments; fabcheck, the gate and the scripts are the real ones.
 """
 import argparse
 import json
@@ -318,6 +322,149 @@ def scenario_prolog_job(a):
               f"mpirun not started across the job's nodes: {launched[:6]}")
         expect_one_drain(node, host, "fabcheck: coll.all_reduce busbw")
     print(f"job scope: of {env_hosts}, only {host} drained")
+
+
+# ---- Kubernetes, acceptance, sweep --------------------------------------------------------------
+
+MANIFEST = ROOT / "scripts" / "k8s" / "fabcheck-sweep-mpijob.yaml"
+
+
+def scenario_k8s_manifest(a):
+    import yaml  # Debian's python3-yaml (scripts/setup.sh)
+    documents = list(yaml.safe_load_all(MANIFEST.read_text()))
+    check(len(documents) == 1, f"{len(documents)} documents in {MANIFEST.name}")
+    job = documents[0]
+    check(job.get("apiVersion") == "kubeflow.org/v2beta1" and job.get("kind") == "MPIJob",
+          f"not a v2beta1 MPIJob: {job.get('apiVersion')} {job.get('kind')}")
+    check(job["metadata"].get("name") and job["metadata"].get("namespace"), "no name or namespace")
+    spec = job["spec"]
+    check(isinstance(spec.get("slotsPerWorker"), int) and spec["slotsPerWorker"] >= 1, "slotsPerWorker")
+    check(spec.get("mpiImplementation") in ("OpenMPI", "Intel", "MPICH"), "mpiImplementation")
+    check(spec.get("runPolicy", {}).get("cleanPodPolicy") in ("None", "Running", "All"), "cleanPodPolicy")
+    replicas = spec["mpiReplicaSpecs"]
+    check(set(replicas) == {"Launcher", "Worker"}, f"replica specs {set(replicas)}")
+    check(replicas["Launcher"]["replicas"] == 1, "one launcher")
+    check(replicas["Worker"]["replicas"] >= 2, "a sweep needs two workers or more")
+    for role, replica in replicas.items():
+        check(replica.get("restartPolicy") in ("Never", "OnFailure", "Always", "ExitCode"),
+              f"{role}: restartPolicy")
+        containers = replica["template"]["spec"]["containers"]
+        check(len(containers) == 1 and containers[0].get("image") and containers[0].get("name"),
+              f"{role}: one container with a name and an image")
+    launcher = replicas["Launcher"]["template"]["spec"]["containers"][0]
+    command = " ".join(launcher["command"])
+    check("mpirun" in command and "fabcheck sweep" in command and "--out /results/" in command,
+          f"the launcher does not run the sweep into /results: {command}")
+    mounts = {m["mountPath"] for m in launcher["volumeMounts"]}
+    check("/results" in mounts, "the results volume is not mounted on the launcher")
+    worker = replicas["Worker"]["template"]["spec"]
+    limits = worker["containers"][0]["resources"]["limits"]
+    check(limits.get("nvidia.com/gpu") == spec["slotsPerWorker"], "GPUs per worker != slotsPerWorker")
+    check(worker.get("hostNetwork") is True, "workers without hostNetwork: host names are pod names")
+    anti = worker["affinity"]["podAntiAffinity"]["requiredDuringSchedulingIgnoredDuringExecution"]
+    check(anti[0]["topologyKey"] == "kubernetes.io/hostname", "two workers could share a node")
+    print(f"{MANIFEST.name}: MPIJob {job['metadata']['name']}, {replicas['Worker']['replicas']} workers "
+          f"x {spec['slotsPerWorker']} slots")
+
+
+def failing_run(a, tmp, extra=()):
+    out = pathlib.Path(tmp) / "run"
+    command = [str(ROOT / "scripts" / "mpirun.sh"), "2", a.fabcheck, "run", "--probes",
+               "coll.all_reduce", "--sizes", "64K", "--iters", "3",
+               "--profile", str(PROFILES / "impossible.toml"), "--out", str(out), *extra]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300)
+    check(result.returncode == 1, f"the failing run exited {result.returncode}: {result.stderr[-1500:]}")
+    return out
+
+
+def scenario_k8s_node_action(a):
+    with tempfile.TemporaryDirectory(prefix="fabcheck_k8s_") as tmp:
+        out = failing_run(a, tmp)
+        host = json.loads((out / "summary.json").read_text())["drain"][0]["host"]
+        bin_dir = pathlib.Path(tmp) / "bin"
+        bin_dir.mkdir()
+        log = pathlib.Path(tmp) / "kubectl.log"
+        (bin_dir / "kubectl").write_text(
+            "#!/bin/sh\n"
+            'for a in "$@"; do printf "%s\\n" "$a"; done >> "$KUBECTL_LOG"\n'
+            'echo -- >> "$KUBECTL_LOG"\n')
+        (bin_dir / "kubectl").chmod(0o755)
+        env = {**os.environ, "PATH": f"{bin_dir}:{os.environ['PATH']}", "KUBECTL_LOG": str(log),
+               "FABCHECK": a.fabcheck}
+        script = str(ROOT / "scripts" / "k8s" / "fabcheck-node-action.sh")
+        printed = subprocess.run([script, str(out)], capture_output=True, text=True, env=env)
+        print(printed.stdout, printed.stderr)
+        check(printed.returncode == 1, f"exit {printed.returncode}, expected the run's 1")
+        check(not log.exists(), "kubectl ran without --apply")
+        check(f"kubectl cordon {host}" in printed.stdout and
+              f"kubectl taint nodes {host} fabcheck.io/unhealthy=drain:NoSchedule --overwrite"
+              in printed.stdout, "the cordon and taint commands are not printed")
+        applied = subprocess.run([script, str(out), "--apply"], capture_output=True, text=True, env=env)
+        check(applied.returncode == 1, f"--apply: exit {applied.returncode}")
+        calls = [c.strip("\n").split("\n") for c in log.read_text().split("--\n") if c.strip()]
+        check(calls[0] == ["cordon", host], f"first call {calls[0]}")
+        check(calls[1] == ["taint", "nodes", host, "fabcheck.io/unhealthy=drain:NoSchedule", "--overwrite"],
+              f"second call {calls[1]}")
+        check(calls[2][:3] == ["annotate", "node", host] and
+              calls[2][3].startswith("fabcheck.io/reason=fabcheck: coll.all_reduce busbw"),
+              f"third call {calls[2]}")
+        check(len(calls) == 3, f"{len(calls)} kubectl calls for one node")
+    print(f"cordon + taint + annotate {host}, printed, and run as argument vectors with --apply")
+
+
+def scenario_acceptance(a):
+    with tempfile.TemporaryDirectory(prefix="fabcheck_acceptance_") as tmp:
+        host = subprocess.run(["hostname"], capture_output=True, text=True).stdout.strip()
+        hostfile = pathlib.Path(tmp) / "hosts"
+        hostfile.write_text(f"# new rack\n{host} slots=2\n")
+        out = pathlib.Path(tmp) / "acceptance"
+        command = [str(ROOT / "scripts" / "acceptance.sh"), str(hostfile), "--out", str(out), "--",
+                   "--profile", str(PROFILES / "integration.toml"), "--sizes", "4K,64K",
+                   "--iters", "2", "--warmup", "0"]
+        env = {**os.environ, "FABCHECK": a.fabcheck}
+        start = time.monotonic()
+        result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
+        print(result.stderr[-3000:])
+        check(result.returncode == 0, f"exit {result.returncode}, expected 0")
+        summary = json.loads((out / "summary.json").read_text())
+        check(summary["plan"] == "acceptance" and summary["ranks"] == 2, "not the acceptance plan on 2 ranks")
+        check(len(summary["probes"]["run"]) >= 6, f"acceptance ran only {summary['probes']['run']}")
+        check((out / "report.html").is_file(), "no report at the end")
+        check((out / "junit.xml").is_file(), "no junit.xml")
+        check(f"{host}" in result.stderr and "verdict: PASS" in result.stderr,
+              "the nodes' verdicts are not printed at the end")
+        bad = pathlib.Path(tmp) / "bad-hosts"
+        bad.write_text("node1 slots=two\n")
+        refused = subprocess.run([str(ROOT / "scripts" / "acceptance.sh"), str(bad)],
+                                 capture_output=True, text=True, env=env)
+        check(refused.returncode == 2 and "bad-hosts:1" in refused.stderr,
+              f"a bad hostfile: exit {refused.returncode}: {refused.stderr}")
+    print(f"acceptance on {host}: {len(summary['probes']['run'])} probes, report written, "
+          f"{time.monotonic() - start:.0f} s")
+
+
+def scenario_sweep_sbatch(a):
+    with tempfile.TemporaryDirectory(prefix="fabcheck_sweep_") as tmp:
+        node = SlurmNode(tmp, a.fabcheck, PROFILES / "impossible.toml")
+        sweeps = pathlib.Path(tmp) / "sweeps"
+        env = {**node.env(), "PATH": f"{node.bin}:{os.environ['PATH']}", "FABCHECK": a.fabcheck,
+               "FABCHECK_SWEEP_DIR": str(sweeps), "FABCHECK_SWEEP_PLAN": "quick",
+               "FABCHECK_SWEEP_NP": "2", "FABCHECK_SWEEP_DRAIN": "yes",
+               "FABCHECK_SWEEP_ARGS": "\n".join(["--profile", str(PROFILES / "impossible.toml"),
+                                                 "--sizes", "64K", "--iters", "2"])}
+        env.pop("FABCHECK_SLURM_CONF")
+        result = subprocess.run(["bash", str(SLURM / "fabcheck-sweep.sbatch")], capture_output=True,
+                                text=True, env=env, timeout=300)
+        print(result.stdout, result.stderr[-2000:])
+        check(result.returncode == 1, f"exit {result.returncode}, expected 1")
+        runs = sorted(sweeps.iterdir())
+        check(len(runs) == 1 and runs[0].name.endswith("-job4242"), f"runs {runs}")
+        check((runs[0] / "report.html").is_file(), "no report")
+        check("scontrol update nodename=" in result.stdout, "the drain command is not printed")
+        calls = node.updates()
+        check(len(calls) == 1 and calls[0][2] == "state=drain" and
+              calls[0][3].startswith("reason=fabcheck: coll.all_reduce"), f"scontrol calls {calls}")
+    print("sweep: run, report, drain printed and applied")
 
 
 def main():

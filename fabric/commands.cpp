@@ -143,9 +143,16 @@ int nccl_log_command(const std::vector<std::string>& files, const NcclLogOptions
   if (options.list_connections && !log.connections.empty()) print_connections(log, out);
   std::string subject = files.size() == 1 ? files.front() : std::to_string(files.size()) + " files";
   auto findings = judge_nccl_transports(log, options.expectations, "nccl-log", subject);
-  std::fprintf(out, "findings (expecting network %s%s%s):\n", options.expectations.network.c_str(),
-               options.expectations.gdr ? ", GDR" : "",
-               options.expectations.intra_node_p2p ? ", P2P inside a node" : "");
+  const NcclTransportExpectations& e = options.expectations;
+  auto stated = [](const std::optional<bool>& value, const char* what) {
+    return std::string(", ") + what +
+           (!value   ? " from evidence"
+            : *value ? " expected"
+                     : " not expected");
+  };
+  std::fprintf(out, "findings (network %s%s%s):\n",
+               e.network.empty() ? "from evidence" : ("expected " + e.network).c_str(),
+               stated(e.gdr, "GDR").c_str(), stated(e.intra_node_p2p, "P2P inside a node").c_str());
   print_findings(findings, true, out);
   return print_verdict(findings, out);
 }

@@ -1,10 +1,16 @@
 // Judges fabric measurements (PCIe links, IB ports, counter changes) into findings with evidence.
 #include "fabric/fabric_judge.hpp"
 
+#include <fmt/format.h>
+
+#include <map>
+#include <set>
 #include <string>
+#include <tuple>
 
 #include "fabric/link_measurements.hpp"
 #include "results/evaluator.hpp"
+#include "results/robust_stats.hpp"
 
 namespace fabcheck {
 
@@ -157,6 +163,101 @@ void judge_ib_counters(const Measurement& m, std::vector<Finding>& out) {
   }
 }
 
+bool ends_with(const std::string& text, const std::string& suffix) {
+  return text.size() > suffix.size() &&
+         text.compare(text.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+// Siblings: the same kind of thing on the same host, of the same model.
+using SiblingKey = std::tuple<std::string, std::string, std::string>;  // host, kind, model
+
+// Each group's values judged against their own median (results/robust_stats.hpp); an outlier on
+// the low side is a FAIL (a WARN with only two siblings) naming the siblings it fell behind.
+void judge_sibling_groups(const std::map<SiblingKey, std::vector<const Measurement*>>& groups,
+                          const std::string& what, const std::set<std::string>& already_failed,
+                          const std::string& remedy, std::vector<Finding>& out) {
+  OutlierPolicy policy;  // lower is worse; 5 % to be named, 10 % to fail
+  for (const auto& [key, members] : groups) {
+    std::vector<double> values;
+    for (const Measurement* m : members) values.push_back(m->value);
+    const OutlierReport report = find_outliers(values, policy);
+    if (report.outliers.empty()) continue;
+    const auto& [host, kind, model] = key;
+    std::string listing;
+    for (const Measurement* m : members) {
+      listing += (listing.empty() ? "" : ", ") + m->subject + " " + fmt::format("{:g}", m->value);
+    }
+    for (const Outlier& outlier : report.outliers) {
+      const Measurement& m = *members[outlier.index];
+      if (already_failed.count(m.host + "\n" + m.subject + "\n" + m.metric) > 0) continue;
+      Finding f = finding_for(m, outlier.fail ? Severity::fail : Severity::warn);
+      f.expected = outlier.reference;
+      const std::string siblings =
+          fmt::format("{} sibling {} of the same model ({}{}{})", members.size() - 1, what, kind,
+                      model.empty() ? "" : " ", model);
+      f.message = fmt::format(
+          "{} {} {:g} is {:.0f}% below the {:g} of its {}{}; expectation inferred from its "
+          "siblings",
+          m.subject, m.metric, m.value, -outlier.relative_gap * 100, outlier.reference, siblings,
+          host.empty() ? "" : " on " + host);
+      if (!m.message.empty()) f.message += " (" + m.message + ")";
+      f.evidence = m.metric + " per " + what.substr(0, what.size() - 1) + ": " + listing +
+                   (m.message.empty() ? "" : "; " + m.message);
+      f.source = fmt::format("inferred: median of {} {} on the same host ({:g}); {}",
+                             members.size(), what, report.peers.median,
+                             members.size() == 2 ? "two siblings cannot tell which is wrong, so "
+                                                   "this is a WARN"
+                                                 : "below it by more than 10% is a FAIL");
+      f.remedy = remedy;
+      out.push_back(std::move(f));
+    }
+  }
+}
+
+void judge_siblings(const std::vector<Measurement>& measurements, const FabricExpectations& e,
+                    std::vector<Finding>& out) {
+  std::set<std::string> already;  // host, subject, metric judged FAIL by the node's own rules
+  for (const Finding& f : out) {
+    if (f.severity != Severity::fail) continue;
+    already.insert(f.host + "\n" + f.subject + "\n" + f.metric);
+    if (f.metric == "link_gen_deficit" || f.metric == "link_width_deficit") {
+      const std::string aspect = f.metric == "link_gen_deficit" ? "_link_gen" : "_link_width";
+      for (const char* kind : {"gpu", "hca", "nic", "nvme"}) {
+        already.insert(f.host + "\n" + f.subject + "\n" + kind + aspect);
+      }
+    }
+  }
+  std::set<std::pair<std::string, std::string>> inactive;  // host, port
+  for (const auto& m : measurements) {
+    if (m.probe == kIbPortsProbe && m.metric == "port_active" && m.value < 1) {
+      inactive.emplace(m.host, m.subject);
+    }
+  }
+  std::map<SiblingKey, std::vector<const Measurement*>> ports, gens, widths;
+  for (const auto& m : measurements) {
+    if (m.status != MeasurementStatus::ok) continue;
+    if (m.probe == kIbPortsProbe && m.metric == "port_rate" && e.ib_rate_gbps <= 0 &&
+        inactive.count({m.host, m.subject}) == 0) {
+      ports[{m.host, param_of(m, "link_layer"), param_of(m, "hca_model")}].push_back(&m);
+    } else if (m.probe == kPcieLinksProbe) {
+      const std::string kind = param_of(m, "kind");
+      const PcieExpectation* want = expectation_for(kind, e);
+      const std::string model = param_of(m, "vendor") + ":" + param_of(m, "device");
+      if (ends_with(m.metric, "_link_gen") && !(want && want->gen > 0)) {
+        gens[{m.host, kind, model}].push_back(&m);
+      } else if (ends_with(m.metric, "_link_width") && !(want && want->width > 0)) {
+        widths[{m.host, kind, model}].push_back(&m);
+      }
+    }
+  }
+  judge_sibling_groups(ports, "ports", already,
+                       "a port at a lower rate than its siblings trained down: check the cable "
+                       "(mlxlink), the switch port and the HCA firmware",
+                       out);
+  judge_sibling_groups(gens, "devices", already, kLinkRemedy, out);
+  judge_sibling_groups(widths, "devices", already, kLinkRemedy, out);
+}
+
 }  // namespace
 
 std::vector<Finding> judge_fabric_measurements(const std::vector<Measurement>& measurements,
@@ -192,6 +293,7 @@ std::vector<Finding> judge_fabric_measurements(const std::vector<Measurement>& m
       judge_ib_counters(m, out);
     }
   }
+  judge_siblings(measurements, expectations, out);
   return out;
 }
 

@@ -12,6 +12,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
+// "0x15b3" -> "15b3", as lspci writes PCI ids.
+std::string strip_hex_prefix(const std::string& id) {
+  return id.rfind("0x", 0) == 0 ? id.substr(2) : id;
+}
+
 void read_counter_dir(const fs::path& dir, const std::string& prefix, CounterSnapshot& into,
                       std::vector<SysfsProblem>* problems) {
   for (const auto& file : list_sysfs_dir(dir, problems)) {
@@ -78,6 +83,10 @@ std::vector<IbPortState> read_ib_ports(const fs::path& sysfs_root,
     std::error_code error;
     fs::path pci = fs::canonical(device_dir / "device", error);
     if (!error) bdf = pci.filename().string();
+    std::string model;
+    const auto vendor = read_sysfs_text(device_dir / "device" / "vendor");
+    const auto id = read_sysfs_text(device_dir / "device" / "device");
+    if (vendor && id) model = strip_hex_prefix(*vendor) + ":" + strip_hex_prefix(*id);
     for (const auto& port_dir : list_sysfs_dir(device_dir / "ports", problems)) {
       auto number = text::parse_small_int(port_dir.filename().string());
       if (!number) continue;
@@ -85,6 +94,7 @@ std::vector<IbPortState> read_ib_ports(const fs::path& sysfs_root,
       port.device = device;
       port.port = *number;
       port.pci_bdf = bdf;
+      port.model = model;
       port.state = read_port_attribute(port_dir / "state", parse_coded_state,
                                        "a state (\"4: ACTIVE\")", problems);
       port.phys_state = read_port_attribute(port_dir / "phys_state", parse_coded_state,

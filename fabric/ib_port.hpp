@@ -28,7 +28,8 @@ using CounterSnapshot = std::map<std::string, std::uint64_t>;  // "counters/symb
 struct IbPortState {
   std::string device;  // "mlx5_0"
   int port = 0;
-  std::string pci_bdf;                        // of the HCA, from the device link
+  std::string pci_bdf;  // of the HCA, from the device link
+  std::string model;    // PCI "vendor:device" of the HCA ("15b3:1021"), "" when unreadable
   std::optional<SysfsCodedState> state;       // 4: ACTIVE
   std::optional<SysfsCodedState> phys_state;  // 5: LinkUp
   std::optional<double> rate_gbps;

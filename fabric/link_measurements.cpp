@@ -128,6 +128,7 @@ std::vector<Measurement> ib_port_measurements(const std::vector<IbPortState>& po
       m.params["link_layer"] = port.link_layer;
       m.params["rate"] = port.rate_text;
       m.params["pci_bdf"] = port.pci_bdf;
+      if (!port.model.empty()) m.params["hca_model"] = port.model;
       return m;
     };
     if (port.active()) ++active;

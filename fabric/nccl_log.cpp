@@ -329,6 +329,16 @@ void parse_nccl_log_line_into(std::string_view raw, const std::string& file,
     }
   } else if (message.find("Init COMPLETE") != std::string_view::npos) {
     ++log.init_complete;
+  } else if (message.find("GPU Direct RDMA Disabled for HCA") != std::string_view::npos &&
+             message.rfind("NET/Socket", 0) != 0) {  // sockets never do GDR: not news
+    if (log.gdr_disabled_for_hca.size() < kMaxExamples) log.gdr_disabled_for_hca.push_back(source);
+  } else if (message.find("GPU Direct RDMA Disabled for GPU") != std::string_view::npos) {
+    if (log.gdr_disabled_by_distance.size() < kMaxExamples)
+      log.gdr_disabled_by_distance.push_back(source);
+  } else if ((message.rfind("NCCL_IB_DISABLE set by environment to ", 0) == 0 ||
+              message.rfind("NCCL_NET set by environment to ", 0) == 0) &&
+             log.network_set_by_environment.size() < kMaxExamples) {
+    log.network_set_by_environment.push_back(source);
   }
 }
 

@@ -112,6 +112,13 @@ struct NcclLog {
   std::size_t not_kept = 0;                     // records past the limits
   std::size_t long_lines = 0;                   // lines cut to kMaxLineBytes
   std::unordered_set<std::uint64_t> kept_keys;  // hashes of what identifies each record kept
+  // What NCCL said about GPUDirect RDMA: "NET/IB : GPU Direct RDMA Disabled for HCA 0 'mlx5_0'
+  // (no module)" (the HCA or driver cannot do it), and "GPU Direct RDMA Disabled for GPU 0 / HCA 0
+  // (distance 8 > 5)" (NCCL judged the two too far apart). The first few of each.
+  std::vector<NcclLogSource> gdr_disabled_for_hca;
+  std::vector<NcclLogSource> gdr_disabled_by_distance;
+  // "NCCL_IB_DISABLE set by environment to 1." / "NCCL_NET set by environment to Socket."
+  std::vector<NcclLogSource> network_set_by_environment;
 };
 
 // Adds what `text` (a whole log or a piece of one) says to `log`; `file` names it in evidence.

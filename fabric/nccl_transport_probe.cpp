@@ -25,8 +25,8 @@ class NcclTransportProbe : public Probe {
   std::vector<MetricSpec> metrics() const override {
     std::vector<MetricSpec> specs;
     for (const char* lower :
-         {"socket_channels", "ib_channels_without_gdr", "intra_node_non_p2p_channels",
-          "unrecognised_lines", "shm_channels"}) {
+         {"socket_channels", "inter_node_socket_channels", "ib_channels_without_gdr",
+          "intra_node_non_p2p_channels", "unrecognised_lines", "shm_channels"}) {
       specs.push_back({lower, MetricInfo{"count", Better::lower}});
     }
     for (const char* higher : {"ib_channels", "gdr_channels", "p2p_channels"}) {

@@ -3,6 +3,7 @@
 #include "fabric/register.hpp"
 
 #include "fabric/fabric_profile.hpp"
+#include "fabric/nccl_transport_judge.hpp"
 #include "fabric/probes.hpp"
 
 namespace fabcheck {
@@ -17,6 +18,7 @@ void register_fabric_probes(Registry& registry) {
   registry.add(make_rdma_lat_probe());
   registry.add_judge(make_fabric_judge());
   registry.add_counter_monitor(make_ib_counter_monitor());
+  registry.add_judge(make_nccl_transport_judge());
 }
 
 }  // namespace fabcheck

@@ -48,12 +48,19 @@ CLI::App* add_nccl_log_command(CLI::App& app, NcclLogArgs& args) {
       "nccl-log",
       "Which transports NCCL used, from NCCL_DEBUG=INFO logs of any job (one per rank or mixed)");
   command->add_option("FILE", args.files, "NCCL debug log files")->required();
-  command->add_option("--expect-network", args.expect_network, "IB, Socket or any")
-      ->capture_default_str();
-  command->add_flag("--expect-gdr", args.options.expectations.gdr,
-                    "NET/IB must use GPUDirect RDMA");
-  command->add_flag("--expect-p2p", args.options.expectations.intra_node_p2p,
-                    "GPUs of one node must talk over P2P (NVLink/PCIe)");
+  command->add_option("--expect-network", args.expect_network,
+                      "IB, Socket or any (default: inferred from the log and the node: inter-node "
+                      "sockets FAIL where NCCL looked for IB devices, else WARN)");
+  auto* gdr = command->add_flag("--expect-gdr", args.expect_gdr,
+                                "NET/IB must use GPUDirect RDMA (default: WARN where NCCL said GDR "
+                                "is disabled for the HCA)");
+  command->add_flag("--no-expect-gdr", args.no_expect_gdr, "Do not judge GPUDirect RDMA use")
+      ->excludes(gdr);
+  auto* p2p = command->add_flag("--expect-p2p", args.expect_p2p,
+                                "GPUs of one node must talk over P2P (default: WARN where other "
+                                "GPUs of that node do)");
+  command->add_flag("--no-expect-p2p", args.no_expect_p2p, "Do not judge P2P inside a node")
+      ->excludes(p2p);
   return command;
 }
 
@@ -88,13 +95,19 @@ CLI::App* add_inventory_command(CLI::App& app, InventoryArgs& args) {
 }
 
 int nccl_log_main(NcclLogArgs& args) {
-  if (args.expect_network != "any" && args.expect_network != "IB" &&
-      args.expect_network != "Socket") {
+  const std::string& network = args.expect_network;
+  if (!network.empty() && network != "any" && network != "IB" && network != "Socket") {
     std::fprintf(stderr, "fabcheck: --expect-network \"%s\": expected IB, Socket or any\n",
-                 args.expect_network.c_str());
+                 network.c_str());
     return 2;
   }
-  args.options.expectations.network = args.expect_network;
+  NcclTransportExpectations& expected = args.options.expectations;
+  expected.network = network;
+  if (args.expect_gdr) expected.gdr = true;
+  if (args.no_expect_gdr) expected.gdr = false;
+  if (args.expect_p2p) expected.intra_node_p2p = true;
+  if (args.no_expect_p2p) expected.intra_node_p2p = false;
+  expected.given_by = "given on the command line";
   return nccl_log_command(args.files, args.options, stdout);
 }
 

@@ -15,7 +15,11 @@ namespace fabcheck {
 
 struct NcclLogArgs {
   std::vector<std::string> files;
-  std::string expect_network = "any";
+  std::string expect_network;  // "" = from evidence
+  bool expect_gdr = false;
+  bool no_expect_gdr = false;
+  bool expect_p2p = false;
+  bool no_expect_p2p = false;
   NcclLogOptions options;
 };
 

@@ -185,6 +185,98 @@ TEST(FabricJudge, DeviceAtItsMaxBelowTheExpectedTier) {
   EXPECT_EQ(findings[0].expected, 5.0);
 }
 
+// Defaults from siblings: no expectation given, the node's own ports and links set the bar.
+TEST(FabricSiblings, HealthyNodeFlagsNothingWithoutExpectations) {
+  auto findings = problems(judge_tree("healthy", {}));
+  EXPECT_TRUE(findings.empty()) << findings.front().message;
+}
+
+TEST(FabricSiblings, HalfRatePortAmongSevenIsAFailWithoutAnyProfile) {
+  auto findings = judge_tree("degraded", {});
+  const Finding* rate = find(findings, "mlx5_2/1", "port_rate");
+  ASSERT_NE(rate, nullptr);
+  EXPECT_EQ(rate->severity, Severity::fail);
+  EXPECT_EQ(rate->observed, 200.0);
+  EXPECT_EQ(rate->expected, 400.0);
+  EXPECT_NE(rate->message.find("50% below the 400 of its 6 sibling ports"), std::string::npos)
+      << rate->message;  // mlx5_5 is down: not a sibling to compare rates with
+  EXPECT_NE(rate->message.find("inferred from its siblings"), std::string::npos);
+  EXPECT_NE(rate->source.find("inferred: median of 7 ports"), std::string::npos) << rate->source;
+  // Everything else the degraded tree holds is found by the node's own rules, once each.
+  std::vector<std::string> keys;
+  for (const auto& f : problems(findings)) keys.push_back(f.subject + " " + f.metric);
+  std::sort(keys.begin(), keys.end());
+  EXPECT_EQ(keys,
+            (std::vector<std::string>{"0000:0b:00.0 link_width_deficit",
+                                      "0000:38:00.0 link_width_deficit", "mlx5_2/1 port_rate",
+                                      "mlx5_5/1 port_active", "mlx5_6/1 saturated_counters"}));
+}
+
+TEST(FabricSiblings, ExplicitRateWins) {
+  FabricExpectations hdr;
+  hdr.ib_rate_gbps = 200;  // HDR nodes: 200 is what was asked for
+  EXPECT_EQ(find(problems(judge_tree("degraded", hdr)), "mlx5_2/1", "port_rate"), nullptr);
+}
+
+std::vector<Measurement> gpu_links(const std::vector<std::pair<int, int>>& gen_width) {
+  std::vector<PcieLinkState> links;
+  for (std::size_t i = 0; i < gen_width.size(); ++i) {
+    PcieLinkState link;
+    link.bdf = "0000:" + std::to_string(18 + i * 32) + ":00.0";
+    link.kind = PcieDeviceKind::gpu;
+    link.vendor = "0x10de";
+    link.device = "0x2330";
+    const double gts[] = {0, 2.5, 5, 8, 16, 32, 64};
+    link.current_gts = link.max_gts = gts[gen_width[i].first];
+    link.current_width = link.max_width = gen_width[i].second;
+    links.push_back(link);
+  }
+  auto measurements = pcie_link_measurements(links, true);
+  for (auto& m : measurements) m.host = "node07";
+  return measurements;
+}
+
+TEST(FabricSiblings, GpuAtGen4x8AmongGen5x16SiblingsFailsAtItsOwnMax) {
+  // Its own max is Gen4 x8 (a riser or slot that only offers that): no deficit, but its siblings
+  // say what the node should have.
+  auto findings =
+      problems(judge_fabric_measurements(gpu_links({{5, 16}, {5, 16}, {4, 8}, {5, 16}}), {}));
+  std::vector<std::string> keys;
+  for (const auto& f : findings) keys.push_back(f.subject + " " + f.metric);
+  std::sort(keys.begin(), keys.end());
+  EXPECT_EQ(keys,
+            (std::vector<std::string>{"0000:82:00.0 gpu_link_gen", "0000:82:00.0 gpu_link_width"}));
+  for (const auto& f : findings) {
+    EXPECT_EQ(f.severity, Severity::fail);
+    EXPECT_EQ(f.host, "node07");
+    EXPECT_NE(f.message.find("3 sibling devices of the same model (gpu 0x10de:0x2330)"),
+              std::string::npos)
+        << f.message;
+  }
+  // An explicit tier wins: Gen4 x8 asked for, Gen4 x8 found.
+  FabricExpectations gen4;
+  gen4.gpu = {4, 8};
+  EXPECT_TRUE(
+      problems(judge_fabric_measurements(gpu_links({{5, 16}, {5, 16}, {4, 8}}), gen4)).empty());
+  // Two siblings: the narrower one is named, as a WARN.
+  auto pair = problems(judge_fabric_measurements(gpu_links({{5, 16}, {5, 8}}), {}));
+  ASSERT_EQ(pair.size(), 1u);
+  EXPECT_EQ(pair[0].severity, Severity::warn);
+  // One device has no siblings.
+  EXPECT_TRUE(problems(judge_fabric_measurements(gpu_links({{4, 8}}), {})).empty());
+}
+
+TEST(InventoryCommand, HalfRatePortFailsWithNoFlags) {
+  InventoryOptions options;
+  options.sysfs_root = tree("degraded");
+  int code = -1;
+  std::string text = run_inventory(options, code);
+  EXPECT_EQ(code, 1) << text;
+  EXPECT_NE(text.find("FAIL   fabric.ib_ports mlx5_2/1: mlx5_2/1 port_rate 200 is 50% below"),
+            std::string::npos)
+      << text;
+}
+
 TEST(PcieExpectationOption, Parses) {
   auto full = parse_pcie_expectation("--expect-gpu-pcie", "5x16");
   EXPECT_EQ(full.gen, 5);

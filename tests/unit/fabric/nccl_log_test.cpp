@@ -16,6 +16,14 @@ std::string fixture(const std::string& name) {
   return std::string(FABCHECK_FIXTURES_DIR) + "/fabric/nccl/" + name;
 }
 
+std::vector<Finding> problems_of(const std::vector<Finding>& findings) {
+  std::vector<Finding> out;
+  std::copy_if(findings.begin(), findings.end(), std::back_inserter(out), [](const Finding& f) {
+    return f.severity == Severity::fail || f.severity == Severity::warn;
+  });
+  return out;
+}
+
 std::vector<Finding> of_severity(const std::vector<Finding>& findings, Severity severity) {
   std::vector<Finding> out;
   std::copy_if(findings.begin(), findings.end(), std::back_inserter(out),
@@ -268,6 +276,138 @@ TEST(NcclLog, MeasurementsCarryTheCounts) {
   EXPECT_EQ(find("ib_channels")->value, 0.0);
 }
 
+// Defaults from evidence: no expectation given. The fixtures socket_ib_disabled.log,
+// ib_gdr_no_module.log and ib_gdr_distance.log are synthetic, written from the format strings in
+// interfaces.md and NCCL's net_ib / graph/paths.cc INFO lines.
+const NcclTransportExpectations kFromEvidence{};
+
+TEST(NcclDefaults, SocketFallbackAfterLookingForIbIsAFail) {
+  NcclLog log = read_nccl_logs({fixture("socket_fallback.log")});
+  auto fails =
+      of_severity(judge_nccl_transports(log, kFromEvidence, "nccl-log", "job"), Severity::fail);
+  ASSERT_EQ(fails.size(), 1u);
+  EXPECT_EQ(fails[0].metric, "inter_node_socket_channels");
+  EXPECT_EQ(fails[0].observed, 4.0);
+  EXPECT_NE(fails[0].message.find("fell back to TCP sockets for inter-node traffic"),
+            std::string::npos)
+      << fails[0].message;
+  EXPECT_NE(fails[0].message.find("inferred from NCCL's own search for IB devices: \"NET/IB : No "
+                                  "device found.\""),
+            std::string::npos)
+      << fails[0].message;
+  EXPECT_NE(fails[0].source.find("inferred"), std::string::npos);
+  EXPECT_NE(fails[0].evidence.find("socket_fallback.log:3:"), std::string::npos);
+}
+
+TEST(NcclDefaults, SocketsWithoutAnySignOfIbAreAWarn) {
+  NcclLog log = read_nccl_logs({fixture("socket_ib_disabled.log")});
+  auto findings = judge_nccl_transports(log, kFromEvidence, "nccl-log", "job");
+  EXPECT_TRUE(of_severity(findings, Severity::fail).empty());
+  auto warns = of_severity(findings, Severity::warn);
+  ASSERT_EQ(warns.size(), 1u);
+  EXPECT_NE(warns[0].message.find("NCCL_IB_DISABLE set by environment to 1."), std::string::npos)
+      << warns[0].message;
+}
+
+TEST(NcclDefaults, SocketsOnANodeWithActivePortsAreAFail) {
+  NcclLog log = read_nccl_logs({fixture("socket_ib_disabled.log")});
+  NcclNodeEvidence node;
+  node.active_rdma_ports = 8;
+  node.ports_evidence = "node-a: 8 of 8 RDMA ports active";
+  auto fails = of_severity(judge_nccl_transports(log, kFromEvidence, "nccl-log", "job", node),
+                           Severity::fail);
+  ASSERT_EQ(fails.size(), 1u);
+  EXPECT_NE(fails[0].message.find("inferred from the node's 8 active RDMA port(s)"),
+            std::string::npos)
+      << fails[0].message;
+}
+
+TEST(NcclDefaults, ExplicitExpectationsWin) {
+  NcclLog log = read_nccl_logs({fixture("socket_fallback.log")});
+  NcclTransportExpectations any;
+  any.network = "any";
+  EXPECT_TRUE(problems_of(judge_nccl_transports(log, any, "nccl-log", "job")).empty());
+  NcclTransportExpectations sockets;
+  sockets.network = "Socket";
+  EXPECT_TRUE(problems_of(judge_nccl_transports(log, sockets, "nccl-log", "job")).empty());
+  NcclLog shm = read_nccl_logs({fixture("single_node_p2p_shm.log")});
+  NcclTransportExpectations no_p2p;
+  no_p2p.intra_node_p2p = false;
+  EXPECT_TRUE(problems_of(judge_nccl_transports(shm, no_p2p, "nccl-log", "job")).empty());
+}
+
+TEST(NcclDefaults, IbWithoutGdrAndNoEvidencePasses) {
+  NcclLog log = read_nccl_logs({fixture("ib_no_gdr.log")});
+  auto findings = judge_nccl_transports(log, kFromEvidence, "nccl-log", "job");
+  EXPECT_TRUE(problems_of(findings).empty());
+}
+
+TEST(NcclDefaults, IbWithoutGdrWhereNcclSaysTheHcaCannotIsAWarn) {
+  NcclLog log = read_nccl_logs({fixture("ib_gdr_no_module.log")});
+  auto warns =
+      of_severity(judge_nccl_transports(log, kFromEvidence, "nccl-log", "job"), Severity::warn);
+  ASSERT_EQ(warns.size(), 1u);
+  EXPECT_EQ(warns[0].metric, "ib_channels_without_gdr");
+  EXPECT_NE(warns[0].message.find("(no module)"), std::string::npos) << warns[0].message;
+}
+
+TEST(NcclDefaults, IbWithoutGdrWhereGpuAndHcaShareASwitchIsAWarn) {
+  NcclLog log = read_nccl_logs({fixture("ib_gdr_distance.log")});
+  // NCCL's own distance verdict alone: its choice stands, and the PASS line says why.
+  auto alone = judge_nccl_transports(log, kFromEvidence, "nccl-log", "job");
+  ASSERT_TRUE(problems_of(alone).empty());
+  EXPECT_NE(alone.back().message.find("distance 8 > 5"), std::string::npos);
+  NcclNodeEvidence node;
+  node.gpu_hca_share_path = true;
+  node.placement_evidence = "GPU 0000:18:00.0 and mlx5_0 share a PCIe switch (4 hops)";
+  auto warns = of_severity(judge_nccl_transports(log, kFromEvidence, "nccl-log", "job", node),
+                           Severity::warn);
+  ASSERT_EQ(warns.size(), 1u);
+  EXPECT_NE(warns[0].message.find("share a PCIe switch"), std::string::npos);
+  EXPECT_NE(warns[0].evidence.find("distance 8 > 5"), std::string::npos);
+}
+
+TEST(NcclDefaults, ShmWhereOtherGpusOfTheNodeUseP2pIsAWarn) {
+  NcclLog log = read_nccl_logs({fixture("single_node_p2p_shm.log")});
+  auto findings = judge_nccl_transports(log, kFromEvidence, "nccl-log", "job");
+  auto warns = of_severity(findings, Severity::warn);
+  ASSERT_EQ(warns.size(), 1u);
+  EXPECT_EQ(warns[0].metric, "intra_node_non_p2p_channels");
+  EXPECT_NE(warns[0].message.find("inferred from other GPUs of the same node"), std::string::npos);
+  EXPECT_NE(warns[0].evidence.find("via SHM/direct/direct"), std::string::npos);
+}
+
+TEST(NcclDefaults, HealthyLogsPass) {
+  for (const std::vector<std::string>& files :
+       {std::vector<std::string>{
+            fixture("ib_gdr.node-a.1201.log"), fixture("ib_gdr.node-a.1202.log"),
+            fixture("ib_gdr.node-b.2201.log"), fixture("ib_gdr.node-b.2202.log")},
+        std::vector<std::string>{fixture("interleaved_ranks.log")}}) {
+    auto findings = judge_nccl_transports(read_nccl_logs(files), kFromEvidence, "nccl-log", "job");
+    EXPECT_TRUE(problems_of(findings).empty()) << problems_of(findings).front().message;
+  }
+}
+
+TEST(NcclDefaults, MeasurementsCarryTheFactsToTheRunsJudge) {
+  // The run's path: log -> measurements -> facts -> findings, same verdicts as the log's own.
+  for (const char* name : {"socket_fallback.log", "socket_ib_disabled.log", "ib_gdr_no_module.log",
+                           "single_node_p2p_shm.log", "ib_no_gdr.log"}) {
+    NcclLog log = read_nccl_logs({fixture(name)});
+    auto records = nccl_transport_measurements(log, "fabric.nccl_transport", "coll.all_reduce");
+    for (auto& m : records) m.host = "node-a";
+    std::vector<const Measurement*> group;
+    for (const auto& m : records) group.push_back(&m);
+    auto direct = judge_nccl_transports(log, kFromEvidence, "fabric.nccl_transport", "x");
+    auto rebuilt = judge_nccl_transport_facts(nccl_transport_facts_from(group), kFromEvidence, {},
+                                              "fabric.nccl_transport", "x");
+    ASSERT_EQ(direct.size(), rebuilt.size()) << name;
+    for (std::size_t i = 0; i < direct.size(); ++i) {
+      EXPECT_EQ(direct[i].severity, rebuilt[i].severity) << name;
+      EXPECT_EQ(direct[i].metric, rebuilt[i].metric) << name;
+    }
+  }
+}
+
 int run_command(const std::vector<std::string>& files, const std::string& network, bool gdr,
                 std::string& text) {
   NcclLogOptions options;
@@ -291,6 +431,10 @@ TEST(NcclLogCommand, ExitCodes) {
   EXPECT_NE(text.find("0 -> 1    [send]    NET/Socket/0"), std::string::npos) << text;
   EXPECT_NE(text.find("verdict: FAIL (exit 1)"), std::string::npos) << text;
   EXPECT_EQ(run_command({fixture("socket_fallback.log")}, "any", false, text), 0);
+  // No flags: the fallback is a FAIL by the log's own evidence.
+  EXPECT_EQ(run_command({fixture("socket_fallback.log")}, "", false, text), 1);
+  EXPECT_NE(text.find("FAIL   nccl-log"), std::string::npos) << text;
+  EXPECT_NE(text.find("inferred from NCCL's own search for IB devices"), std::string::npos) << text;
   EXPECT_EQ(run_command({fixture("ib_gdr.node-a.1201.log"), fixture("ib_gdr.node-b.2202.log")},
                         "IB", true, text),
             0);

@@ -1,0 +1,147 @@
+// The run's judge of fabric.nccl_transport, with the host's ports and placement as evidence.
+#include "fabric/nccl_transport_judge.hpp"
+
+#include <map>
+#include <utility>
+
+#include "fabric/link_measurements.hpp"
+#include "results/config_error.hpp"
+
+namespace fabcheck {
+namespace {
+
+constexpr const char* kTransportProbe = "fabric.nccl_transport";
+constexpr const char* kTopologyProbe = "fabric.topology";
+// A GPU and a HCA below one PCIe switch are 4 hops apart (two downstream ports); fewer is closer.
+constexpr double kSameSwitchHops = 4;
+
+std::string where_of(const Profile& profile) {
+  return profile.path.empty() ? profile.name : profile.path;
+}
+
+std::optional<bool> node_boolean(const Profile& profile, const std::string& key) {
+  const auto it = profile.node.find(key);
+  if (it == profile.node.end()) return std::nullopt;
+  if (it->second == "true") return true;
+  if (it->second == "false") return false;
+  throw ConfigError(where_of(profile), profile.node_lines.at(key),
+                    "[node] " + key + " = \"" + it->second + "\": expected true or false");
+}
+
+bool has_expectation(const Profile& profile, std::initializer_list<const char*> metrics) {
+  for (const Expectation& e : profile.expectations) {
+    if (e.probe != kTransportProbe) continue;
+    for (const char* metric : metrics) {
+      if (e.metric == metric) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+NodeSettingCatalog nccl_transport_node_settings() {
+  return {
+      {"nccl_network",
+       "network NCCL must use between nodes: \"IB\", \"Socket\" or \"any\" (default: inferred "
+       "from the node's RDMA ports and NCCL's log)"},
+      {"nccl_gdr",
+       "true: NET/IB must use GPUDirect RDMA; false: not judged (default: inferred from the "
+       "GPU-to-HCA placement and NCCL's log)"},
+      {"nccl_p2p",
+       "true: GPUs of one node must talk over P2P/NVLink; false: not judged (default: inferred "
+       "from the other GPUs of the node)"},
+  };
+}
+
+NcclTransportExpectations nccl_expectations_from(const Profile& profile) {
+  NcclTransportExpectations expectations;
+  expectations.given_by = "profile " + profile.name;
+  if (const auto it = profile.node.find("nccl_network"); it != profile.node.end()) {
+    const std::string& value = it->second;
+    if (value != "IB" && value != "Socket" && value != "any") {
+      throw ConfigError(where_of(profile), profile.node_lines.at("nccl_network"),
+                        "[node] nccl_network = \"" + value + "\": expected IB, Socket or any");
+    }
+    expectations.network = value;
+  }
+  expectations.gdr = node_boolean(profile, "nccl_gdr");
+  expectations.intra_node_p2p = node_boolean(profile, "nccl_p2p");
+  // A threshold in the profile speaks for itself; the evidence rule steps aside.
+  if (expectations.network.empty() &&
+      has_expectation(profile, {"socket_channels", "inter_node_socket_channels"})) {
+    expectations.network = "any";
+  }
+  if (!expectations.gdr && has_expectation(profile, {"ib_channels_without_gdr", "gdr_channels"})) {
+    expectations.gdr = false;
+  }
+  if (!expectations.intra_node_p2p && has_expectation(profile, {"intra_node_non_p2p_channels"})) {
+    expectations.intra_node_p2p = false;
+  }
+  return expectations;
+}
+
+NcclNodeEvidence nccl_node_evidence(const std::vector<Measurement>& measurements,
+                                    const std::string& host) {
+  NcclNodeEvidence evidence;
+  for (const Measurement& m : measurements) {
+    if (m.host != host || m.status != MeasurementStatus::ok) continue;
+    if (m.probe == kIbPortsProbe && m.metric == "active_ports") {
+      evidence.active_rdma_ports = static_cast<int>(m.value);
+      evidence.ports_evidence = "fabric.ib_ports on " + (host.empty() ? "the node" : host) + ": " +
+                                std::to_string(static_cast<int>(m.value)) + " of " +
+                                param_of(m, "ports") + " RDMA ports active";
+    } else if (m.probe == kTopologyProbe && m.metric == "nearest_hca_hops" &&
+               !evidence.gpu_hca_share_path.value_or(false)) {
+      const std::string gpu_numa = param_of(m, "gpu_numa_node");
+      const std::string hca_numa = param_of(m, "hca_numa_node");
+      const bool same_switch = m.value >= 0 && m.value <= kSameSwitchHops;
+      const bool same_numa = !gpu_numa.empty() && gpu_numa != "-1" && gpu_numa == hca_numa;
+      evidence.gpu_hca_share_path = same_switch || same_numa;
+      if (same_switch || same_numa) {
+        evidence.placement_evidence =
+            "fabric.topology: GPU " + m.subject + " and " + m.peer +
+            (same_switch
+                 ? " share a PCIe switch (" + std::to_string(static_cast<int>(m.value)) + " hops)"
+                 : " share NUMA node " + gpu_numa);
+      }
+    }
+  }
+  return evidence;
+}
+
+std::vector<Finding> judge_nccl_transport_measurements(
+    const std::vector<Measurement>& measurements, const NcclTransportExpectations& expectations) {
+  std::map<std::pair<std::string, std::string>, std::vector<const Measurement*>> groups;
+  for (const Measurement& m : measurements) {
+    if (m.probe == kTransportProbe && m.status == MeasurementStatus::ok) {
+      groups[{m.host, m.subject}].push_back(&m);
+    }
+  }
+  std::vector<Finding> findings;
+  for (const auto& [key, group] : groups) {
+    const auto& [host, subject] = key;
+    const NcclTransportFacts facts = nccl_transport_facts_from(group);
+    for (Finding& finding :
+         judge_nccl_transport_facts(facts, expectations, nccl_node_evidence(measurements, host),
+                                    kTransportProbe, subject)) {
+      finding.host = host;
+      findings.push_back(std::move(finding));
+    }
+  }
+  return findings;
+}
+
+Judge make_nccl_transport_judge() {
+  Judge judge;
+  judge.name = "nccl_transport";
+  judge.settings = nccl_transport_node_settings();
+  judge.validate = [](const Profile& profile) { nccl_expectations_from(profile); };
+  judge.judge = [](const std::vector<Measurement>& measurements, const Profile& profile) {
+    return judge_nccl_transport_measurements(measurements, nccl_expectations_from(profile));
+  };
+  judge.scope = JudgeScope::whole_run;
+  return judge;
+}
+
+}  // namespace fabcheck

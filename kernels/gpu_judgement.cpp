@@ -8,9 +8,9 @@
 #include <functional>
 #include <optional>
 
-#include "bench/core/stats.hpp"
 #include "kernels/nvml_api.hpp"
 #include "results/config_error.hpp"
+#include "results/robust_stats.hpp"
 
 namespace fabcheck {
 namespace {
@@ -19,7 +19,7 @@ constexpr const char* kHealthProbe = "gpu.health";
 constexpr const char* kLoadProbe = "gpu.gemm";  // the heavy probe that samples telemetry under load
 constexpr const char* kDcgmSource =
     "DCGM diagnostics: a GPU below a tolerance of its node peers is slow (fabcheck uses the "
-    "median)";
+    "median and MAD of the node's GPUs, results/robust_stats.hpp)";
 constexpr const char* kNvmlSource = "NVML reading (nvmlDeviceGet*), judged by fabcheck's GPU rules";
 
 // What a finding about `gpu` on `host` starts with.
@@ -87,37 +87,41 @@ const std::vector<PeerFigure>& peer_figures() {
 
 void judge_peers(const GpuNodeRecord& node, const GpuJudgementPolicy& policy,
                  std::vector<Finding>& findings) {
+  OutlierPolicy outliers;  // lower is worse
+  outliers.min_relative_gap = policy.slow_warn_fraction;
+  outliers.fail_relative_gap = policy.slow_fail_fraction;
   for (const PeerFigure& figure : peer_figures()) {
+    std::vector<const GpuRecord*> gpus;
     std::vector<double> values;
     std::string evidence;
     for (const GpuRecord& gpu : node.gpus) {
       if (const auto value = figure.value(gpu)) {
+        gpus.push_back(&gpu);
         values.push_back(*value);
         evidence += fmt::format("{}{} {:.4g}", evidence.empty() ? "" : ", ", gpu.subject(), *value);
       }
     }
-    if (values.size() < 2) continue;  // no peers to compare with
-    std::sort(values.begin(), values.end());
-    const double median = percentile_sorted(values, 50);
-    if (median <= 0) continue;
-    for (const GpuRecord& gpu : node.gpus) {
-      const auto value = figure.value(gpu);
-      if (!value) continue;
-      const double shortfall = 1.0 - *value / median;
-      if (shortfall <= policy.slow_warn_fraction) continue;
-      const Severity severity =
-          shortfall > policy.slow_fail_fraction ? Severity::fail : Severity::warn;
-      Finding f = finding_for(node, gpu, severity, figure.probe, figure.metric, figure.unit);
-      f.observed = *value;
+    // The median and MAD of the node's GPUs; one GPU has no peers, two cannot tell which is slow
+    // (the slower is a WARN), a tight node raises nothing (results/robust_stats.hpp).
+    const OutlierReport report = find_outliers(values, outliers);
+    for (const Outlier& outlier : report.outliers) {
+      const GpuRecord& gpu = *gpus[outlier.index];
+      const double shortfall = -outlier.relative_gap;
+      const double median = outlier.reference;
+      Finding f = finding_for(node, gpu, outlier.fail ? Severity::fail : Severity::warn,
+                              figure.probe, figure.metric, figure.unit);
+      f.observed = outlier.value;
       f.expected = median * (1.0 - policy.slow_warn_fraction);
       f.warn_at = median * (1.0 - policy.slow_fail_fraction);
       f.message = fmt::format(
-          "{}: {} {} {:.4g} {} is {:.1f}% below the node median {:.4g} {} (WARN beyond {:.0f}%, "
+          "{}: {} {} {:.4g} {} is {:.1f}% below the {} {:.4g} {} (WARN beyond {:.0f}%, "
           "FAIL beyond {:.0f}%)",
-          where(node, gpu), figure.probe, figure.metric, *value, figure.unit, shortfall * 100,
-          median, figure.unit, policy.slow_warn_fraction * 100, policy.slow_fail_fraction * 100);
-      f.evidence = fmt::format("{} {} per GPU: {}; median {:.4g} over {} GPUs", figure.probe,
-                               figure.metric, evidence, median, values.size());
+          where(node, gpu), figure.probe, figure.metric, outlier.value, figure.unit,
+          shortfall * 100, values.size() == 2 ? "other GPU's" : "node median", median, figure.unit,
+          policy.slow_warn_fraction * 100, policy.slow_fail_fraction * 100);
+      f.evidence = fmt::format("{} {} per GPU: {}; median {:.4g}, MAD {:.3g} over {} GPUs",
+                               figure.probe, figure.metric, evidence, report.peers.median,
+                               report.peers.mad, values.size());
       f.remedy = figure.remedy;
       f.source = kDcgmSource;
       findings.push_back(std::move(f));
@@ -405,6 +409,12 @@ GpuJudgementPolicy gpu_policy_from(const Profile& profile) {
   }
   policy.expected_nvlinks = static_cast<int>(value);
   return policy;
+}
+
+std::vector<std::pair<std::string, std::string>> gpu_figures_judged_among_peers() {
+  std::vector<std::pair<std::string, std::string>> figures;
+  for (const PeerFigure& figure : peer_figures()) figures.emplace_back(figure.probe, figure.metric);
+  return figures;
 }
 
 std::vector<Finding> judge_gpu_measurements(const std::vector<Measurement>& measurements,

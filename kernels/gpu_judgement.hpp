@@ -3,6 +3,8 @@
 // ECC and row-remap problems. Pure functions over recorded telemetry and measurements.
 #pragma once
 
+#include <string>
+#include <utility>
 #include <vector>
 
 #include <optional>
@@ -38,6 +40,10 @@ GpuJudgementPolicy gpu_policy_from(const Profile& profile);
 // GPU (subject "gpu<N>", its bus id in the message), the host, evidence and a remedy.
 std::vector<Finding> judge_gpu_node(const GpuNodeRecord& node,
                                     const GpuJudgementPolicy& policy = {});
+
+// The (probe, metric) figures whose slow GPU judge_gpu_node names among the node's GPUs, so the
+// generic peer judge (results/peer_judge.hpp) leaves their within-node comparison to it.
+std::vector<std::pair<std::string, std::string>> gpu_figures_judged_among_peers();
 
 // For the runner, on the root, after every probe ran: groups the run's measurements by host and
 // GPU and judges each node.

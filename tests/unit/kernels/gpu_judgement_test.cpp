@@ -2,6 +2,7 @@
 // fault flagged on the right GPU with the right severity, a healthy node flagging nothing.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
@@ -109,6 +110,32 @@ TEST(GpuJudgement, SixPercentSlowWarnsAndFourPercentPasses) {
   }
   const auto findings = judge_gpu_measurements(set);
   expect_only(findings, "gpu1", {{"bf16_tflops", Severity::warn}});
+}
+
+// Only these GPUs' records: a node with fewer GPUs.
+std::vector<Measurement> only_gpus(const std::vector<Measurement>& set,
+                                   const std::vector<std::string>& subjects) {
+  std::vector<Measurement> out;
+  for (const Measurement& m : set) {
+    if (std::find(subjects.begin(), subjects.end(), m.subject) != subjects.end()) out.push_back(m);
+  }
+  return out;
+}
+
+TEST(GpuJudgement, PeerCountsOneTwoThree) {
+  auto set = load_set("healthy.jsonl");
+  for (Measurement& m : set) {
+    if (m.metric == "bf16_tflops" && m.subject == "gpu1") m.value = 661.4 * 0.80;
+  }
+  // One GPU: no peers, nothing to say.
+  EXPECT_TRUE(judge_gpu_measurements(only_gpus(set, {"gpu1"})).empty());
+  // Two: the slower one is named, but only as a WARN (two cannot tell which is wrong).
+  const auto two = judge_gpu_measurements(only_gpus(set, {"gpu0", "gpu1"}));
+  expect_only(two, "gpu1", {{"bf16_tflops", Severity::warn}});
+  EXPECT_NE(two[0].message.find("below the other GPU's"), std::string::npos) << two[0].message;
+  // Three: the median of the other two says it is slow.
+  expect_only(judge_gpu_measurements(only_gpus(set, {"gpu0", "gpu1", "gpu2"})), "gpu1",
+              {{"bf16_tflops", Severity::fail}});
 }
 
 TEST(GpuJudgement, HotGpuWithThermalThrottleFails) {

@@ -2,12 +2,15 @@
 // rule.
 #include "results/evaluator.hpp"
 
+#include <fnmatch.h>
+
 #include <algorithm>
 #include <cmath>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "results/tiers.hpp"
 #include "results/units.hpp"
 
 namespace fabcheck {
@@ -28,6 +31,7 @@ std::string location_of(const Measurement& m) {
   if (!m.subject.empty() && m.subject != "world") {
     where += where.empty() ? m.subject : " " + m.subject;
   }
+  if (!m.peer.empty()) where += " -> " + m.peer;  // a pair: the other end is half the story
   return where.empty() ? std::string() : " on " + where;
 }
 
@@ -115,6 +119,11 @@ Finding wrong_elements_finding(const Measurement& m) {
   return finding;
 }
 
+bool subject_matches(const Expectation& expectation, const Measurement& m) {
+  return expectation.subject.empty() ||
+         ::fnmatch(expectation.subject.c_str(), m.subject.c_str(), 0) == 0;
+}
+
 bool size_matches(const Expectation& expectation, const Measurement& m) {
   if (!expectation.min_size && !expectation.max_size) return true;
   if (!m.size_bytes) return false;
@@ -193,6 +202,34 @@ Finding threshold_finding(const Expectation& e, const Measurement& m) {
   return finding;
 }
 
+// A figure on a [[path]] that no threshold covers: the tier it matches, judged against the tier
+// the path expects (FAIL below it).
+Finding tier_finding(const TierPath& path, const Measurement& m) {
+  const TierMatch match = classify_tier(path, m.value);
+  const TierVerdict verdict = judge_tier(path, match, path.expect);
+  Finding finding = finding_from(m, verdict.below_expected ? Severity::fail : Severity::pass);
+  std::string per;
+  if (path.divide_by != 1) {
+    per = format_value(match.value) + " " + path.unit + " per " +
+          (path.per.empty() ? std::string("unit") : path.per) + " ";
+  }
+  finding.message = m.probe + " " + m.metric + location_of(m) + size_part(m) + ": " +
+                    format_value(m.value) + " " + m.unit + " " + per + verdict.text;
+  const Tier* expected = find_tier(path, path.expect);
+  if (expected != nullptr) {
+    finding.expected = expected->min * path.divide_by;
+    finding.source =
+        "tier " + expected->name + " of [[path]] " + path.name + ": " + expected->source;
+  } else {
+    finding.source = "tiers of [[path]] " + path.name;
+  }
+  if (verdict.below_expected) {
+    finding.remedy = "the path runs at a lower tier than this hardware should reach: " +
+                     default_remedy(Severity::fail);
+  }
+  return finding;
+}
+
 }  // namespace
 
 std::vector<Finding> evaluate_measurement(const Measurement& measurement, const Profile& profile) {
@@ -201,13 +238,23 @@ std::vector<Finding> evaluate_measurement(const Measurement& measurement, const 
     return {wrong_elements_finding(measurement)};
   }
   std::vector<Finding> findings;
+  const TierPath* path =
+      std::isfinite(measurement.value)
+          ? tier_path_for(profile, measurement.probe, measurement.metric, measurement.size_bytes)
+          : nullptr;
   for (const Expectation& expectation : profile.expectations) {
     if (expectation.probe != measurement.probe || expectation.metric != measurement.metric ||
-        !size_matches(expectation, measurement) || !scope_matches(expectation, measurement)) {
+        !size_matches(expectation, measurement) || !scope_matches(expectation, measurement) ||
+        !subject_matches(expectation, measurement)) {
       continue;
     }
     findings.push_back(threshold_finding(expectation, measurement));
+    if (path != nullptr && findings.back().severity != Severity::error) {
+      findings.back().message += tier_note(profile, measurement.probe, measurement.metric,
+                                           measurement.size_bytes, measurement.value);
+    }
   }
+  if (findings.empty() && path != nullptr) findings.push_back(tier_finding(*path, measurement));
   return findings;
 }
 

@@ -12,9 +12,12 @@ namespace fabcheck {
 // Judges one measurement. Rules, in order:
 //  - status waived -> one WAIVED finding; status error -> one ERROR finding (message carried over);
 //  - metric "wrong_elements" above 0 -> FAIL (data corruption; no profile needed to know that);
-//  - every expectation whose probe, metric and size range match -> PASS / WARN / FAIL by its
-//    thresholds (boundaries: observed == pass passes, observed == warn warns).
-// A measurement no expectation covers yields no finding.
+//  - every expectation whose probe, metric, size range and subject pattern match -> PASS / WARN /
+//    FAIL by its thresholds (boundaries: observed == pass passes, observed == warn warns), with
+//    the tier the figure matches in its message when a [[path]] lists the figure;
+//  - a figure on a [[path]] that no expectation covers -> its tier finding (results/tiers.hpp):
+//    FAIL below the path's expected tier, else PASS naming the tier it matches.
+// A measurement nothing covers yields no finding.
 std::vector<Finding> evaluate_measurement(const Measurement& measurement, const Profile& profile);
 
 std::vector<Finding> evaluate(const std::vector<Measurement>& measurements, const Profile& profile);

@@ -5,6 +5,7 @@
 
 #include <cerrno>
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <fstream>
@@ -29,7 +30,10 @@ namespace fs = std::filesystem;
 // The keys each table may hold, in alphabetical order (as error messages list them).
 constexpr const char* kProfileKeys = "description, name";
 constexpr const char* kExpectKeys =
-    "backend, hosts, metric, pass, probe, remedy, sizes, source, unit, warn";
+    "backend, hosts, metric, pass, probe, remedy, sizes, source, subject, unit, warn";
+constexpr const char* kPathKeys =
+    "description, divide_by, expect, figures, name, per, sizes, tier, unit";
+constexpr const char* kTierKeys = "description, max, min, name, source";
 
 template <typename Range>
 std::string join(const Range& items, const char* separator = ", ") {
@@ -84,9 +88,11 @@ class ProfileParser {
         read_expectations(node, profile);
       } else if (key.str() == "node") {
         read_node_table(node, profile);
+      } else if (key.str() == "path") {
+        read_paths(node, profile);
       } else {
         fail(line_of(key), "unknown top-level key \"" + std::string(key.str()) +
-                               "\" (known: expect, node, profile)");
+                               "\" (known: expect, node, path, profile)");
       }
     }
     if (profile.name.empty()) profile.name = fs::path(source_name_).stem().string();
@@ -235,6 +241,13 @@ class ProfileParser {
         } else {
           fail(line_of(value), "hosts \"" + hosts + "\" is not one of single, multi");
         }
+      } else if (name == "subject") {
+        expectation.subject = read_string(value, name);
+        if (expectation.subject.empty()) {
+          fail(line_of(value),
+               "key \"subject\" must not be empty (leave it out to match every "
+               "subject)");
+        }
       } else {
         fail(line_of(key),
              "unknown key \"" + name + "\" in [[expect]] (known: " + kExpectKeys + ")");
@@ -252,6 +265,12 @@ class ProfileParser {
   }
 
   void read_sizes(const toml::node& node, Expectation& expectation) const {
+    const auto [min_size, max_size] = read_size_range(node);
+    expectation.min_size = min_size;
+    expectation.max_size = max_size;
+  }
+
+  std::pair<std::uint64_t, std::uint64_t> read_size_range(const toml::node& node) const {
     const std::string text = read_string(node, "sizes");
     const auto colon = text.find(':');
     const std::string min_text = text.substr(0, colon);
@@ -266,8 +285,162 @@ class ProfileParser {
       fail(line_of(node), "sizes \"" + text + "\": minimum " + format_bytes(*min_size) +
                               " is above maximum " + format_bytes(*max_size));
     }
-    expectation.min_size = min_size;
-    expectation.max_size = max_size;
+    return {*min_size, *max_size};
+  }
+
+  void read_paths(const toml::node& node, Profile& profile) const {
+    const auto* array = node.as_array();
+    if (array == nullptr || !array->is_array_of_tables()) {
+      fail(line_of(node), "\"path\" must be an array of tables ([[path]]), got " + describe(node));
+    }
+    for (const toml::node& element : *array) {
+      TierPath path = read_path(*element.as_table());
+      for (const TierPath& other : profile.paths) {
+        if (other.name == path.name) {
+          fail(path.line, "[[path]] \"" + path.name + "\" is listed twice (first at line " +
+                              std::to_string(other.line) + ")");
+        }
+        for (const auto& figure : path.figures) {
+          if (std::find(other.figures.begin(), other.figures.end(), figure) !=
+              other.figures.end()) {
+            fail(path.line, "figure " + figure.first + "/" + figure.second +
+                                " is already in [[path]] \"" + other.name + "\"");
+          }
+        }
+      }
+      profile.paths.push_back(std::move(path));
+    }
+  }
+
+  TierPath read_path(const toml::table& table) const {
+    TierPath path;
+    path.line = line_of(table);
+    const toml::node* figures_node = nullptr;
+    const toml::node* expect_node = nullptr;
+    std::set<std::string> seen;
+    for (auto&& [key, value] : table) {
+      const std::string name(key.str());
+      seen.insert(name);
+      if (name == "name") {
+        path.name = read_string(value, name);
+      } else if (name == "description") {
+        path.description = read_string(value, name);
+      } else if (name == "unit") {
+        path.unit = read_string(value, name);
+      } else if (name == "expect") {
+        path.expect = read_string(value, name);
+        expect_node = &value;
+      } else if (name == "per") {
+        path.per = read_string(value, name);
+      } else if (name == "divide_by") {
+        path.divide_by = read_number(value, name);
+        if (path.divide_by <= 0) {
+          fail(line_of(value), "divide_by must be above 0, got " + describe(value));
+        }
+      } else if (name == "sizes") {
+        const auto [min_size, max_size] = read_size_range(value);
+        path.min_size = min_size;
+        path.max_size = max_size;
+      } else if (name == "figures") {
+        figures_node = &value;
+      } else if (name == "tier") {
+        read_tiers(value, path);
+      } else {
+        fail(line_of(key), "unknown key \"" + name + "\" in [[path]] (known: " + kPathKeys + ")");
+      }
+    }
+    for (const char* required : {"name", "figures", "unit", "tier"}) {
+      if (seen.count(required) == 0) {
+        fail(path.line, "[[path]] is missing required key \"" + std::string(required) + "\"");
+      }
+    }
+    read_figures(*figures_node, path);
+    if (expect_node != nullptr &&
+        std::none_of(path.tiers.begin(), path.tiers.end(),
+                     [&](const Tier& tier) { return tier.name == path.expect; })) {
+      std::vector<std::string> names;
+      for (const Tier& tier : path.tiers) names.push_back(tier.name);
+      fail(line_of(*expect_node), "expect = \"" + path.expect + "\" names no tier of [[path]] \"" +
+                                      path.name + "\" (its tiers: " + join(names) + ")");
+    }
+    return path;
+  }
+
+  // "probe/metric" strings, each checked against the catalog and the path's unit.
+  void read_figures(const toml::node& node, TierPath& path) const {
+    const auto* array = node.as_array();
+    if (array == nullptr || array->empty()) {
+      fail(line_of(node),
+           "\"figures\" must be a non-empty array of \"probe/metric\" strings, got " +
+               describe(node));
+    }
+    for (const toml::node& element : *array) {
+      const std::string text = read_string(element, "figures");
+      const auto slash = text.rfind('/');
+      if (slash == std::string::npos || slash == 0 || slash + 1 == text.size()) {
+        fail(line_of(element), "figure \"" + text + "\" is not \"probe/metric\"");
+      }
+      Expectation probe_metric;  // borrows the expectation's catalog check
+      probe_metric.probe = text.substr(0, slash);
+      probe_metric.metric = text.substr(slash + 1);
+      probe_metric.unit = path.unit;
+      check_against_catalog(probe_metric, element, element, element);
+      path.figures.emplace_back(probe_metric.probe, probe_metric.metric);
+    }
+  }
+
+  void read_tiers(const toml::node& node, TierPath& path) const {
+    const auto* array = node.as_array();
+    if (array == nullptr || !array->is_array_of_tables() || array->empty()) {
+      fail(line_of(node),
+           "\"tier\" must be an array of tables ([[path.tier]]), got " + describe(node));
+    }
+    for (const toml::node& element : *array) {
+      const toml::table& table = *element.as_table();
+      Tier tier;
+      tier.line = line_of(table);
+      std::set<std::string> seen;
+      const toml::node* max_node = nullptr;
+      for (auto&& [key, value] : table) {
+        const std::string name(key.str());
+        seen.insert(name);
+        if (name == "name") {
+          tier.name = read_string(value, name);
+        } else if (name == "description") {
+          tier.description = read_string(value, name);
+        } else if (name == "min") {
+          tier.min = read_number(value, name);
+        } else if (name == "max") {
+          tier.max = read_number(value, name);
+          max_node = &value;
+        } else if (name == "source") {
+          tier.source = read_string(value, name);
+          if (tier.source.find_first_not_of(" \t") == std::string::npos) {
+            fail(line_of(value),
+                 "key \"source\" must not be empty: say where the range comes from");
+          }
+        } else {
+          fail(line_of(key),
+               "unknown key \"" + name + "\" in [[path.tier]] (known: " + kTierKeys + ")");
+        }
+      }
+      for (const char* required : {"name", "min", "max", "source"}) {
+        if (seen.count(required) == 0) {
+          fail(tier.line,
+               "[[path.tier]] is missing required key \"" + std::string(required) + "\"");
+        }
+      }
+      if (tier.max < tier.min) {
+        fail(line_of(*max_node), "tier \"" + tier.name + "\": max is below min");
+      }
+      for (const Tier& other : path.tiers) {
+        if (other.name == tier.name) {
+          fail(tier.line,
+               "tier \"" + tier.name + "\" is listed twice in [[path]] \"" + path.name + "\"");
+        }
+      }
+      path.tiers.push_back(std::move(tier));
+    }
   }
 
   void check_against_catalog(Expectation& expectation, const toml::node& probe_node,

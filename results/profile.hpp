@@ -8,6 +8,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "results/metric_catalog.hpp"
@@ -25,6 +26,7 @@ struct Expectation {
   std::string metric;  // a metric the probe emits (checked against the catalog)
   std::string unit;    // must equal the catalog's unit for that metric
   Better better = Better::higher;
+  std::string subject;  // a pattern ("gpu*", fnmatch) the subject must match; "" = any subject
   std::optional<std::uint64_t> min_size;  // inclusive; applies to every size when both are absent
   std::optional<std::uint64_t> max_size;  // inclusive
   std::optional<std::string> backend;     // "mpi" or "nccl": only figures of that backend
@@ -36,11 +38,40 @@ struct Expectation {
   long line = 0;       // line in the profile file, for messages
 };
 
+// One level a path can run at, with the range of figures that level gives ("pcie-gen5-x16": 33 to
+// 64 GB/s host<->device).
+struct Tier {
+  std::string name;
+  std::string description;
+  double min = 0;  // inclusive
+  double max = 0;  // inclusive
+  std::string source;
+  long line = 0;
+};
+
+// A kind of path (host<->device, GPU<->GPU, inter-node per NIC), the figures that measure it and
+// the tiers it can run at; `expect` names the tier this hardware should reach ("" = none named:
+// the peers' median tells).
+struct TierPath {
+  std::string name;  // "host_device"
+  std::string description;
+  std::vector<std::pair<std::string, std::string>> figures;  // probe, metric
+  std::string unit;
+  std::optional<std::uint64_t> min_size;  // figures at smaller sizes do not reach a tier's range
+  std::optional<std::uint64_t> max_size;
+  double divide_by = 1;  // the figure per unit of the path: a node's figure / its NICs
+  std::string per;       // what divide_by counts ("NIC"), for messages
+  std::string expect;
+  std::vector<Tier> tiers;  // as listed
+  long line = 0;
+};
+
 struct Profile {
   std::string name;
   std::string description;
   std::string path;  // the file it was read from ("" for one built in code)
   std::vector<Expectation> expectations;
+  std::vector<TierPath> paths;  // [[path]] with its [[path.tier]] entries
   // The [node] table: what the node should have, for the family judges (values as text: strings
   // as written, numbers and booleans as TOML writes them), and the line of each key.
   std::map<std::string, std::string> node;

@@ -110,10 +110,11 @@ TEST(ParseProfileErrors, SyntaxErrorNamesTheLine) {
 }
 
 TEST(ParseProfileErrors, UnknownTopLevelKey) {
-  EXPECT_EQ(error_of("[profile]\nname = \"t\"\n\n[expectations]\n"),
-            "t.toml:4: unknown top-level key \"expectations\" (known: expect, node, profile)");
+  EXPECT_EQ(
+      error_of("[profile]\nname = \"t\"\n\n[expectations]\n"),
+      "t.toml:4: unknown top-level key \"expectations\" (known: expect, node, path, profile)");
   EXPECT_EQ(error_of("version = 2\n"),
-            "t.toml:1: unknown top-level key \"version\" (known: expect, node, profile)");
+            "t.toml:1: unknown top-level key \"version\" (known: expect, node, path, profile)");
 }
 
 TEST(ParseProfileErrors, UnknownKeyInProfileTable) {
@@ -133,8 +134,7 @@ TEST(ParseProfileErrors, UnknownKeyInExpect) {
   lines.push_back("sizes_bytes = \"1M\"");
   EXPECT_EQ(error_of(with_expect(lines)),
             "t.toml:11: unknown key \"sizes_bytes\" in [[expect]] (known: backend, hosts, metric, "
-            "pass, probe, "
-            "remedy, sizes, source, unit, warn)");
+            "pass, probe, remedy, sizes, source, subject, unit, warn)");
 }
 
 TEST(ParseProfileErrors, EachMissingRequiredKeyIsNamedAtTheTableLine) {

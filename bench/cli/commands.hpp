@@ -44,7 +44,4 @@ int clean_command(const std::vector<std::string>& storage_paths, bool dry_run);
 // also for a run that never finished or has no summary), 2 for a file that cannot be a summary.
 int answer_command(const std::string& run_dir);
 
-int evaluate_command(const std::string& run_dir, const std::string& profile,
-                     const Registry& registry);
-
 }  // namespace fabcheck

@@ -1,39 +1,201 @@
-// `fabcheck evaluate RUN_DIR --profile P`: re-judge stored measurements without running anything.
+// `fabcheck evaluate DIR... [--profile P] [--out EVAL_DIR] [--history FILE.h5]`: re-judge stored
+// runs without running anything, one node's or a whole sweep's, with the fleet's peers.
+#include "bench/cli/evaluate_command.hpp"
+
 #include <cstdio>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <thread>
 
 #include "bench/cli/cli_support.hpp"
-#include "bench/cli/commands.hpp"
+#include "bench/cli/peer_settings.hpp"
 #include "results/config_error.hpp"
 #include "results/evaluator.hpp"
-#include "results/run_writer.hpp"
-#include "results/verdict.hpp"
+#include "results/history.hpp"
+#include "results/run_reader.hpp"
 
 namespace fabcheck {
+namespace {
 
-int evaluate_command(const std::string& run_dir, const std::string& profile_name,
-                     const Registry& registry) {
-  std::vector<Finding> findings;
-  try {
-    const Profile profile = load_profile_for(profile_name, registry, nullptr);
-    const auto measurements = read_measurements(run_dir);
-    findings = evaluate(measurements, profile);
-    for (JudgeScope scope : {JudgeScope::each_probe, JudgeScope::whole_run}) {
-      for (auto& finding : run_judges(registry.judges(), scope, measurements, profile)) {
-        findings.push_back(std::move(finding));
-      }
+// Profiles by the name or path a run recorded (or the one given), loaded once each.
+class ProfileCache {
+ public:
+  ProfileCache(const Registry& registry, const std::string& given)
+      : registry_(registry), given_(given) {
+    if (!given_.empty()) given_profile_ = load_profile_for(given_, registry_, nullptr);
+  }
+
+  const Profile& operator()(const RunInfo& run) {
+    if (given_profile_) return *given_profile_;
+    std::lock_guard guard(lock_);
+    const std::string key = run.profile_path + "\n" + run.profile_name;
+    auto found = loaded_.find(key);
+    if (found != loaded_.end()) return *found->second;
+    std::error_code error;
+    std::string source;
+    if (!run.profile_path.empty() && std::filesystem::is_regular_file(run.profile_path, error)) {
+      source = run.profile_path;
+    } else if (!run.profile_name.empty()) {
+      source = run.profile_name;
+    } else {
+      // No summary: the run is incomplete whatever its figures say; its peers and the family
+      // judges still speak, thresholds cannot.
+      auto none = std::make_unique<Profile>();
+      none->name = "(none: the run names no profile)";
+      return *(loaded_[key] = std::move(none));
     }
-    std::printf("# %zu measurements from %s judged against profile %s\n", measurements.size(),
-                run_dir.c_str(), profile.name.c_str());
+    try {
+      auto profile = std::make_unique<Profile>(load_profile_for(source, registry_, nullptr));
+      return *(loaded_[key] = std::move(profile));
+    } catch (const ConfigError& error_loading) {
+      throw ConfigError(run.dir + ": the run's profile \"" + source + "\" cannot be loaded here (" +
+                        error_loading.what() + "); give --profile NAME|FILE");
+    }
+  }
+
+ private:
+  const Registry& registry_;
+  std::string given_;
+  std::optional<Profile> given_profile_;
+  std::mutex lock_;
+  std::map<std::string, std::unique_ptr<Profile>> loaded_;
+};
+
+std::vector<Judge> judges_where(const Registry& registry, bool across_hosts) {
+  std::vector<Judge> judges;
+  for (const Judge& judge : registry.judges()) {
+    // The peers of the whole fleet are judged once, over every run (results/fleet_evaluation).
+    if (judge.name == "peers") continue;
+    if (judge.across_hosts == across_hosts) judges.push_back(judge);
+  }
+  return judges;
+}
+
+std::vector<Finding> run_all_judges(const std::vector<Judge>& judges,
+                                    const std::vector<Measurement>& measurements,
+                                    const Profile& profile) {
+  std::vector<Finding> findings;
+  for (JudgeScope scope : {JudgeScope::each_probe, JudgeScope::whole_run}) {
+    for (Finding& f : run_judges(judges, scope, measurements, profile)) {
+      findings.push_back(std::move(f));
+    }
+  }
+  return findings;
+}
+
+void print_summary(const FleetEvaluation& e, const EvaluateArgs& args, std::FILE* out) {
+  std::fprintf(out,
+               "# evaluated %zu run(s): %zu node(s), %zu measurements, in %.2f s; profile %s%s\n",
+               e.store.runs.size(), e.nodes.size(), e.store.rows.size(), e.seconds,
+               e.profile_name.c_str(), args.profile.empty() ? " (each run's own)" : "");
+  const std::size_t limit =
+      args.all ? e.findings.size() : std::min<std::size_t>(50, e.findings.size());
+  std::size_t shown = 0;
+  for (const Finding& f : e.findings) {
+    if (f.severity == Severity::waived && !args.all) continue;
+    if (shown++ >= limit) break;
+    std::fprintf(out, "%-6s %-14s %s\n", severity_label(f.severity), f.host.c_str(),
+                 f.message.c_str());
+  }
+  const std::size_t problems = e.findings.size();
+  if (shown > limit || (!args.all && problems > limit)) {
+    std::fprintf(out, "... %zu findings in all (--all shows every one; --out writes them)\n",
+                 problems);
+  }
+  std::map<Verdict, int> verdicts;
+  for (const NodeSummary& node : e.nodes) ++verdicts[node.verdict];
+  if (e.nodes.size() > 1) {
+    std::fprintf(out, "nodes: %zu: %d pass, %d warn, %d fail, %d incomplete\n", e.nodes.size(),
+                 verdicts[Verdict::pass], verdicts[Verdict::warn], verdicts[Verdict::fail],
+                 verdicts[Verdict::incomplete]);
+    for (const NodeSummary& node : e.nodes) {
+      if (node.verdict == Verdict::pass && !args.all) continue;
+      std::string label = to_string(node.verdict);
+      for (char& c : label) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      const std::string worst = node.findings.empty() ? node.incomplete_reason
+                                                      : e.findings[node.findings.front()].message;
+      std::fprintf(out, "  %-10s %-14s %d fail, %d warn, %d error: %s\n", label.c_str(),
+                   node.host.c_str(), node.counts.at(Severity::fail),
+                   node.counts.at(Severity::warn), node.counts.at(Severity::error), worst.c_str());
+    }
+  }
+  std::string drain;
+  for (const std::string& host : e.drain) drain += " " + host;
+  std::string recheck;
+  for (const std::string& host : e.recheck) recheck += " " + host;
+  std::fprintf(out, "drain (%zu):%s\n", e.drain.size(), drain.empty() ? " none" : drain.c_str());
+  if (!e.recheck.empty())
+    std::fprintf(out, "recheck (%zu):%s\n", e.recheck.size(), recheck.c_str());
+  std::fprintf(out, "%s\n", verdict_line(e.findings, !e.recheck.empty()).c_str());
+}
+
+}  // namespace
+
+CLI::App* add_evaluate_command(CLI::App& app, EvaluateArgs& args) {
+  auto* command = app.add_subcommand(
+      "evaluate",
+      "Re-judge stored runs: one run directory, many, or directories of them (a sweep), with "
+      "peers across the fleet; per-node and fleet verdicts, nodes to drain");
+  command->add_option("DIR", args.dirs, "Run directories, or directories holding them")->required();
+  command->add_option("--profile", args.profile,
+                      "Profile NAME or FILE for every run (default: each run's own)");
+  command->add_option("--out", args.out,
+                      "Write findings.jsonl, fleet.json and drain.txt into this new directory");
+  command->add_option("--history", args.history,
+                      "Append the runs' figures to this fleet history (HDF5)");
+  command->add_option("--threads", args.threads, "Threads reading and judging runs")
+      ->capture_default_str();
+  command->add_flag("--all", args.all, "Print every finding and node, not only the worst");
+  return command;
+}
+
+FleetEvaluation evaluate_runs(const std::vector<std::string>& dirs, const std::string& profile,
+                              const Registry& registry, unsigned threads) {
+  const auto run_dirs = find_run_dirs(dirs);
+  ProfileCache profiles(registry, profile);
+  const std::vector<Judge> per_host = judges_where(registry, false);
+  const std::vector<Judge> across = judges_where(registry, true);
+  FleetEvaluationOptions options;
+  options.profile_for = [&profiles](const RunInfo& run) -> const Profile& { return profiles(run); };
+  options.judge_host = [&per_host](const std::vector<Measurement>& measurements,
+                                   const Profile& judged_by) {
+    std::vector<Finding> findings = evaluate(measurements, judged_by);
+    for (Finding& f : run_all_judges(per_host, measurements, judged_by)) {
+      findings.push_back(std::move(f));
+    }
+    return findings;
+  };
+  if (!across.empty()) {
+    options.judge_run = [&across](const std::vector<Measurement>& measurements,
+                                  const Profile& judged_by) {
+      return run_all_judges(across, measurements, judged_by);
+    };
+  }
+  const MetricCatalog catalog = registry.catalog();
+  options.peers = peer_judge_options(catalog);
+  options.threads = std::max(1u, threads);
+  return evaluate_fleet(run_dirs, options);
+}
+
+int evaluate_command(const EvaluateArgs& args, const Registry& registry, std::FILE* out) {
+  FleetEvaluation evaluation;
+  try {
+    evaluation = evaluate_runs(args.dirs, args.profile, registry,
+                               static_cast<unsigned>(std::max(1, args.threads)));
+    if (!args.out.empty()) write_fleet_evaluation(evaluation, args.out);
+    if (!args.history.empty()) append_history(args.history, evaluation.store);
   } catch (const ConfigError& error) {
     std::fprintf(stderr, "fabcheck: %s\n", error.what());
     return 2;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "fabcheck evaluate: %s\n", error.what());
+    return 3;
   }
-  for (const auto& finding : findings) {
-    if (finding.severity == Severity::pass) continue;
-    std::printf("%-6s %s\n", severity_label(finding.severity), finding.message.c_str());
-  }
-  std::printf("%s\n", verdict_line(findings).c_str());
-  return exit_code_of(verdict_of(findings));
+  print_summary(evaluation, args, out);
+  if (!args.out.empty()) std::fprintf(out, "written: %s\n", args.out.c_str());
+  if (!args.history.empty()) std::fprintf(out, "history: appended to %s\n", args.history.c_str());
+  return exit_code_of(evaluation.verdict);
 }
 
 }  // namespace fabcheck

@@ -6,8 +6,10 @@
 
 #include "bench/cli/cli_support.hpp"
 #include "bench/cli/commands.hpp"
+#include "bench/cli/evaluate_command.hpp"
 #include "bench/cli/fabric_commands.hpp"
 #include "bench/cli/host_commands.hpp"
+#include "bench/cli/history_commands.hpp"
 #include "bench/cli/probe_families.hpp"
 #include "bench/core/interrupt.hpp"
 #include "bench/core/sentinel.hpp"
@@ -73,13 +75,13 @@ int run_main(int argc, char** argv) {
       "acceptance", "New nodes: run --plan acceptance (full sweeps, sustained load, storage)");
   add_run_options(*acceptance, acceptance_args, false);
 
-  std::string evaluate_dir;
-  std::string evaluate_profile;
-  auto* evaluate = app.add_subcommand("evaluate", "Re-judge a run directory's measurements");
-  evaluate->add_option("RUN_DIR", evaluate_dir, "A run directory with measurements.jsonl")
-      ->required();
-  evaluate->add_option("--profile", evaluate_profile, "Profile NAME or FILE to judge against")
-      ->required();
+  fabcheck::EvaluateArgs evaluate_args;
+  CLI::App* evaluate = fabcheck::add_evaluate_command(app, evaluate_args);
+
+  fabcheck::BaselineArgs baseline_args;
+  CLI::App* baseline = fabcheck::add_baseline_command(app, baseline_args);
+  fabcheck::CompareArgs compare_args;
+  CLI::App* compare = fabcheck::add_compare_command(app, compare_args);
 
   std::string answer_dir;
   auto* answer = app.add_subcommand(
@@ -122,8 +124,9 @@ int run_main(int argc, char** argv) {
     acceptance_args.plan = "acceptance";
     return fabcheck::run_command(acceptance_args, registry, argc, argv);
   }
-  if (evaluate->parsed())
-    return fabcheck::evaluate_command(evaluate_dir, evaluate_profile, registry);
+  if (evaluate->parsed()) return fabcheck::evaluate_command(evaluate_args, registry, stdout);
+  if (baseline->parsed()) return fabcheck::baseline_command(baseline_args, registry, stdout);
+  if (compare->parsed()) return fabcheck::compare_command(compare_args, registry, stdout);
   if (answer->parsed()) return fabcheck::answer_command(answer_dir);
   if (nccl_log->parsed()) return fabcheck::nccl_log_main(nccl_log_args);
   if (inventory->parsed()) return fabcheck::inventory_main(inventory_args, registry);

@@ -1,6 +1,8 @@
 // Registers every probe family this binary has: the one place that names them all.
 #include "bench/cli/probe_families.hpp"
 
+#include "bench/cli/peer_settings.hpp"
+
 #include "bench/coll/coll_probes.hpp"
 #include "bench/coll/nccl_probes.hpp"
 #include "fabric/nccl_loopback_proof.hpp"
@@ -18,6 +20,8 @@ void register_all_probes(Registry& registry) {
   register_kernel_probes(registry);
   register_storage_probes(registry);
   register_host_probes(registry);
+  // Last: it compares the figures of every probe above with their peers.
+  registry.add_judge(make_peer_judge(registry));
 }
 
 }  // namespace fabcheck

@@ -28,6 +28,9 @@ struct Judge {
   std::function<void(const Profile&)> validate;  // throws ConfigError on a bad [node] value
   std::function<std::vector<Finding>(const std::vector<Measurement>&, const Profile&)> judge;
   JudgeScope scope = JudgeScope::each_probe;
+  // Whether it compares hosts with each other (node pairs). `fabcheck evaluate` calls the others
+  // host by host, so a sweep of thousands of nodes never needs all its records at once.
+  bool across_hosts = false;
 };
 
 // Runs the judges of `scope` over the measurements whose status is ok (the evaluator judges waived

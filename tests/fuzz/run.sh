@@ -31,6 +31,10 @@ build kernel_log_fuzz "$here/kernel_log_fuzz.cpp" "$root/host/kernel_log_scan.cp
   "$root/results/input_path.cpp" \
   "$root/results/evaluator.cpp" "$root/results/profile.cpp" "$root/results/units.cpp" \
   "$root/results/measurement.cpp" "$root/results/finding.cpp"
+results=()
+for f in json_line jsonl_reader record_lines fleet_store run_reader finding measurement peer_judge \
+         robust_stats tiers units; do results+=("$root/results/$f.cpp"); done
+build jsonl_fuzz "$here/jsonl_fuzz.cpp" "${results[@]}"
 
 seed() {  # target fixture-dirs...
   local corpus="$out/corpus-$1"; shift
@@ -42,6 +46,7 @@ fixtures="$root/tests/fixtures/fabric"
 nccl_corpus="$(seed nccl "$fixtures/nccl")"
 sysfs_corpus="$(seed sysfs "$fixtures/perftest")"
 kernel_log_corpus="$(seed kernel_log "$root/tests/fixtures/host/kernel-log")"
+jsonl_corpus="$(seed jsonl "$root/tests/fixtures/gpu")"
 for f in current_link_speed max_link_speed aer_dev_correctable; do
   cp -n "$fixtures/sysfs/healthy/sys/devices/pci0000:16/0000:16:01.0/0000:17:01.0/0000:19:00.0/$f" \
     "$sysfs_corpus/$f" 2>/dev/null || true
@@ -51,7 +56,7 @@ cp -n "$fixtures/sysfs/degraded/sys/class/infiniband/mlx5_5/ports/1/state" "$sys
 
 status=0
 for target in nccl_log_fuzz:"$nccl_corpus" sysfs_fuzz:"$sysfs_corpus" \
-  kernel_log_fuzz:"$kernel_log_corpus"; do
+  kernel_log_fuzz:"$kernel_log_corpus" jsonl_fuzz:"$jsonl_corpus"; do
   name="${target%%:*}"; corpus="${target#*:}"
   echo "fuzz: running $name for ${seconds}s"
   (cd "$out" && "./$name" -max_total_time="$seconds" -max_len=65536 -timeout=10 -print_final_stats=1 \

@@ -1,0 +1,246 @@
+// `fabcheck baseline RUN_DIR... -o profile.toml` and `fabcheck compare RUN_DIR --against
+// RUN_DIR|HISTORY.h5`: expectations from golden runs, and regressions against earlier figures.
+#include "bench/cli/history_commands.hpp"
+
+#include <chrono>
+#include <cmath>
+#include <ctime>
+#include <filesystem>
+#include <fstream>
+#include <map>
+#include <set>
+
+#include <fmt/format.h>
+
+#include "fabric/link_measurements.hpp"
+#include "results/baseline.hpp"
+#include "results/compare.hpp"
+#include "results/config_error.hpp"
+#include "results/history.hpp"
+#include "results/robust_stats.hpp"
+#include "results/run_reader.hpp"
+#include "results/verdict.hpp"
+
+namespace fabcheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+FleetStore read_runs(const std::vector<std::string>& dirs) {
+  FleetStore store;
+  for (const fs::path& dir : find_run_dirs(dirs)) read_run_dir(dir, store);
+  return store;
+}
+
+std::string utc_now() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return text;
+}
+
+// What the golden nodes' links and ports are, as the fabric judge's [node] keys: the median PCIe
+// generation and width of each kind of device, the median count of active RDMA ports and their
+// median rate.
+std::string node_table(const FleetStore& store) {
+  std::map<std::string, std::vector<double>> values;  // metric -> values
+  for (const FigureRow& row : store.rows) {
+    if (row.status != MeasurementStatus::ok || !std::isfinite(row.value)) continue;
+    const std::string& probe = store.strings.text(row.probe);
+    if (probe != kPcieLinksProbe && probe != kIbPortsProbe) continue;
+    values[probe + "/" + store.strings.text(row.metric)].push_back(row.value);
+  }
+  std::string lines;
+  for (const char* kind : {"gpu", "hca", "nic", "nvme"}) {
+    const std::string prefix = std::string(kPcieLinksProbe) + "/" + kind;
+    const auto gen = values.find(prefix + "_link_gen");
+    const auto width = values.find(prefix + "_link_width");
+    if (gen == values.end() || width == values.end()) continue;
+    lines += fmt::format("{}_pcie = \"{:.0f}x{:.0f}\"\n", kind, std::floor(median_of(gen->second)),
+                         std::floor(median_of(width->second)));
+  }
+  const auto ports = values.find(std::string(kIbPortsProbe) + "/active_ports");
+  if (ports != values.end()) {
+    lines += fmt::format("ib_ports = {:.0f}\n", std::floor(median_of(ports->second)));
+  }
+  const auto rate = values.find(std::string(kIbPortsProbe) + "/port_rate");
+  if (rate != values.end()) lines += fmt::format("ib_rate_gbps = {:g}\n", median_of(rate->second));
+  if (lines.empty()) return "";
+  return "# What the golden nodes have (medians), for the fabric judge.\n[node]\n" + lines;
+}
+
+bool is_history_file(const std::string& path) {
+  std::error_code error;
+  return path.size() > 3 && (path.ends_with(".h5") || path.ends_with(".hdf5") ||
+                             (fs::exists(path, error) && !fs::is_directory(path, error)));
+}
+
+}  // namespace
+
+CLI::App* add_baseline_command(CLI::App& app, BaselineArgs& args) {
+  auto* command = app.add_subcommand(
+      "baseline",
+      "Write a profile from known-good runs: the median and spread of each figure, thresholds "
+      "from them, and the [node] table the golden nodes show");
+  command->add_option("RUN_DIR", args.dirs, "Known-good run directories (or directories of them)")
+      ->required();
+  command->add_option("-o,--out", args.out, "The profile file to write (never written over)")
+      ->required();
+  command->add_option("--name", args.name, "The profile's name (default: the file's stem)");
+  command
+      ->add_option("--pass-fraction", args.pass_fraction,
+                   "PASS down to the median less this fraction")
+      ->capture_default_str();
+  command
+      ->add_option("--fail-fraction", args.fail_fraction,
+                   "FAIL beyond the median less this fraction")
+      ->capture_default_str();
+  return command;
+}
+
+CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
+  auto* command = app.add_subcommand(
+      "compare",
+      "Compare runs with earlier figures (a run directory or a fleet history): figures that "
+      "fell by more than a tolerance for the same host, subject and size, and each node's trend");
+  command->add_option("RUN_DIR", args.dirs, "Run directories (or directories of them)")->required();
+  command
+      ->add_option("--against", args.against,
+                   "An earlier run directory (or directory of them), or a history .h5")
+      ->required();
+  command
+      ->add_option("--tolerance", args.tolerance,
+                   "FAIL a figure worse than its reference by more than this fraction (WARN "
+                   "beyond half of it)")
+      ->capture_default_str();
+  command->add_option("--last", args.last, "History runs to compare with (0: all)")
+      ->capture_default_str();
+  command->add_flag("--all", args.all,
+                    "Print every regression and every node's trend, not only the worst");
+  return command;
+}
+
+int baseline_command(const BaselineArgs& args, const Registry& registry, std::FILE* out) {
+  try {
+    if (!(args.pass_fraction > 0 && args.pass_fraction < args.fail_fraction &&
+          args.fail_fraction < 1)) {
+      throw ConfigError("--pass-fraction and --fail-fraction: expected 0 < pass < fail < 1");
+    }
+    std::error_code error;
+    if (fs::exists(args.out, error) || fs::is_symlink(args.out, error)) {
+      throw ConfigError(args.out, 0,
+                        "exists; a profile is never written over (choose another "
+                        "name or remove it)");
+    }
+    const FleetStore store = read_runs(args.dirs);
+    const MetricCatalog catalog = registry.catalog();
+    BaselineOptions options;
+    options.catalog = &catalog;
+    options.name = args.name.empty() ? fs::path(args.out).stem().string() : args.name;
+    options.pass_fraction = args.pass_fraction;
+    options.fail_fraction = args.fail_fraction;
+    options.created_utc = utc_now();
+    options.extra_toml = node_table(store);
+    for (const RunInfo& run : store.runs) {
+      if (!run.incomplete_reason.empty() || run.verdict == "fail") {
+        std::fprintf(
+            stderr,
+            "fabcheck baseline: note: %s is not a clean run (%s); its figures "
+            "count all the same\n",
+            run.dir.c_str(),
+            run.incomplete_reason.empty() ? "verdict fail" : run.incomplete_reason.c_str());
+      }
+    }
+    const std::string text = baseline_profile_toml(store, options);
+    // What is written must load: checked against this build's probes and judges first.
+    Profile checked = parse_profile(text, args.out, catalog, registry.node_settings());
+    if (checked.expectations.empty()) {
+      throw ConfigError("no performance figure in the runs given: nothing to baseline");
+    }
+    std::ofstream file(args.out, std::ios::out | std::ios::trunc);
+    file << text;
+    file.flush();
+    if (!file) throw ConfigError(args.out, 0, "cannot write");
+    std::fprintf(out, "baseline %s: %zu expectations from %zu run(s), %zu figures -> %s\n",
+                 options.name.c_str(), checked.expectations.size(), store.runs.size(),
+                 store.rows.size(), args.out.c_str());
+    return 0;
+  } catch (const ConfigError& error) {
+    std::fprintf(stderr, "fabcheck: %s\n", error.what());
+    return 2;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "fabcheck baseline: %s\n", error.what());
+    return 3;
+  }
+}
+
+int compare_command(const CompareArgs& args, const Registry& registry, std::FILE* out) {
+  Comparison comparison;
+  std::string reference_words;
+  std::size_t now_runs = 0;
+  try {
+    if (!(args.tolerance > 0 && args.tolerance < 1)) {
+      throw ConfigError("--tolerance: expected a fraction between 0 and 1");
+    }
+    const FleetStore now = read_runs(args.dirs);
+    now_runs = now.runs.size();
+    FleetStore reference;
+    if (is_history_file(args.against)) {
+      std::set<std::string> hosts;
+      for (const RunInfo& run : now.runs) hosts.insert(run.hosts.begin(), run.hosts.end());
+      reference = read_history(args.against, &hosts, args.last);
+      reference_words =
+          fmt::format("{} earlier run(s) of history {}", reference.runs.size(), args.against);
+    } else {
+      reference = read_runs({args.against});
+      reference_words = fmt::format("{} run(s) in {}", reference.runs.size(), args.against);
+    }
+    const MetricCatalog catalog = registry.catalog();
+    CompareOptions options;
+    options.catalog = &catalog;
+    options.tolerance = args.tolerance;
+    comparison = compare_figures(now, reference, options);
+  } catch (const ConfigError& error) {
+    std::fprintf(stderr, "fabcheck: %s\n", error.what());
+    return 2;
+  } catch (const std::exception& error) {
+    std::fprintf(stderr, "fabcheck compare: %s\n", error.what());
+    return 3;
+  }
+  std::fprintf(out,
+               "# compared %zu figures of %zu run(s) with %s (tolerance %.0f%%); %zu figures have "
+               "no earlier value\n",
+               comparison.compared, now_runs, reference_words.c_str(), args.tolerance * 100,
+               comparison.only_now);
+  std::set<std::string> regressed;
+  std::size_t shown = 0;
+  for (const Finding& f : comparison.findings) {
+    regressed.insert(f.host);
+    if (!args.all && ++shown > 50) continue;
+    std::fprintf(out, "%-6s %s\n", severity_label(f.severity), f.message.c_str());
+  }
+  if (shown > 50) {
+    std::fprintf(out, "... %zu figures fell in all (--all shows every one)\n",
+                 comparison.findings.size());
+  }
+  if (comparison.findings.empty()) std::fprintf(out, "no figure fell beyond the tolerance\n");
+  bool header = false;
+  for (const NodeTrend& trend : comparison.trends) {
+    if (!args.all && regressed.count(trend.host) == 0) continue;
+    if (!header) {
+      std::fprintf(out, "trend (median over the node's figures of value / reference):\n");
+      header = true;
+    }
+    std::string points;
+    for (const TrendPoint& point : trend.points) {
+      points += fmt::format("  {} {:.2f}", point.when, point.ratio);
+    }
+    std::fprintf(out, "  %-14s%s\n", trend.host.c_str(), points.c_str());
+  }
+  std::fprintf(out, "%s\n", verdict_line(comparison.findings).c_str());
+  return exit_code_of(verdict_of(comparison.findings));
+}
+
+}  // namespace fabcheck

@@ -1,0 +1,33 @@
+// The peer judge's settings in this binary, and its whole-run judge for the runner.
+#include "bench/cli/peer_settings.hpp"
+
+#include <memory>
+
+#include "kernels/gpu_judgement.hpp"
+
+namespace fabcheck {
+
+PeerJudgeOptions peer_judge_options(const MetricCatalog& catalog) {
+  PeerJudgeOptions options;
+  options.catalog = &catalog;
+  for (const auto& figure : gpu_figures_judged_among_peers()) {
+    options.judged_within_node_elsewhere.insert(figure);
+  }
+  return options;
+}
+
+Judge make_peer_judge(const Registry& registry) {
+  auto catalog = std::make_shared<const MetricCatalog>(registry.catalog());
+  Judge judge;
+  judge.name = "peers";
+  judge.judge = [catalog](const std::vector<Measurement>& measurements, const Profile& profile) {
+    PeerJudgeOptions options = peer_judge_options(*catalog);
+    options.profile = &profile;
+    return judge_peer_measurements(measurements, options);
+  };
+  judge.scope = JudgeScope::whole_run;
+  judge.across_hosts = true;  // nodes of a run and node pairs are compared with each other
+  return judge;
+}
+
+}  // namespace fabcheck

@@ -1,0 +1,17 @@
+// How the generic peer judge is set up in this binary: the metric catalog, and the figures a family
+// judge compares among a node's peers itself (the GPU judge's slow GPU).
+#pragma once
+
+#include "bench/core/registry.hpp"
+#include "results/peer_judge.hpp"
+
+namespace fabcheck {
+
+// `catalog` must outlive the options.
+PeerJudgeOptions peer_judge_options(const MetricCatalog& catalog);
+
+// The runner's whole-run judge of peers (GPUs of a node, nodes of a multi-host run, node pairs),
+// over the registry's probes as registered so far.
+Judge make_peer_judge(const Registry& registry);
+
+}  // namespace fabcheck

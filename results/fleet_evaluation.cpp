@@ -1,0 +1,298 @@
+// Fleet evaluation: parallel reading and re-judging of runs, peers across the fleet, node and
+// fleet verdicts, and the files written with --out.
+#include "results/fleet_evaluation.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <exception>
+#include <fstream>
+#include <mutex>
+#include <set>
+#include <thread>
+#include <unordered_map>
+
+#include <nlohmann/json.hpp>
+
+#include "results/config_error.hpp"
+#include "results/record_json.hpp"
+#include "results/run_reader.hpp"
+
+namespace fabcheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Findings worst first: FAIL, ERROR, WARN, WAIVED, PASS.
+int rank_of(Severity severity) {
+  switch (severity) {
+    case Severity::fail:
+      return 0;
+    case Severity::error:
+      return 1;
+    case Severity::warn:
+      return 2;
+    case Severity::waived:
+      return 3;
+    case Severity::pass:
+      return 4;
+  }
+  return 5;
+}
+
+// What one worker found in one run, merged into the evaluation under its lock.
+struct RunResult {
+  std::vector<Finding> findings;                  // non-PASS
+  std::map<std::string, int> passes;              // per host
+  std::map<std::string, std::string> incomplete;  // host -> reason
+  std::vector<std::string> hosts;
+  std::string dir;
+};
+
+std::string stand_in_host(const RunInfo& run) {
+  // A run that never said who it was (killed before its summary): its directory names it.
+  return fs::path(run.dir).filename().string();
+}
+
+RunResult judge_run(const FleetStore& chunk, const FleetEvaluationOptions& options) {
+  RunResult result;
+  const RunInfo& run = chunk.runs.front();
+  result.dir = run.dir;
+  result.hosts = run.hosts;
+  if (result.hosts.empty()) result.hosts.push_back(stand_in_host(run));
+  const Profile& profile = options.profile_for(run);
+
+  std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> rows_by_host;
+  for (std::uint32_t i = 0; i < chunk.rows.size(); ++i)
+    rows_by_host[chunk.rows[i].host].push_back(i);
+  auto keep = [&](std::vector<Finding> findings, const std::string& host) {
+    for (Finding& f : findings) {
+      if (f.host.empty()) f.host = host;
+      if (f.severity == Severity::pass) {
+        ++result.passes[f.host];
+      } else {
+        result.findings.push_back(std::move(f));
+      }
+    }
+  };
+  std::vector<Measurement> all;
+  const bool several = rows_by_host.size() > 1;
+  for (const auto& [host, indices] : rows_by_host) {
+    std::vector<Measurement> measurements;
+    measurements.reserve(indices.size());
+    for (std::uint32_t i : indices) measurements.push_back(chunk.materialize(chunk.rows[i]));
+    const std::string name =
+        host != 0 ? chunk.strings.text(host)
+                  : (result.hosts.size() == 1 ? result.hosts.front() : std::string());
+    if (options.judge_host) keep(options.judge_host(measurements, profile), name);
+    if (several && options.judge_run) {
+      all.insert(all.end(), std::make_move_iterator(measurements.begin()),
+                 std::make_move_iterator(measurements.end()));
+    }
+  }
+  if (several && options.judge_run) keep(options.judge_run(all, profile), "");
+  for (const Finding& carried : run.carried) {
+    if (!carried.host.empty()) {
+      result.findings.push_back(carried);
+      continue;
+    }
+    for (const std::string& host : result.hosts) {
+      Finding f = carried;
+      f.host = host;
+      result.findings.push_back(std::move(f));
+    }
+  }
+  if (!run.incomplete_reason.empty()) {
+    for (const std::string& host : result.hosts) result.incomplete[host] = run.incomplete_reason;
+  }
+  return result;
+}
+
+}  // namespace
+
+FleetEvaluation evaluate_fleet(const std::vector<fs::path>& run_dirs,
+                               const FleetEvaluationOptions& options) {
+  const auto started = std::chrono::steady_clock::now();
+  FleetEvaluation evaluation;
+  std::map<std::string, NodeSummary> nodes;
+  std::map<std::string, int> passes;
+  std::mutex lock;
+  std::atomic<std::size_t> next{0};
+  std::exception_ptr failure;
+
+  auto worker = [&]() {
+    while (true) {
+      const std::size_t index = next.fetch_add(1);
+      if (index >= run_dirs.size()) return;
+      try {
+        FleetStore chunk;
+        read_run_dir(run_dirs[index], chunk);
+        RunResult result = judge_run(chunk, options);
+        std::lock_guard guard(lock);
+        evaluation.store.absorb(std::move(chunk));
+        for (Finding& f : result.findings) evaluation.findings.push_back(std::move(f));
+        for (const auto& [host, count] : result.passes) passes[host] += count;
+        for (const std::string& host : result.hosts) {
+          NodeSummary& node = nodes[host];
+          node.host = host;
+          node.runs.push_back(result.dir);
+        }
+        for (const auto& [host, reason] : result.incomplete) {
+          NodeSummary& node = nodes[host];
+          node.host = host;
+          if (node.incomplete_reason.empty()) node.incomplete_reason = reason;
+        }
+      } catch (...) {
+        std::lock_guard guard(lock);
+        if (!failure) failure = std::current_exception();
+        next = run_dirs.size();
+        return;
+      }
+    }
+  };
+  const unsigned threads =
+      std::max(1u, std::min<unsigned>(options.threads, static_cast<unsigned>(run_dirs.size())));
+  std::vector<std::thread> pool;
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& thread : pool) thread.join();
+  if (failure) std::rethrow_exception(failure);
+
+  // The peers of the whole fleet, with the tiers of the first run's profile for the notes.
+  PeerJudgeOptions peers = options.peers;
+  if (!evaluation.store.runs.empty()) {
+    const Profile& profile = options.profile_for(evaluation.store.runs.front());
+    peers.profile = &profile;
+    evaluation.profile_name = profile.name;
+  }
+  for (Finding& f : judge_peers(evaluation.store, peers))
+    evaluation.findings.push_back(std::move(f));
+
+  std::stable_sort(
+      evaluation.findings.begin(), evaluation.findings.end(),
+      [](const Finding& a, const Finding& b) {
+        return std::make_tuple(rank_of(a.severity), a.host, a.probe, a.subject, a.metric) <
+               std::make_tuple(rank_of(b.severity), b.host, b.probe, b.subject, b.metric);
+      });
+  for (const auto& [host, count] : passes) {
+    nodes[host].host = host;
+    nodes[host].counts[Severity::pass] += count;
+    evaluation.counts[Severity::pass] += count;
+  }
+  std::map<std::string, std::vector<Finding>> by_host;
+  for (std::size_t i = 0; i < evaluation.findings.size(); ++i) {
+    const Finding& f = evaluation.findings[i];
+    NodeSummary& node = nodes[f.host];
+    node.host = f.host;
+    node.findings.push_back(i);
+    ++node.counts[f.severity];
+    ++evaluation.counts[f.severity];
+    by_host[f.host].push_back(f);
+  }
+  for (auto& [host, node] : nodes) {
+    for (Severity s :
+         {Severity::pass, Severity::warn, Severity::fail, Severity::waived, Severity::error}) {
+      node.counts.try_emplace(s, 0);
+    }
+    node.verdict = verdict_of(by_host[host], !node.incomplete_reason.empty());
+    if (node.verdict == Verdict::fail) {
+      evaluation.drain.push_back(host);
+    } else if (node.verdict == Verdict::incomplete) {
+      evaluation.recheck.push_back(host);
+    }
+    evaluation.nodes.push_back(std::move(node));
+  }
+  for (Severity s :
+       {Severity::pass, Severity::warn, Severity::fail, Severity::waived, Severity::error}) {
+    evaluation.counts.try_emplace(s, 0);
+  }
+  evaluation.verdict = verdict_of(evaluation.findings, !evaluation.recheck.empty());
+  evaluation.seconds =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+  return evaluation;
+}
+
+nlohmann::json fleet_summary_json(const FleetEvaluation& e) {
+  auto counts_json = [](const std::map<Severity, int>& counts) {
+    nlohmann::json out = nlohmann::json::object();
+    for (const auto& [severity, count] : counts) out[to_string(severity)] = count;
+    return out;
+  };
+  std::map<Verdict, int> verdicts;
+  nlohmann::json nodes = nlohmann::json::array();
+  for (const NodeSummary& node : e.nodes) {
+    ++verdicts[node.verdict];
+    nlohmann::json worst = nlohmann::json::array();
+    for (std::size_t i = 0; i < node.findings.size() && i < 5; ++i) {
+      const Finding& f = e.findings[node.findings[i]];
+      worst.push_back({{"severity", to_string(f.severity)},
+                       {"probe", f.probe},
+                       {"subject", f.subject},
+                       {"message", f.message}});
+    }
+    nodes.push_back({{"host", node.host},
+                     {"verdict", to_string(node.verdict)},
+                     {"counts", counts_json(node.counts)},
+                     {"runs", node.runs},
+                     {"incomplete_reason", node.incomplete_reason.empty()
+                                               ? nlohmann::json()
+                                               : nlohmann::json(node.incomplete_reason)},
+                     {"worst", worst}});
+  }
+  nlohmann::json by_verdict = nlohmann::json::object();
+  for (Verdict v : {Verdict::pass, Verdict::warn, Verdict::fail, Verdict::incomplete}) {
+    by_verdict[to_string(v)] = verdicts[v];
+  }
+  return {{"schema_version", kSchemaVersion},
+          {"kind", "fleet_evaluation"},
+          {"verdict", to_string(e.verdict)},
+          {"exit_code", exit_code_of(e.verdict)},
+          {"runs", e.store.runs.size()},
+          {"measurements", e.store.rows.size()},
+          {"nodes", e.nodes.size()},
+          {"nodes_by_verdict", by_verdict},
+          {"counts", counts_json(e.counts)},
+          {"drain", e.drain},
+          {"recheck", e.recheck},
+          {"profile", e.profile_name},
+          {"seconds", e.seconds},
+          {"node_summaries", nodes}};
+}
+
+void write_fleet_evaluation(const FleetEvaluation& evaluation, const fs::path& dir) {
+  std::error_code error;
+  if (fs::exists(dir, error)) {
+    if (!fs::is_directory(dir, error)) {
+      throw ConfigError(dir.string(), 0, "--out exists and is not a directory");
+    }
+    if (!fs::is_empty(dir, error)) {
+      throw ConfigError(dir.string(), 0,
+                        "--out exists and is not empty; an earlier evaluation is never written "
+                        "over (choose another directory)");
+    }
+  }
+  fs::create_directories(dir, error);
+  if (error) throw ConfigError(dir.string(), 0, "cannot create: " + error.message());
+  auto write = [&](const fs::path& path, const auto& fill) {
+    std::ofstream out(path, std::ios::trunc);
+    fill(out);
+    out.flush();
+    if (!out) throw std::runtime_error("cannot write " + path.string());
+  };
+  write(dir / "findings.jsonl", [&](std::ofstream& out) {
+    for (const Finding& f : evaluation.findings) {
+      out << to_json(f).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+    }
+  });
+  write(dir / "fleet.json", [&](std::ofstream& out) {
+    out << fleet_summary_json(evaluation)
+               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+        << '\n';
+  });
+  write(dir / "drain.txt", [&](std::ofstream& out) {
+    for (const std::string& host : evaluation.drain) out << host << '\n';
+  });
+}
+
+}  // namespace fabcheck

@@ -1,0 +1,70 @@
+// Fleet evaluation: many run directories judged together (each run re-judged, then peers across
+// the fleet), a verdict per node and for the fleet, and the nodes to drain.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "results/finding.hpp"
+#include "results/fleet_store.hpp"
+#include "results/peer_judge.hpp"
+#include "results/profile.hpp"
+#include "results/verdict.hpp"
+
+namespace fabcheck {
+
+struct FleetEvaluationOptions {
+  // The profile a run is judged against (its own, or one given for all); may throw ConfigError.
+  // Called from several threads: it must be safe to.
+  std::function<const Profile&(const RunInfo&)> profile_for;
+  // Re-judges one host's measurements of one run (the evaluator and the per-host family judges):
+  // every finding, PASS included.
+  std::function<std::vector<Finding>(const std::vector<Measurement>&, const Profile&)> judge_host;
+  // Judges that compare the hosts of one run with each other (node pairs): called once per run
+  // with all of its measurements, when the run has several hosts. May be empty.
+  std::function<std::vector<Finding>(const std::vector<Measurement>&, const Profile&)> judge_run;
+  PeerJudgeOptions peers;  // catalog and exclusions; the profile is filled in per fleet
+  unsigned threads = 2;
+};
+
+struct NodeSummary {
+  std::string host;
+  Verdict verdict = Verdict::pass;
+  std::map<Severity, int> counts;
+  std::vector<std::string> runs;      // run directories that measured it
+  std::string incomplete_reason;      // the first, when a run of it did not finish
+  std::vector<std::size_t> findings;  // indices of its non-PASS findings, worst first
+};
+
+struct FleetEvaluation {
+  FleetStore store;
+  std::vector<Finding> findings;   // every non-PASS finding (PASS ones are only counted)
+  std::vector<NodeSummary> nodes;  // in host order
+  std::map<Severity, int> counts;  // PASS included
+  Verdict verdict = Verdict::pass;
+  std::vector<std::string> drain;    // nodes with a FAIL
+  std::vector<std::string> recheck;  // nodes with no FAIL but an incomplete run or an ERROR
+  std::string profile_name;          // the profile the peer notes used
+  double seconds = 0;                // wall time of the evaluation
+};
+
+// Reads and judges every run (in parallel), then the peers of the whole fleet. Throws ConfigError
+// for unreadable or malformed inputs (naming file and line).
+FleetEvaluation evaluate_fleet(const std::vector<std::filesystem::path>& run_dirs,
+                               const FleetEvaluationOptions& options);
+
+// fleet.json: the fleet's verdict and counts, the nodes to drain and recheck, and every node's
+// summary.
+nlohmann::json fleet_summary_json(const FleetEvaluation& evaluation);
+
+// Writes findings.jsonl (non-PASS findings, each naming its host and subject), fleet.json and
+// drain.txt (one host a line) into `dir`, which must not exist or be empty (ConfigError).
+void write_fleet_evaluation(const FleetEvaluation& evaluation, const std::filesystem::path& dir);
+
+}  // namespace fabcheck

@@ -1,0 +1,248 @@
+// Run directories found and read into a FleetStore, streaming their JSONL files.
+#include "results/run_reader.hpp"
+
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "results/config_error.hpp"
+#include "results/json_line.hpp"
+#include "results/jsonl_reader.hpp"
+#include "results/record_lines.hpp"
+
+namespace fabcheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+constexpr std::size_t kMaxSummaryBytes = 16 << 20;
+
+bool is_run_dir(const fs::path& dir) {
+  std::error_code error;
+  return fs::exists(dir / "measurements.jsonl", error) || fs::exists(dir / "summary.json", error);
+}
+
+void collect_runs(const fs::path& dir, int depth, std::vector<fs::path>& out) {
+  if (is_run_dir(dir)) {
+    out.push_back(dir);
+    return;
+  }
+  if (depth <= 0) return;
+  std::vector<fs::path> children;
+  std::error_code error;
+  for (fs::directory_iterator it(dir, error), end; !error && it != end; it.increment(error)) {
+    std::error_code type_error;
+    if (it->is_directory(type_error)) children.push_back(it->path());
+  }
+  std::sort(children.begin(), children.end());
+  for (const fs::path& child : children) collect_runs(child, depth - 1, out);
+}
+
+// A field's last value and its id: consecutive records repeat their host, probe, unit, time, so
+// most lookups end in one comparison instead of a hash.
+class InternCache {
+ public:
+  std::uint32_t intern(StringPool& pool, std::string_view text) {
+    if (valid_ && text == last_) return id_;
+    id_ = pool.intern(text);
+    last_ = pool.text(id_);
+    valid_ = true;
+    return id_;
+  }
+
+ private:
+  std::string_view last_;
+  std::uint32_t id_ = 0;
+  bool valid_ = false;
+};
+
+// Turns measurement lines into rows of one store.
+class RowBuilder {
+ public:
+  RowBuilder(FleetStore& store, std::uint32_t run) : store_(store), run_(run) {}
+
+  void add(const MeasurementFields& f) {
+    StringPool& pool = store_.strings;
+    FigureRow row;
+    row.run = run_;
+    row.probe = probe_.intern(pool, f.probe);
+    row.metric = metric_.intern(pool, f.metric);
+    row.unit = unit_.intern(pool, f.unit);
+    row.host = host_.intern(pool, f.host);
+    row.subject = subject_.intern(pool, f.subject);
+    row.peer = peer_.intern(pool, f.peer);
+    row.message = message_.intern(pool, f.message);
+    row.time = time_.intern(pool, f.time_utc);
+    pairs_.clear();
+    for (const auto& [key, value] : f.params) {
+      pairs_.emplace_back(pool.intern(key), pool.intern(value));
+    }
+    row.params = store_.intern_params(pairs_);
+    if (f.stats) {
+      row.stats = static_cast<std::uint32_t>(store_.stats.size());
+      store_.stats.push_back(*f.stats);
+    }
+    row.rank = f.rank;
+    row.status = f.status;
+    row.size = f.size_bytes.value_or(kNoSize);
+    row.value = f.value;
+    store_.rows.push_back(row);
+  }
+
+ private:
+  FleetStore& store_;
+  std::uint32_t run_;
+  InternCache probe_, metric_, unit_, host_, subject_, peer_, message_, time_;
+  std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs_;
+};
+
+Finding run_error(const std::string& message, const std::string& remedy) {
+  Finding f;
+  f.severity = Severity::error;
+  f.probe = "run";
+  f.subject = "run";
+  f.message = message;
+  f.remedy = remedy;
+  return f;
+}
+
+std::string string_or_empty(const nlohmann::json& object, const char* key) {
+  const auto it = object.find(key);
+  return it != object.end() && it->is_string() ? it->get<std::string>() : std::string();
+}
+
+void read_summary(const fs::path& file, RunInfo& run) {
+  const std::string text = read_small_regular_file(file, kMaxSummaryBytes);
+  nlohmann::json summary;
+  try {
+    summary = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& error) {
+    throw ConfigError(file.string(), 0, std::string("invalid JSON: ") + error.what());
+  }
+  if (!summary.is_object() || summary.value("kind", "") != "summary") {
+    throw ConfigError(file.string(), 0, "not a fabcheck summary (no \"kind\": \"summary\")");
+  }
+  run.summary_found = true;
+  run.verdict = string_or_empty(summary, "verdict");
+  run.incomplete_reason = string_or_empty(summary, "incomplete_reason");
+  run.started_utc = string_or_empty(summary, "started_utc");
+  if (const auto profile = summary.find("profile");
+      profile != summary.end() && profile->is_object()) {
+    run.profile_name = string_or_empty(*profile, "name");
+    run.profile_path = string_or_empty(*profile, "path");
+  }
+  if (const auto hosts = summary.find("hosts"); hosts != summary.end() && hosts->is_array()) {
+    for (const auto& host : *hosts) {
+      if (host.is_string()) run.hosts.push_back(host.get<std::string>());
+    }
+  }
+  const bool finished = summary.contains("finished_utc") && summary["finished_utc"].is_string();
+  if (run.incomplete_reason.empty() && (run.verdict == "incomplete" || !finished)) {
+    run.incomplete_reason =
+        finished ? "the run's verdict is incomplete" : "the run never finished (no finished_utc)";
+  }
+}
+
+}  // namespace
+
+std::vector<fs::path> find_run_dirs(const std::vector<std::string>& dirs, int max_depth) {
+  std::vector<fs::path> runs;
+  for (const std::string& dir : dirs) {
+    struct stat info {};
+    if (::stat(dir.c_str(), &info) != 0) {
+      throw ConfigError(dir, 0, "no such directory");
+    }
+    if (!S_ISDIR(info.st_mode)) {
+      throw ConfigError(dir, 0, "not a directory (give run directories, or directories of them)");
+    }
+    const std::size_t before = runs.size();
+    collect_runs(dir, max_depth, runs);
+    if (runs.size() == before) {
+      throw ConfigError(dir, 0,
+                        "no run directory here (none with measurements.jsonl or summary.json, "
+                        "down to " +
+                            std::to_string(max_depth) + " levels)");
+    }
+  }
+  return runs;
+}
+
+void read_run_dir(const fs::path& dir, FleetStore& store) {
+  RunInfo info;
+  info.dir = dir.string();
+  std::error_code error;
+  const fs::path summary = dir / "summary.json";
+  if (fs::exists(summary, error)) {
+    read_summary(summary, info);
+  } else {
+    info.incomplete_reason =
+        "no summary.json (the run was killed before it began, or is not a run)";
+  }
+  const std::uint32_t run = store.add_run(std::move(info));
+  const std::size_t first_row = store.rows.size();
+
+  const fs::path measurements = dir / "measurements.jsonl";
+  const std::string measurements_name = measurements.string();
+  if (fs::exists(measurements, error) || fs::is_symlink(measurements, error)) {
+    JsonLine json;
+    MeasurementFields fields;
+    RowBuilder rows(store, run);
+    for_each_jsonl_line(
+        measurements, [&](std::string_view line, std::size_t number, bool terminated) {
+          if (!terminated) {  // a writer killed mid-line: the record is lost, the run incomplete
+            store.runs[run].truncated = true;
+            return;
+          }
+          const RecordPlace place{&measurements_name, number};
+          if (!json.parse(line)) {
+            throw ConfigError(place.describe() + ": invalid JSON: " + json.error());
+          }
+          read_measurement_fields(json, place, fields);
+          rows.add(fields);
+        });
+  } else {
+    store.runs[run].carried.push_back(
+        run_error("no measurements.jsonl in " + dir.string(),
+                  "the run ended before any probe reported; rerun it"));
+  }
+
+  const fs::path findings = dir / "findings.jsonl";
+  const std::string findings_name = findings.string();
+  if (fs::exists(findings, error) || fs::is_symlink(findings, error)) {
+    JsonLine json;
+    for_each_jsonl_line(findings, [&](std::string_view line, std::size_t number, bool terminated) {
+      if (!terminated) return;
+      const RecordPlace place{&findings_name, number};
+      if (!json.parse(line)) {
+        throw ConfigError(place.describe() + ": invalid JSON: " + json.error());
+      }
+      Finding finding = read_finding_line(json, place);
+      if (finding.severity == Severity::error)
+        store.runs[run].carried.push_back(std::move(finding));
+    });
+  }
+
+  RunInfo& stored = store.runs[run];
+  stored.measurements = store.rows.size() - first_row;
+  if (stored.hosts.empty()) {
+    std::set<std::uint32_t> seen;
+    for (std::size_t i = first_row; i < store.rows.size(); ++i) {
+      const std::uint32_t host = store.rows[i].host;
+      if (host != 0 && seen.insert(host).second) stored.hosts.push_back(store.strings.text(host));
+    }
+  }
+  if (stored.truncated && stored.incomplete_reason.empty()) {
+    stored.incomplete_reason = "measurements.jsonl ends in an unfinished record";
+  }
+  if (!stored.incomplete_reason.empty()) {
+    stored.carried.push_back(run_error(
+        "run " + stored.dir + " is incomplete: " + stored.incomplete_reason,
+        "a run that did not finish cannot pass: find why (the errors above, the node, the "
+        "scheduler's log) and run it again"));
+  }
+}
+
+}  // namespace fabcheck

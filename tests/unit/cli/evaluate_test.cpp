@@ -1,0 +1,286 @@
+// `fabcheck evaluate`, `baseline` and `compare` on small synthetic sweeps: what a run itself knew
+// (incomplete, errored, killed mid-write) is never re-judged to PASS; what is not a regular file is
+// refused at once with exit 2; --out files; a baseline round trip (healthy runs pass, a run 20%
+// lower fails); a comparison against an earlier run.
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "bench/cli/evaluate_command.hpp"
+#include "bench/cli/history_commands.hpp"
+#include "bench/cli/probe_families.hpp"
+#include "results/profile.hpp"
+#include "tests/synthetic/synthetic_fleet.hpp"
+
+namespace fabcheck {
+namespace {
+
+namespace fs = std::filesystem;
+using ::testing::HasSubstr;
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "fabcheck-evaluate-XXXXXX").string();
+    path_ = ::mkdtemp(pattern.data());
+  }
+  ~TempDir() {
+    std::error_code error;
+    fs::remove_all(path_, error);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+const Registry& registry() {
+  static Registry instance = [] {
+    Registry r;
+    register_all_probes(r);
+    return r;
+  }();
+  return instance;
+}
+
+// Runs `command` writing to a temporary file; returns its exit code and what it printed.
+template <typename Command>
+int capture(Command&& command, std::string& text) {
+  std::FILE* out = std::tmpfile();
+  const int code = command(out);
+  std::rewind(out);
+  char buffer[4096];
+  std::size_t n;
+  text.clear();
+  while ((n = std::fread(buffer, 1, sizeof buffer, out)) > 0) text.append(buffer, n);
+  std::fclose(out);
+  return code;
+}
+
+int evaluate(const std::vector<std::string>& dirs, std::string& text,
+             const std::string& out_dir = "", const std::string& profile = "") {
+  EvaluateArgs args;
+  args.dirs = dirs;
+  args.out = out_dir;
+  args.profile = profile;
+  args.threads = 2;
+  return capture([&](std::FILE* out) { return evaluate_command(args, registry(), out); }, text);
+}
+
+fs::path healthy_sweep(const fs::path& dir, std::size_t nodes) {
+  synthetic::FleetSpec spec;
+  spec.nodes = nodes;
+  spec.faults = false;
+  synthetic::write_fleet(dir, spec);
+  return dir;
+}
+
+void mark_incomplete(const fs::path& run, const std::string& reason) {
+  nlohmann::json summary = nlohmann::json::parse(std::ifstream(run / "summary.json"));
+  summary["verdict"] = "incomplete";
+  summary["exit_code"] = 3;
+  summary["finished_utc"] = nullptr;
+  summary["incomplete_reason"] = reason;
+  std::ofstream(run / "summary.json", std::ios::trunc) << summary.dump(2);
+}
+
+// Every higher-is-better figure of a run scaled by `factor`.
+void scale_run(const fs::path& run, double factor) {
+  std::ifstream in(run / "measurements.jsonl");
+  std::string line, text;
+  while (std::getline(in, line)) {
+    nlohmann::json m = nlohmann::json::parse(line);
+    const std::string unit = m["unit"];
+    if (unit == "GB/s" || unit == "Gb/s" || unit == "TFLOP/s" || unit == "IOPS") {
+      m["value"] = m["value"].get<double>() * factor;
+    }
+    text += m.dump() + "\n";
+  }
+  std::ofstream(run / "measurements.jsonl", std::ios::trunc) << text;
+}
+
+TEST(Evaluate, AHealthySweepPasses) {
+  TempDir dir;
+  healthy_sweep(dir.path() / "sweep", 4);
+  std::string text;
+  EXPECT_EQ(evaluate({(dir.path() / "sweep").string()}, text), 0) << text;
+  EXPECT_THAT(text, HasSubstr("evaluated 4 run(s): 4 node(s)"));
+  EXPECT_THAT(text, HasSubstr("nodes: 4: 4 pass, 0 warn, 0 fail, 0 incomplete"));
+  EXPECT_THAT(text, HasSubstr("drain (0): none"));
+  // One run directory alone, too.
+  EXPECT_EQ(evaluate({(dir.path() / "sweep" / synthetic::node_name(1)).string()}, text), 0) << text;
+  EXPECT_THAT(text, HasSubstr("evaluated 1 run(s): 1 node(s)"));
+}
+
+TEST(Evaluate, WhatTheRunKnewIsNeverRejudgedToPass) {
+  TempDir dir;
+  const fs::path sweep = healthy_sweep(dir.path() / "sweep", 5);
+  mark_incomplete(sweep / synthetic::node_name(1), "timeout: rank 3 on node00001 did not arrive");
+  fs::remove(sweep / synthetic::node_name(2) / "summary.json");  // killed before it began
+  {
+    // Killed mid-write: the last record is cut off.
+    std::ofstream(sweep / synthetic::node_name(3) / "measurements.jsonl", std::ios::app)
+        << "{\"schema_version\": 1, \"kind\": \"measurement\", \"probe\": \"gpu";
+  }
+  {
+    // An error the run recorded as a finding (a probe that timed out).
+    std::ofstream(sweep / synthetic::node_name(4) / "findings.jsonl")
+        << R"({"schema_version": 1, "kind": "finding", "severity": "error", "probe": "coll.all_reduce", "metric": "", "subject": "", "host": "", "rank": -1, "size_bytes": null, "observed": null, "expected": null, "warn_at": null, "unit": "", "message": "timeout: rank 5 did not arrive", "evidence": "", "remedy": "check the node", "source": ""})"
+        << "\n";
+  }
+  std::string text;
+  EXPECT_EQ(evaluate({sweep.string()}, text), 3) << text;
+  EXPECT_THAT(text, HasSubstr("nodes: 5: 1 pass, 0 warn, 0 fail, 4 incomplete"));
+  EXPECT_THAT(text, HasSubstr("recheck (4): node00001 node00002 node00003 node00004"));
+  EXPECT_THAT(text, HasSubstr("timeout: rank 3 on node00001 did not arrive"));
+  EXPECT_THAT(text, HasSubstr("no summary.json"));
+  EXPECT_THAT(text, HasSubstr("ends in an unfinished record"));
+  EXPECT_THAT(text, HasSubstr("timeout: rank 5 did not arrive"));
+  EXPECT_THAT(text, HasSubstr("verdict: INCOMPLETE"));
+}
+
+TEST(Evaluate, RefusesWhatIsNotARegularFileWithExit2) {
+  TempDir dir;
+  const fs::path sweep = healthy_sweep(dir.path() / "sweep", 2);
+  const fs::path run = sweep / synthetic::node_name(0);
+  fs::remove(run / "measurements.jsonl");
+  ASSERT_EQ(::mkfifo((run / "measurements.jsonl").c_str(), 0600), 0);
+  std::string text;
+  const auto started = std::chrono::steady_clock::now();
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(evaluate({sweep.string()}, text), 2);
+  std::string error = testing::internal::GetCapturedStderr();
+  EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
+  EXPECT_THAT(error, HasSubstr("measurements.jsonl: refused: a FIFO (named pipe)"));
+
+  fs::remove(run / "measurements.jsonl");
+  fs::create_symlink("/dev/zero", run / "measurements.jsonl");
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(evaluate({sweep.string()}, text), 2);
+  EXPECT_THAT(testing::internal::GetCapturedStderr(), HasSubstr("refused: a character device"));
+
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(evaluate({"/dev/zero"}, text), 2);
+  EXPECT_THAT(testing::internal::GetCapturedStderr(), HasSubstr("/dev/zero: not a directory"));
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(evaluate({(dir.path() / "missing").string()}, text), 2);
+  EXPECT_THAT(testing::internal::GetCapturedStderr(), HasSubstr("no such directory"));
+  fs::create_directories(dir.path() / "empty");
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(evaluate({(dir.path() / "empty").string()}, text), 2);
+  EXPECT_THAT(testing::internal::GetCapturedStderr(), HasSubstr("no run directory here"));
+}
+
+TEST(Evaluate, MalformedRecordNamesFileAndLine) {
+  TempDir dir;
+  const fs::path sweep = healthy_sweep(dir.path() / "sweep", 2);
+  const fs::path file = sweep / synthetic::node_name(1) / "measurements.jsonl";
+  std::ofstream(file, std::ios::app) << "{\"schema_version\": 1, \"kind\": \"measurement\"}\n";
+  std::size_t lines = 0;
+  std::string line;
+  for (std::ifstream in(file); std::getline(in, line);) ++lines;
+  std::string text;
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(evaluate({sweep.string()}, text), 2);
+  EXPECT_THAT(testing::internal::GetCapturedStderr(),
+              HasSubstr(file.string() + ":" + std::to_string(lines) + ": missing field \"probe\""));
+}
+
+TEST(Evaluate, OutWritesFindingsFleetAndDrainAndIsNeverWrittenOver) {
+  TempDir dir;
+  synthetic::FleetSpec spec;
+  spec.nodes = 16;
+  synthetic::write_fleet(dir.path() / "sweep", spec);
+  const fs::path out = dir.path() / "eval";
+  std::string text;
+  EXPECT_EQ(evaluate({(dir.path() / "sweep").string()}, text, out.string()), 1) << text;
+  const nlohmann::json fleet = nlohmann::json::parse(std::ifstream(out / "fleet.json"));
+  EXPECT_EQ(fleet["kind"], "fleet_evaluation");
+  EXPECT_EQ(fleet["verdict"], "fail");
+  EXPECT_EQ(fleet["nodes"], 16);
+  EXPECT_EQ(fleet["node_summaries"].size(), 16u);
+  std::ifstream drain(out / "drain.txt");
+  std::vector<std::string> hosts;
+  for (std::string host; std::getline(drain, host);) hosts.push_back(host);
+  EXPECT_EQ(nlohmann::json(hosts), fleet["drain"]);
+  EXPECT_FALSE(hosts.empty());
+  std::ifstream findings(out / "findings.jsonl");
+  std::size_t count = 0;
+  for (std::string line; std::getline(findings, line); ++count) {
+    const nlohmann::json f = nlohmann::json::parse(line);
+    EXPECT_FALSE(f["host"].get<std::string>().empty()) << line;
+    EXPECT_NE(f["severity"], "pass");
+  }
+  EXPECT_GT(count, 0u);
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(evaluate({(dir.path() / "sweep").string()}, text, out.string()), 2);
+  EXPECT_THAT(testing::internal::GetCapturedStderr(), HasSubstr("not empty"));
+}
+
+TEST(Baseline, RoundTripHealthyRunsPassARunTwentyPercentLowerFails) {
+  TempDir dir;
+  const fs::path golden = healthy_sweep(dir.path() / "golden", 8);
+  const fs::path profile = dir.path() / "my-cluster.toml";
+  BaselineArgs args;
+  args.dirs = {golden.string()};
+  args.out = profile.string();
+  std::string text;
+  EXPECT_EQ(capture([&](std::FILE* out) { return baseline_command(args, registry(), out); }, text),
+            0)
+      << text;
+  EXPECT_THAT(text, HasSubstr("from 8 run(s)"));
+  const Profile loaded = registry().load_profile(profile);
+  EXPECT_EQ(loaded.name, "my-cluster");
+  EXPECT_GT(loaded.expectations.size(), 50u);
+  EXPECT_EQ(loaded.node.at("gpu_pcie"), "5x16");
+  EXPECT_EQ(loaded.node.at("ib_ports"), "8");
+  // Never written over.
+  testing::internal::CaptureStderr();
+  EXPECT_EQ(capture([&](std::FILE* out) { return baseline_command(args, registry(), out); }, text),
+            2);
+  EXPECT_THAT(testing::internal::GetCapturedStderr(), HasSubstr("never written over"));
+
+  // Other healthy nodes of the same kind pass against it...
+  const fs::path tonight = healthy_sweep(dir.path() / "tonight", 3);
+  EXPECT_EQ(evaluate({tonight.string()}, text, "", profile.string()), 0) << text;
+  // ...and one 20% slower fails, on that node only.
+  scale_run(tonight / synthetic::node_name(1), 0.8);
+  EXPECT_EQ(evaluate({tonight.string()}, text, "", profile.string()), 1) << text;
+  EXPECT_THAT(text, HasSubstr("drain (1): node00001"));
+}
+
+TEST(Compare, AgainstAnEarlierRun) {
+  TempDir dir;
+  const fs::path before = healthy_sweep(dir.path() / "before", 2);
+  synthetic::FleetSpec spec;
+  spec.nodes = 2;
+  spec.faults = false;
+  spec.seed = 8;  // other noise, the same hardware
+  synthetic::write_fleet(dir.path() / "now", spec);
+  CompareArgs args;
+  args.dirs = {(dir.path() / "now").string()};
+  args.against = before.string();
+  std::string text;
+  EXPECT_EQ(capture([&](std::FILE* out) { return compare_command(args, registry(), out); }, text),
+            0)
+      << text;
+  EXPECT_THAT(text, HasSubstr("no figure fell beyond the tolerance"));
+  scale_run(dir.path() / "now" / synthetic::node_name(0), 0.8);
+  EXPECT_EQ(capture([&](std::FILE* out) { return compare_command(args, registry(), out); }, text),
+            1)
+      << text;
+  EXPECT_THAT(text, HasSubstr("FAIL   node00000: gpu0 gpu.h2d bw at "));
+  EXPECT_THAT(text, HasSubstr("is 20% below its reference"));
+  EXPECT_THAT(text, HasSubstr("trend (median over the node's figures of value / reference):"));
+  EXPECT_THAT(text, HasSubstr("now 0.80"));
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("FAIL   node00001")));
+}
+
+}  // namespace
+}  // namespace fabcheck

@@ -1,0 +1,214 @@
+// The synthetic sweep (tests/synthetic): every injected fault found at the right subject and
+// nothing else, by `fabcheck evaluate` (peers, family judges, defaults from evidence) and by
+// `fabcheck compare` against a fleet history written over three nights before.
+#include <fnmatch.h>
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <set>
+
+#include "bench/cli/evaluate_command.hpp"
+#include "bench/cli/probe_families.hpp"
+#include "results/compare.hpp"
+#include "results/history.hpp"
+#include "results/run_reader.hpp"
+#include "tests/synthetic/synthetic_fleet.hpp"
+
+namespace fabcheck {
+namespace {
+
+namespace fs = std::filesystem;
+using synthetic::Fault;
+
+class TempDir {
+ public:
+  TempDir() {
+    std::string pattern = (fs::temp_directory_path() / "fabcheck-fleet-XXXXXX").string();
+    path_ = ::mkdtemp(pattern.data());
+  }
+  ~TempDir() {
+    std::error_code error;
+    fs::remove_all(path_, error);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+const Registry& registry() {
+  static Registry instance = [] {
+    Registry r;
+    register_all_probes(r);
+    return r;
+  }();
+  return instance;
+}
+
+bool matches(const std::string& pattern, const std::string& text) {
+  return ::fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
+}
+
+// The fault this finding is about, or nullptr.
+const Fault* fault_of(const Finding& f, const std::vector<Fault>& faults) {
+  for (const Fault& fault : faults) {
+    for (const auto& place : fault.places) {
+      if (!matches(place.host, f.host) || !matches(place.subject, f.subject)) continue;
+      if (!place.mentions.empty() && f.message.find(place.mentions) == std::string::npos) continue;
+      return &fault;
+    }
+  }
+  return nullptr;
+}
+
+std::string describe(const Finding& f) {
+  return std::string(to_string(f.severity)) + " " + f.host + " " + f.probe + " " + f.subject +
+         ": " + f.message;
+}
+
+class SyntheticFleet : public ::testing::Test {
+ protected:
+  static void SetUpTestSuite() {
+    dir_ = new TempDir();
+    synthetic::FleetSpec spec;
+    spec.nodes = 32;  // every fault on its own node; small enough for CI (a few seconds)
+    fleet_ = new synthetic::Fleet(synthetic::write_fleet(dir_->path() / "tonight", spec));
+  }
+  static void TearDownTestSuite() {
+    delete fleet_;
+    delete dir_;
+  }
+  static TempDir* dir_;
+  static synthetic::Fleet* fleet_;
+};
+TempDir* SyntheticFleet::dir_ = nullptr;
+synthetic::Fleet* SyntheticFleet::fleet_ = nullptr;
+
+TEST_F(SyntheticFleet, EvaluateFindsEveryFaultAtItsSubjectAndNothingElse) {
+  ASSERT_EQ(fleet_->faults.size(), 6u);
+  const FleetEvaluation e = evaluate_runs({(dir_->path() / "tonight").string()}, "", registry(), 2);
+  EXPECT_EQ(e.nodes.size(), 32u);
+  EXPECT_GT(e.store.rows.size(), 25000u);
+  std::set<const Fault*> found;
+  for (const Finding& f : e.findings) {
+    if (f.severity == Severity::pass || f.severity == Severity::waived) continue;
+    const Fault* fault = fault_of(f, fleet_->faults);
+    ASSERT_NE(fault, nullptr) << "a finding no fault explains: " << describe(f);
+    EXPECT_FALSE(fault->found_by_compare)
+        << "peers flagged the history-only regression: " << describe(f);
+    found.insert(fault);
+  }
+  std::set<std::string> expected_drain;
+  for (const Fault& fault : fleet_->faults) {
+    if (fault.found_by_compare) continue;
+    EXPECT_TRUE(found.count(&fault))
+        << "not found: " << synthetic::to_string(fault.kind) << " on " << fault.host;
+  }
+  // The nodes to drain: the hosts with a FAIL, each a faulty node (or the partner that measured
+  // the half-rate port), never a healthy one.
+  ASSERT_FALSE(e.drain.empty());
+  for (const std::string& host : e.drain) {
+    bool explained = false;
+    for (const Finding& f : e.findings) {
+      if (f.host == host && f.severity == Severity::fail) explained = fault_of(f, fleet_->faults);
+      if (explained) break;
+    }
+    EXPECT_TRUE(explained) << host;
+  }
+  EXPECT_EQ(e.verdict, Verdict::fail);
+  EXPECT_TRUE(e.recheck.empty());
+}
+
+TEST_F(SyntheticFleet, AHealthyFleetRaisesNothing) {
+  TempDir healthy;
+  synthetic::FleetSpec spec;
+  spec.nodes = 24;
+  spec.faults = false;
+  synthetic::write_fleet(healthy.path(), spec);
+  const FleetEvaluation e = evaluate_runs({healthy.path().string()}, "", registry(), 2);
+  for (const Finding& f : e.findings) {
+    EXPECT_TRUE(f.severity == Severity::pass || f.severity == Severity::waived) << describe(f);
+  }
+  EXPECT_EQ(e.verdict, Verdict::pass);
+  EXPECT_TRUE(e.drain.empty());
+}
+
+TEST_F(SyntheticFleet, CompareAgainstHistoryFindsTheRegressionPeersCannotSee) {
+  if (!history_available()) GTEST_SKIP() << "built without HDF5";
+  const fs::path history = dir_->path() / "fleet.h5";
+  synthetic::FleetSpec spec;
+  spec.nodes = 32;
+  for (int night = 3; night >= 1; --night) {
+    const fs::path before = dir_->path() / ("night-" + std::to_string(night));
+    synthetic::write_fleet(before, spec, night);
+    FleetStore store;
+    for (const fs::path& run : find_run_dirs({before.string()})) read_run_dir(run, store);
+    for (RunInfo& run : store.runs) run.started_utc = "2026-11-2" + std::to_string(7 - night);
+    append_history(history, store);
+  }
+  FleetStore tonight;
+  std::set<std::string> hosts;
+  for (const fs::path& run : find_run_dirs({(dir_->path() / "tonight").string()})) {
+    read_run_dir(run, tonight);
+  }
+  for (const RunInfo& run : tonight.runs) hosts.insert(run.hosts.begin(), run.hosts.end());
+  const FleetStore reference = read_history(history, &hosts, 0);
+  EXPECT_EQ(reference.runs.size(), 3u * 32u);
+  const MetricCatalog catalog = registry().catalog();
+  CompareOptions options;
+  options.catalog = &catalog;
+  const Comparison comparison = compare_figures(tonight, reference, options);
+  EXPECT_GT(comparison.compared, 15000u);
+  bool regression = false;
+  for (const Finding& f : comparison.findings) {
+    const Fault* fault = fault_of(f, fleet_->faults);
+    ASSERT_NE(fault, nullptr) << "a regression no fault explains: " << describe(f);
+    regression = regression || fault->kind == synthetic::FaultKind::history_regression;
+  }
+  EXPECT_TRUE(regression) << "the node slower than its own history was not found";
+  // Its trend: three nights near 1, tonight far below.
+  const std::string node = fleet_->faults.back().host;
+  bool trend = false;
+  for (const NodeTrend& t : comparison.trends) {
+    if (t.host != node) continue;
+    trend = true;
+    ASSERT_EQ(t.points.size(), 4u);
+    EXPECT_EQ(t.points.back().when, "now");
+    EXPECT_EQ(t.points.front().when, "2026-11-24");
+  }
+  EXPECT_TRUE(trend);
+
+  // The history is readable by h5py (Debian's python3-h5py) with the documented layout.
+  if (std::system("/usr/bin/python3 -c 'import h5py' >/dev/null 2>&1") != 0) {
+    GTEST_SKIP() << "/usr/bin/python3 has no h5py";
+  }
+  const std::string script =
+      "import h5py, sys\n"
+      "f = h5py.File(sys.argv[1], 'r')\n"
+      "s = f['strings'].asstr()[:]\n"
+      "fig = f['figures'][:]\n"
+      "runs = f['runs'][:]\n"
+      "assert f.attrs['kind'] == 'fabcheck-history', f.attrs['kind']\n"
+      "sel = (s[fig['probe']] == 'storage.seq_read') & (s[fig['metric']] == 'bw') & "
+      "(s[fig['host']] == sys.argv[2])\n"
+      "print(len(runs), len(fig), sel.sum(), s[runs['started_utc'][fig['run'][sel]]][0])\n";
+  const fs::path py = dir_->path() / "read.py";
+  std::ofstream(py) << script;
+  const fs::path out = dir_->path() / "py.out";
+  const std::string command = "/usr/bin/python3 " + py.string() + " " + history.string() + " " +
+                              node + " > " + out.string() + " 2>&1";
+  ASSERT_EQ(std::system(command.c_str()), 0) << std::ifstream(out).rdbuf();
+  std::ifstream result(out);
+  std::size_t runs = 0, figures = 0, selected = 0;
+  std::string first_night;
+  result >> runs >> figures >> selected >> first_night;
+  EXPECT_EQ(runs, 96u);
+  EXPECT_GT(figures, 60000u);
+  EXPECT_EQ(selected, 3u);  // one storage.seq_read figure a night
+  EXPECT_EQ(first_night, "2026-11-24");
+}
+
+}  // namespace
+}  // namespace fabcheck

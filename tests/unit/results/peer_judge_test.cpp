@@ -1,0 +1,214 @@
+// Tests of the peer judge at each level: siblings on a node, nodes of a sweep, node pairs (a slow
+// pair, a node slow with every partner, a slow rail), with the tier note; a tight fleet raises
+// nothing; figures a family judges itself are left alone.
+#include "results/peer_judge.hpp"
+
+#include <gmock/gmock.h>
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "results/profile.hpp"
+
+namespace fabcheck {
+namespace {
+
+using ::testing::HasSubstr;
+
+MetricCatalog catalog() {
+  return {{"gpu.h2d", {{"bw", {"GB/s", Better::higher}}}},
+          {"gpu.launch", {{"launch_us", {"us", Better::lower}}}},
+          {"coll.all_reduce", {{"busbw", {"GB/s", Better::higher}}}},
+          {"fabric.rdma_bw", {{"write_bw", {"Gb/s", Better::higher}}}},
+          {"fabric.ib_ports", {{"port_rate", {"Gb/s", Better::higher}}}},
+          {"gpu.gemm", {{"bf16_tflops", {"TFLOP/s", Better::higher}}}},
+          {"fabric.pcie_links", {{"gpu_link_width", {"count", Better::higher}}}}};
+}
+
+Measurement figure(const std::string& probe, const std::string& metric, const std::string& unit,
+                   const std::string& host, const std::string& subject, double value,
+                   std::optional<std::uint64_t> size = std::nullopt, const std::string& peer = "") {
+  Measurement m;
+  m.probe = probe;
+  m.metric = metric;
+  m.unit = unit;
+  m.host = host;
+  m.subject = subject;
+  m.peer = peer;
+  m.value = value;
+  m.size_bytes = size;
+  m.params = {{"backend", "nccl"}, {"bus_id", "0000:" + subject + ":00.0"}};
+  return m;
+}
+
+// Deterministic +-1% noise.
+double noise(int i) { return 1.0 + 0.01 * std::sin(i * 12.9898); }
+
+std::vector<Finding> judge(const std::vector<Measurement>& measurements,
+                           const Profile* profile = nullptr) {
+  const MetricCatalog c = catalog();
+  PeerJudgeOptions options;
+  options.catalog = &c;
+  options.profile = profile;
+  return judge_peer_measurements(measurements, options);
+}
+
+std::vector<Measurement> h2d_sweep(int nodes) {
+  std::vector<Measurement> out;
+  int i = 0;
+  for (int n = 0; n < nodes; ++n) {
+    for (int g = 0; g < 8; ++g) {
+      for (std::uint64_t size : {32ull << 20, 1ull << 30}) {
+        out.push_back(figure("gpu.h2d", "bw", "GB/s", "node" + std::to_string(n),
+                             "gpu" + std::to_string(g), 52 * noise(++i), size));
+      }
+    }
+  }
+  return out;
+}
+
+TEST(PeerJudge, TightFleetRaisesNothing) { EXPECT_TRUE(judge(h2d_sweep(16)).empty()); }
+
+TEST(PeerJudge, SlowGpuAmongItsSiblingsOnceForAllSizes) {
+  auto sweep = h2d_sweep(16);
+  for (Measurement& m : sweep) {
+    if (m.host == "node3" && m.subject == "gpu6") m.value *= 0.5;
+  }
+  const auto findings = judge(sweep);
+  ASSERT_EQ(findings.size(), 1u);
+  const Finding& f = findings[0];
+  EXPECT_EQ(f.severity, Severity::fail);
+  EXPECT_EQ(f.host, "node3");
+  EXPECT_EQ(f.subject, "gpu6");
+  EXPECT_NEAR(*f.expected, 52, 1);
+  EXPECT_THAT(f.message, HasSubstr("node3: gpu6 gpu.h2d bw at"));
+  EXPECT_THAT(f.message, HasSubstr("50% below the median"));
+  EXPECT_THAT(f.message, HasSubstr("of its 8 sibling subjects on the node"));
+  EXPECT_THAT(f.message, HasSubstr("[stands out at 2 sizes; the worst shown]"));
+  EXPECT_THAT(f.source, HasSubstr("inferred: median of 8 siblings on the node"));
+}
+
+TEST(PeerJudge, WholeNodeBehindTheFleet) {
+  auto sweep = h2d_sweep(16);
+  for (Measurement& m : sweep) {
+    if (m.host == "node9") m.value *= 0.7;  // every GPU: a node-wide cause
+  }
+  const auto findings = judge(sweep);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].host, "node9");
+  EXPECT_EQ(findings[0].subject, "gpu# (all)");
+  EXPECT_THAT(findings[0].message, HasSubstr("(median of its 8) is 30% below the fleet median"));
+  EXPECT_THAT(findings[0].message, HasSubstr("of 16 nodes"));
+}
+
+TEST(PeerJudge, LatencyIsWorseHigher) {
+  std::vector<Measurement> sweep;
+  for (int g = 0; g < 8; ++g) {
+    sweep.push_back(figure("gpu.launch", "launch_us", "us", "n", "gpu" + std::to_string(g),
+                           g == 4 ? 9.0 : 2.5 * noise(g)));
+  }
+  const auto findings = judge(sweep);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].subject, "gpu4");
+  EXPECT_THAT(findings[0].message, HasSubstr("above the median"));
+}
+
+TEST(PeerJudge, LeavesCountsStatesAndExcludedFiguresAlone) {
+  std::vector<Measurement> sweep;
+  for (int h = 0; h < 8; ++h) {
+    const std::string port = "mlx5_" + std::to_string(h) + "/1";
+    sweep.push_back(figure("fabric.ib_ports", "port_rate", "Gb/s", "n", port, h == 2 ? 200 : 400));
+    sweep.push_back(figure("fabric.pcie_links", "gpu_link_width", "count", "n",
+                           "0000:1" + std::to_string(h) + ":00.0", h == 2 ? 8 : 16));
+  }
+  EXPECT_TRUE(judge(sweep).empty());  // the fabric judge's siblings rule names them instead
+  // A figure a family judges among the node's GPUs itself is compared across nodes only.
+  std::vector<Measurement> gemm;
+  for (int g = 0; g < 8; ++g) {
+    gemm.push_back(figure("gpu.gemm", "bf16_tflops", "TFLOP/s", "n", "gpu" + std::to_string(g),
+                          g == 1 ? 500 : 660));
+  }
+  const MetricCatalog c = catalog();
+  PeerJudgeOptions options;
+  options.catalog = &c;
+  options.judged_within_node_elsewhere = {{"gpu.gemm", "bf16_tflops"}};
+  EXPECT_TRUE(judge_peer_measurements(gemm, options).empty());
+  EXPECT_EQ(judge(gemm).size(), 1u);
+}
+
+// Node pairs: node i measures to i+1 and i+4 over 4 rails (rdma write_bw, Gb/s).
+std::vector<Measurement> pair_sweep(int nodes, const std::function<double(int, int, int)>& value) {
+  std::vector<Measurement> out;
+  int k = 0;
+  for (int i = 0; i < nodes; ++i) {
+    for (int j : {(i + 1) % nodes, (i + 4) % nodes}) {
+      for (int rail = 0; rail < 4; ++rail) {
+        const std::string hca = "mlx5_" + std::to_string(rail);
+        out.push_back(figure("fabric.rdma_bw", "write_bw", "Gb/s", "n" + std::to_string(i), hca,
+                             value(i, j, rail) * noise(++k), 8 << 20,
+                             "n" + std::to_string(j) + "/" + hca));
+      }
+    }
+  }
+  return out;
+}
+
+TEST(PeerJudge, SlowPairIsThePathBetweenThem) {
+  const auto findings =
+      judge(pair_sweep(12, [](int i, int j, int) { return (i == 2 && j == 6) ? 240.0 : 395.0; }));
+  ASSERT_EQ(findings.size(), 1u) << findings[0].message;
+  EXPECT_EQ(findings[0].subject, "n2--n6");
+  EXPECT_EQ(findings[0].severity, Severity::fail);
+  EXPECT_THAT(findings[0].message, HasSubstr("between n2 and n6"));
+  EXPECT_THAT(findings[0].message, HasSubstr("the path between them"));
+}
+
+TEST(PeerJudge, NodeSlowWithEveryPartnerIsTheNode) {
+  const auto findings =
+      judge(pair_sweep(12, [](int i, int j, int) { return (i == 5 || j == 5) ? 200.0 : 395.0; }));
+  ASSERT_EQ(findings.size(), 1u) << findings[0].message;
+  EXPECT_EQ(findings[0].host, "n5");
+  EXPECT_EQ(findings[0].subject, "node");
+  EXPECT_THAT(findings[0].message, HasSubstr("4 of its 4 node pairs are below"));
+  EXPECT_THAT(findings[0].message, HasSubstr("the node, not its partners"));
+}
+
+TEST(PeerJudge, SlowRailBetweenTwoNodes) {
+  const auto findings = judge(pair_sweep(
+      12, [](int i, int j, int rail) { return (i == 7 && j == 8 && rail == 3) ? 200.0 : 395.0; }));
+  ASSERT_EQ(findings.size(), 1u) << findings[0].message;
+  EXPECT_EQ(findings[0].host, "n7");
+  EXPECT_EQ(findings[0].subject, "mlx5_3");
+  EXPECT_THAT(findings[0].message, HasSubstr("n7: mlx5_3 -> n8/mlx5_3"));
+  EXPECT_THAT(findings[0].message, HasSubstr("a rail, not the nodes"));
+}
+
+TEST(PeerJudge, FindingsNameTheTierTheFigureMatches) {
+  Profile profile;
+  TierPath path;
+  path.name = "inter_node_nic";
+  path.figures = {{"fabric.rdma_bw", "write_bw"}};
+  path.unit = "Gb/s";
+  path.tiers = {{"ib-ndr", "", 360, 400, "s", 0},
+                {"ib-hdr", "", 180, 200, "s", 0},
+                {"ib-edr", "", 90, 100, "s", 0}};
+  profile.paths.push_back(path);  // no expected tier: the peers' median says it
+  const auto findings =
+      judge(pair_sweep(12, [](int i, int j, int) { return (i == 2 && j == 6) ? 96.0 : 395.0; }),
+            &profile);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_THAT(findings[0].message, HasSubstr("(matches ib-edr, expected ib-ndr)"));
+}
+
+TEST(PeerJudge, OneNodeOrOnePairHasNoPeers) {
+  EXPECT_TRUE(judge({figure("coll.all_reduce", "busbw", "GB/s", "a", "world", 100)}).empty());
+  // Two nodes: the worse is named, as a WARN.
+  const auto two = judge({figure("coll.all_reduce", "busbw", "GB/s", "a", "world", 480),
+                          figure("coll.all_reduce", "busbw", "GB/s", "b", "world", 240)});
+  ASSERT_EQ(two.size(), 1u);
+  EXPECT_EQ(two[0].host, "b");
+  EXPECT_EQ(two[0].severity, Severity::warn);
+}
+
+}  // namespace
+}  // namespace fabcheck

@@ -32,6 +32,7 @@ bool is_condition_parameter(std::string_view key) {
                                                "files_per_rank",
                                                "read_queue_depth",
                                                "ranks",
+                                               "hosts",
                                                "link_layer",
                                                "mode"};
   return keys.count(key) > 0;

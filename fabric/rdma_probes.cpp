@@ -3,6 +3,7 @@
 // for bandwidth when there are GPUs. A single node tests each HCA in loopback.
 #include <chrono>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <thread>
 
@@ -30,26 +31,19 @@ struct HostRdma {
   std::string problem;  // why this host cannot take part, "" when it can
 };
 
-std::string encode(const HostRdma& h) {
-  std::string out = h.host + "\t" + h.problem + "\t";
-  for (const auto& hca : h.hcas) out += hca + ",";
-  return out;
+void wire_write(WireWriter& out, const HostRdma& h) {
+  wire_write(out, h.host);
+  wire_write(out, h.hcas);
+  wire_write(out, h.problem);
+}
+void wire_read(WireReader& in, HostRdma& h) {
+  wire_read(in, h.host);
+  wire_read(in, h.hcas);
+  wire_read(in, h.problem);
 }
 
-HostRdma decode(const std::string& text) {
-  HostRdma h;
-  std::size_t a = text.find('\t');
-  std::size_t b = text.find('\t', a + 1);
-  if (a == std::string::npos || b == std::string::npos) return h;
-  h.host = text.substr(0, a);
-  h.problem = text.substr(a + 1, b - a - 1);
-  std::string list = text.substr(b + 1);
-  for (std::size_t start = 0, end; (end = list.find(',', start)) != std::string::npos;
-       start = end + 1) {
-    h.hcas.push_back(list.substr(start, end - start));
-  }
-  return h;
-}
+// Rounds of (server, client) hosts; no host twice in a round.
+using RdmaPlan = std::vector<std::vector<std::pair<HostRdma, HostRdma>>>;
 
 std::string local_problem(const std::vector<IbPortState>& ports, PerftestTool tool) {
   bool any_active = false;
@@ -105,25 +99,27 @@ void RdmaPerftestProbe::run(RunContext& context, MeasurementSink& sink) {
       if (port.active()) mine.hcas.push_back(port.device);
     }
   }
-  auto gathered = world.gather_to_root(world.local_rank() == 0 ? encode(mine) : "");
-  std::string plan_text;
+  // Each host's first rank speaks for the host; the others send nothing.
+  std::optional<HostRdma> speaker;
+  if (world.local_rank() == 0) speaker = mine;
+  const auto gathered = world.gather_values(speaker);
+  RdmaPlan plan;
   if (world.is_root()) {
     std::vector<HostRdma> usable;
-    for (const auto& text : gathered) {
-      if (text.empty()) continue;
-      HostRdma host = decode(text);
-      if (host.problem.empty()) {
-        usable.push_back(host);
+    for (const auto& host : gathered) {
+      if (!host) continue;
+      if (host->problem.empty()) {
+        usable.push_back(*host);
         continue;
       }
       Measurement waived;
       waived.probe = id();
       waived.metric = metrics().front().name;
       waived.unit = metrics().front().info.unit;
-      waived.host = host.host;
+      waived.host = host->host;
       waived.subject = "rdma";
       waived.status = MeasurementStatus::waived;
-      waived.message = host.host + ": " + host.problem;
+      waived.message = host->host + ": " + host->problem;
       sink.emit(std::move(waived));
     }
     auto all_pairs = context.options.extra.count("rdma.pairs") &&
@@ -135,31 +131,15 @@ void RdmaPerftestProbe::run(RunContext& context, MeasurementSink& sink) {
       int n = static_cast<int>(usable.size());
       rounds = all_pairs ? circle_rounds(n) : quick_rounds(n);
     }
-    std::ostringstream plan;
     for (const auto& round : rounds) {
+      auto& hosts = plan.emplace_back();
       for (const auto& pair : round) {
-        plan << encode(usable[static_cast<std::size_t>(pair.a)]) << "\n"
-             << encode(usable[static_cast<std::size_t>(pair.b)]) << "\n";
+        hosts.emplace_back(usable[static_cast<std::size_t>(pair.a)],
+                           usable[static_cast<std::size_t>(pair.b)]);
       }
-      plan << "\n";  // end of round
     }
-    plan_text = plan.str();
   }
-  plan_text = world.broadcast_from_root(plan_text);
-
-  std::vector<std::pair<HostRdma, HostRdma>> round;
-  std::istringstream lines(plan_text);
-  std::string line;
-  while (std::getline(lines, line)) {
-    if (line.empty()) {
-      run_round(context, sink, mine, round);
-      round.clear();
-      continue;
-    }
-    std::string client_line;
-    std::getline(lines, client_line);
-    round.emplace_back(decode(line), decode(client_line));
-  }
+  for (const auto& round : world.broadcast_value(plan)) run_round(context, sink, mine, round);
 }
 
 void RdmaPerftestProbe::run_round(RunContext& context, MeasurementSink& sink, const HostRdma& me,

@@ -3,12 +3,16 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "bench/coll/collective.hpp"
 
 namespace fabcheck {
+
+class World;
 
 enum class Placement { out_of_place, in_place };
 const char* placement_name(Placement placement);  // "out", "in"
@@ -55,6 +59,15 @@ class CollectiveBackend {
   virtual int samples_released_early() const { return 0; }
   // Output elements that differ from what `seed`'s inputs must give, one count per member driven.
   virtual std::vector<std::uint64_t> count_wrong(std::uint32_t seed) = 0;
+
+  // A backend over some members of this one: those of the processes that passed the same `color`
+  // and `key` to World::split, which gave `sub_world` (nullptr where color < 0). Every process of
+  // this backend calls it, in the same order; non-members get nullptr. MPI runs on the sub-world's
+  // communicator; NCCL splits its communicators (ncclCommSplit), so one engine serves every pair.
+  virtual std::unique_ptr<CollectiveBackend> split(World* /*sub_world*/, int /*color*/,
+                                                   int /*key*/) {
+    throw std::logic_error("the " + name() + " backend cannot be split");
+  }
 };
 
 }  // namespace fabcheck

@@ -1,4 +1,5 @@
-// MPI backend of the collective engine: host memory, MPI_COMM_WORLD's ranks.
+// MPI backend of the collective engine: host memory, the ranks of the World it is given (all of
+// MPI_COMM_WORLD, or a sub-world such as one pair of nodes).
 #pragma once
 
 #include <climits>

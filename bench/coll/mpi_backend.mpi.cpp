@@ -11,6 +11,7 @@
 #include "bench/coll/mpi_backend.hpp"
 #include "bench/coll/mpi_call_plan.hpp"
 #include "bench/coll/verification.hpp"
+#include "bench/core/mpi_comm_world.hpp"
 #include "bench/core/timer.hpp"
 
 namespace fabcheck {
@@ -30,7 +31,7 @@ class MpiBackend final : public CollectiveBackend {
  public:
   MpiBackend(const World& world, std::uint64_t max_count)
       : host_(world.host()), max_count_(max_count) {
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
+    MPI_Comm_dup(mpi_communicator(world), &comm_);
     MPI_Comm_set_errhandler(comm_, MPI_ERRORS_RETURN);
     MPI_Comm_rank(comm_, &rank_);
     MPI_Comm_size(comm_, &size_);
@@ -94,6 +95,10 @@ class MpiBackend final : public CollectiveBackend {
     const double start = now_seconds();
     for (int i = 0; i < count; ++i) run_once();
     return now_seconds() - start;
+  }
+
+  std::unique_ptr<CollectiveBackend> split(World* sub_world, int /*color*/, int /*key*/) override {
+    return sub_world ? make_mpi_backend(*sub_world, max_count_) : nullptr;
   }
 
   std::vector<std::uint64_t> count_wrong(std::uint32_t seed) override {
@@ -222,7 +227,7 @@ class MpiBackend final : public CollectiveBackend {
 }  // namespace
 
 std::unique_ptr<CollectiveBackend> make_mpi_backend(const World& world, std::uint64_t max_count) {
-  if (!world.is_mpi()) return nullptr;
+  if (mpi_communicator(world) == MPI_COMM_NULL) return nullptr;
   return std::make_unique<MpiBackend>(world, max_count);
 }
 

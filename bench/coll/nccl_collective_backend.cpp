@@ -115,6 +115,48 @@ void NcclCollectiveBackend::create_communicators() {
   wait_for("creating the communicator of " + std::to_string(nranks_) + " ranks", false);
 }
 
+NcclCollectiveBackend::NcclCollectiveBackend(std::unique_ptr<NcclRuntime> runtime, World& sub_world,
+                                             const NcclCollectiveBackend& parent,
+                                             const std::vector<int>& new_ranks)
+    : runtime_(std::move(runtime)), world_(sub_world), settings_(parent.settings_) {
+  timeout_s_ = parent.timeout_s_;
+  deadline_s_ = parent.deadline_s_;
+  members_ = parent.members_;
+  for (std::size_t m = 0; m < members_.size(); ++m) members_[m].spec.rank = new_ranks.at(m);
+  nranks_ = sub_world.size();
+}
+
+std::unique_ptr<CollectiveBackend> NcclCollectiveBackend::split(World* sub_world, int color,
+                                                                int key) {
+  if (aborted_) throw NcclError("nccl: the communicators were aborted after an earlier failure");
+  if (members_.size() != 1 || !world_.is_mpi()) {
+    throw NcclError("nccl: splitting communicators needs one GPU per rank, under MPI");
+  }
+  std::vector<int> new_ranks;
+  if (color >= 0) {
+    if (!sub_world) throw std::logic_error("nccl: split with a color but no sub-world");
+    // NCCL orders the split by key, then parent rank; so did World::split: the same ranks.
+    new_ranks.push_back(sub_world->rank());
+  }
+  NcclPoll started;
+  auto runtime = runtime_->start_split(color, key, new_ranks, started);
+  const std::string what =
+      "splitting the communicator of " + std::to_string(nranks_) + " ranks (ncclCommSplit)";
+  if (started.state == NcclCommState::failed) {
+    abort_and_throw(
+        "nccl: " + what + " failed on " + describe_member(members_.front()) + ": " + started.error,
+        false);
+  }
+  wait_for(what, false);  // the parent is busy until the split is done
+  if (!runtime) return nullptr;
+  std::unique_ptr<NcclCollectiveBackend> child(
+      new NcclCollectiveBackend(std::move(runtime), *sub_world, *this, new_ranks));
+  child->wait_for(
+      "creating a communicator of " + std::to_string(child->nranks_) + " ranks by ncclCommSplit",
+      false);
+  return child;
+}
+
 bool NcclCollectiveBackend::supports(Collective collective, Placement placement) const {
   if (placement == Placement::out_of_place) return true;
   // Point-to-point exchanges read and write the same buffer in place: not a defined operation.

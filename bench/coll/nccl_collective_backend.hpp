@@ -38,8 +38,14 @@ class NcclCollectiveBackend : public CollectiveBackend {
   double complete_sample() override;
   std::vector<std::uint64_t> count_wrong(std::uint32_t seed) override;
   int samples_released_early() const override { return released_early_; }
+  // A backend on communicators split off this one's by ncclCommSplit (one GPU per rank, under MPI).
+  std::unique_ptr<CollectiveBackend> split(World* sub_world, int color, int key) override;
 
  private:
+  // The sub-world's backend over split communicators (split() made `runtime`).
+  NcclCollectiveBackend(std::unique_ptr<NcclRuntime> runtime, World& sub_world,
+                        const NcclCollectiveBackend& parent, const std::vector<int>& new_ranks);
+
   struct Member {
     NcclMemberSpec spec;
     std::string label;  // GPU index as people know it

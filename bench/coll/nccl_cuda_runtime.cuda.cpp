@@ -258,6 +258,47 @@ class CudaNcclRuntime : public NcclRuntime {
     return poll_from(ended, members_.empty() ? nullptr : members_.front().comm);
   }
 
+  std::unique_ptr<NcclRuntime> start_split(int color, int key, const std::vector<int>& new_ranks,
+                                           NcclPoll& started) override {
+    auto child = std::make_unique<CudaNcclRuntime>();
+    if (color >= 0) {
+      for (std::size_t m = 0; m < members_.size(); ++m) {
+        // Kept in the child at once so its release() frees whatever a failing step leaves behind.
+        DeviceMember& member = child->members_.emplace_back();
+        member.ordinal = members_[m].ordinal;
+        member.rank = new_ranks.at(m);
+        select(member);
+        check(cudaStreamCreateWithFlags(&member.stream, cudaStreamNonBlocking), "cudaStreamCreate",
+              member.ordinal);
+        check(cudaEventCreate(&member.start), "cudaEventCreate", member.ordinal);
+        check(cudaEventCreate(&member.stop), "cudaEventCreate", member.ordinal);
+        check(cudaMalloc(&member.wrong, sizeof(unsigned long long)), "cudaMalloc", member.ordinal);
+      }
+    }
+    ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
+    config.blocking = 0;
+    const bool grouped = members_.size() > 1;
+    ncclResult_t result = grouped ? ncclGroupStart() : ncclSuccess;
+    ncclComm_t failed_comm = nullptr;
+    for (std::size_t m = 0; m < members_.size() && result == ncclSuccess; ++m) {
+      select(members_[m]);
+      ncclComm_t unused = nullptr;
+      ncclComm_t* target = color >= 0 ? &child->members_[m].comm : &unused;
+      result = ncclCommSplit(members_[m].comm, color >= 0 ? color : NCCL_SPLIT_NOCOLOR, key, target,
+                             &config);
+      if (result == ncclInProgress) result = ncclSuccess;
+      if (result != ncclSuccess) failed_comm = members_[m].comm;
+    }
+    const ncclResult_t ended = grouped ? ncclGroupEnd() : ncclSuccess;
+    if (result != ncclSuccess) {
+      started = {NcclCommState::failed, nccl_text(result, failed_comm)};
+    } else {
+      started = poll_from(ended, nullptr);
+    }
+    if (color < 0) return nullptr;
+    return child;
+  }
+
   double elapsed_s(std::size_t index) override {
     const DeviceMember& member = members_.at(index);
     float ms = 0;

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "bench/coll/backend.hpp"
+#include "bench/coll/nccl_error.hpp"
 #include "bench/coll/nccl_unique_id.hpp"
 
 namespace fabcheck {
@@ -89,6 +90,21 @@ class NcclRuntime {
   virtual NcclPoll enqueue(const NcclOperation& op) = 0;
   // Seconds between the member's start and stop events (both must have completed).
   virtual double elapsed_s(std::size_t member) = 0;
+
+  // Starts ncclCommSplit on every member's communicator (non-blocking): members of a process that
+  // passes color >= 0 join the communicator of that color, ordered by key (then by their rank
+  // here). Returns a runtime whose members are the new communicators (the same GPUs with streams,
+  // events and buffers of their own, ranks `new_ranks`), to poll() until ready; nullptr for
+  // color < 0, after taking part (poll this runtime until the split is done). `started` says
+  // whether the calls were accepted. Runtimes that cannot split throw NcclError.
+  virtual std::unique_ptr<NcclRuntime> start_split(int color, int key,
+                                                   const std::vector<int>& new_ranks,
+                                                   NcclPoll& started);
 };
+
+inline std::unique_ptr<NcclRuntime> NcclRuntime::start_split(int, int, const std::vector<int>&,
+                                                             NcclPoll&) {
+  throw NcclError("nccl: this runtime cannot split communicators");
+}
 
 }  // namespace fabcheck

@@ -1,8 +1,6 @@
 // Hex encoding and World exchange of ncclUniqueId bytes (see nccl_unique_id.hpp).
 #include "bench/coll/nccl_unique_id.hpp"
 
-#include <sstream>
-
 #include "bench/coll/nccl_error.hpp"
 
 namespace fabcheck {
@@ -56,20 +54,9 @@ NcclUniqueIdBytes exchange_unique_id(World& world,
 
 NcclUniqueIdBytes exchange_unique_id_per_host(World& world,
                                               const std::function<NcclUniqueIdBytes()>& make_id) {
-  // Each host's first rank contributes "<hex>", the others "": the root joins them in rank order.
+  // Each host's first rank contributes its id as hex, the others "": every rank gets all of them.
   const std::string mine = world.local_rank() == 0 ? encode_unique_id(make_id()) : std::string();
-  const std::vector<std::string> gathered = world.gather_to_root(mine);
-  std::string joined;
-  for (const auto& entry : gathered) joined += entry + "\n";
-  const std::string all = world.broadcast_from_root(joined);
-
-  std::vector<std::string> per_rank;
-  std::istringstream lines(all);
-  for (std::string line; std::getline(lines, line);) per_rank.push_back(line);
-  if (per_rank.size() != static_cast<std::size_t>(world.size())) {
-    throw NcclError("nccl: per-host unique ids: got " + std::to_string(per_rank.size()) +
-                    " entries for " + std::to_string(world.size()) + " ranks");
-  }
+  const std::vector<std::string> per_rank = world.all_gather_values(mine);
   const auto& hosts = world.hosts();
   for (std::size_t r = 0; r < hosts.size(); ++r) {
     if (hosts[r] == world.host() && !per_rank[r].empty()) return decode_unique_id(per_rank[r]);

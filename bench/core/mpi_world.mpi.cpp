@@ -11,6 +11,7 @@
 #include <cstring>
 #include <thread>
 
+#include "bench/core/mpi_comm_world.hpp"
 #include "bench/core/rank_status.hpp"
 #include "bench/core/timer.hpp"
 #include "bench/core/world.hpp"
@@ -18,80 +19,25 @@
 namespace fabcheck {
 namespace {
 
-constexpr std::size_t kHostNameBytes = 256;
 // How long a rank waits for its sentinel to start the watchdog or connect to it (only a rank that
 // has a sentinel waits: without one, the page is its own and nobody answers).
 constexpr double kWatchSetup_s = 10;
 
-class MpiWorld final : public World {
+class MpiWorld final : public MpiCommWorld {
  public:
   MpiWorld(int* argc, char*** argv) {
     int provided = 0;
     MPI_Init_thread(argc, argv, MPI_THREAD_FUNNELED, &provided);
-    MPI_Comm_dup(MPI_COMM_WORLD, &comm_);
-    int rank = 0;
-    int size = 0;
-    MPI_Comm_rank(comm_, &rank);
-    MPI_Comm_size(comm_, &size);
-
-    std::vector<char> mine(kHostNameBytes, '\0');
-    const std::string host = local_hostname();
-    std::memcpy(mine.data(), host.data(), std::min(host.size(), kHostNameBytes - 1));
-    std::vector<char> all(kHostNameBytes * static_cast<std::size_t>(size));
-    MPI_Allgather(mine.data(), static_cast<int>(kHostNameBytes), MPI_CHAR, all.data(),
-                  static_cast<int>(kHostNameBytes), MPI_CHAR, comm_);
-    std::vector<std::string> hosts;
-    for (int r = 0; r < size; ++r)
-      hosts.emplace_back(all.data() + kHostNameBytes * static_cast<std::size_t>(r));
-    set_layout(rank, std::move(hosts));
+    MPI_Comm comm = MPI_COMM_NULL;
+    MPI_Comm_dup(MPI_COMM_WORLD, &comm);
+    adopt_with_host_names(comm);
     connect_sentinels();
   }
 
   ~MpiWorld() override {
     checkpoint("finish", 60);
-    MPI_Comm_free(&comm_);
+    release();
     MPI_Finalize();
-  }
-
-  bool is_mpi() const override { return true; }
-  void barrier() override { MPI_Barrier(comm_); }
-
-  void max_in_place(std::vector<double>& values) override {
-    MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_MAX,
-                  comm_);
-  }
-  void sum_in_place(std::vector<double>& values) override {
-    MPI_Allreduce(MPI_IN_PLACE, values.data(), static_cast<int>(values.size()), MPI_DOUBLE, MPI_SUM,
-                  comm_);
-  }
-
-  std::vector<std::string> gather_to_root(const std::string& mine) override {
-    const int length = static_cast<int>(mine.size());
-    std::vector<int> lengths(static_cast<std::size_t>(size()));
-    MPI_Gather(&length, 1, MPI_INT, lengths.data(), 1, MPI_INT, 0, comm_);
-    std::vector<int> offsets(lengths.size(), 0);
-    std::size_t total = 0;
-    for (std::size_t r = 0; r < lengths.size(); ++r) {
-      offsets[r] = static_cast<int>(total);
-      total += static_cast<std::size_t>(lengths[r]);
-    }
-    std::vector<char> buffer(std::max<std::size_t>(total, 1));
-    MPI_Gatherv(mine.data(), length, MPI_CHAR, buffer.data(), lengths.data(), offsets.data(),
-                MPI_CHAR, 0, comm_);
-    if (!is_root()) return {};
-    std::vector<std::string> result;
-    for (std::size_t r = 0; r < lengths.size(); ++r) {
-      result.emplace_back(buffer.data() + offsets[r], static_cast<std::size_t>(lengths[r]));
-    }
-    return result;
-  }
-
-  std::string broadcast_from_root(const std::string& value) override {
-    unsigned long long length = value.size();
-    MPI_Bcast(&length, 1, MPI_UNSIGNED_LONG_LONG, 0, comm_);
-    std::string result = is_root() ? value : std::string(length, '\0');
-    MPI_Bcast(result.data(), static_cast<int>(length), MPI_CHAR, 0, comm_);
-    return result;
   }
 
   void checkpoint(const std::string& label, double timeout_s) override {
@@ -145,7 +91,6 @@ class MpiWorld final : public World {
       std::this_thread::sleep_for(std::chrono::milliseconds(5));
   }
 
-  MPI_Comm comm_ = MPI_COMM_NULL;
   int phase_ = 0;
 };
 

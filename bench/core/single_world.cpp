@@ -5,6 +5,23 @@
 namespace fabcheck {
 namespace {
 
+// The one rank of a SingleWorld split off: no checkpoints of its own; its progress marks go to
+// this process's page like the parent's.
+class SoloSubWorld final : public World {
+ public:
+  explicit SoloSubWorld(const World* parent) { set_layout(0, parent->hosts()); }
+  bool is_mpi() const override { return false; }
+  void barrier() override {}
+  void max_in_place(std::vector<double>&) override {}
+  void sum_in_place(std::vector<double>&) override {}
+  std::vector<std::string> gather_to_root(const std::string& mine) override { return {mine}; }
+  std::string broadcast_from_root(const std::string& value) override { return value; }
+  std::unique_ptr<World> split(int color, int /*key*/) override {
+    return color < 0 ? nullptr : std::make_unique<SoloSubWorld>(this);
+  }
+  void checkpoint(const std::string&, double) override {}
+};
+
 class SingleWorld final : public World {
  public:
   SingleWorld() {
@@ -21,6 +38,9 @@ class SingleWorld final : public World {
   void sum_in_place(std::vector<double>&) override {}
   std::vector<std::string> gather_to_root(const std::string& mine) override { return {mine}; }
   std::string broadcast_from_root(const std::string& value) override { return value; }
+  std::unique_ptr<World> split(int color, int /*key*/) override {
+    return color < 0 ? nullptr : std::make_unique<SoloSubWorld>(this);
+  }
   void checkpoint(const std::string& label, double timeout_s) override {
     rank_status().begin_step(phase_++, label, timeout_s);
   }

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <stdexcept>
 
 #include "bench/core/rank_status.hpp"
 
@@ -47,6 +48,10 @@ std::string World::joined_hosts() const {
 std::string World::describe_rank(int rank) const {
   if (rank < 0 || rank >= size()) return "rank " + std::to_string(rank);
   return "rank " + std::to_string(rank) + " (" + hosts_[static_cast<std::size_t>(rank)] + ")";
+}
+
+std::unique_ptr<World> World::split(int, int) {
+  throw std::logic_error("this World cannot be split into sub-worlds");
 }
 
 std::string local_hostname() {

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "bench/core/wire.hpp"
+
 namespace fabcheck {
 
 class World {
@@ -41,6 +43,25 @@ class World {
   // The root's value, on every rank.
   virtual std::string broadcast_from_root(const std::string& value) = 0;
 
+  // Typed data between ranks (encoded as wire.hpp says; a struct adds wire_write/wire_read).
+  // One value from every rank to the root, in rank order; other ranks get an empty vector.
+  template <typename T>
+  std::vector<T> gather_values(const T& mine);
+  // One value from every rank, in rank order, on every rank.
+  template <typename T>
+  std::vector<T> all_gather_values(const T& mine);
+  // The root's value on every rank (other ranks' `value` is ignored).
+  template <typename T>
+  T broadcast_value(const T& value);
+
+  // The ranks that pass the same `color` (>= 0) form a World of their own, ranked by `key`, then
+  // by their rank here; every rank of this World must call it, in the same order. A rank passing a
+  // negative color takes part in none and gets nullptr. The sub-world's collectives involve only
+  // its ranks (pairs of nodes measured side by side); its checkpoints are no-ops (the parent's
+  // bound the step); its progress marks count on this process's page, as the parent's do.
+  // Worlds that cannot be split (test doubles) throw std::logic_error.
+  virtual std::unique_ptr<World> split(int color, int key);
+
   // Checkpoints are numbered steps every rank passes in the same order. Each rank's sentinel
   // (sentinel.hpp) reads them from the RankStatus page and the watchdog on rank 0's sentinel names
   // the ranks that did not arrive when a step outlives `timeout_s`.
@@ -63,6 +84,33 @@ class World {
   int local_size_ = 1;
   std::atomic<std::uint64_t>* progress_;  // this process's RankStatus::progress
 };
+
+template <typename T>
+std::vector<T> World::gather_values(const T& mine) {
+  std::vector<T> values;
+  const auto parts = gather_to_root(wire_encode(mine));
+  values.reserve(parts.size());
+  for (std::size_t r = 0; r < parts.size(); ++r) {
+    values.push_back(wire_decode<T>(parts[r], "from " + describe_rank(static_cast<int>(r))));
+  }
+  return values;
+}
+
+template <typename T>
+std::vector<T> World::all_gather_values(const T& mine) {
+  auto values = broadcast_value(gather_values(mine));
+  if (values.size() != static_cast<std::size_t>(size())) {
+    throw WireError("typed data between ranks: the root sent " + std::to_string(values.size()) +
+                    " values for " + std::to_string(size()) + " ranks");
+  }
+  return values;
+}
+
+template <typename T>
+T World::broadcast_value(const T& value) {
+  return wire_decode<T>(broadcast_from_root(is_root() ? wire_encode(value) : std::string()),
+                        "from the root");
+}
 
 // One process, no MPI.
 std::unique_ptr<World> make_single_world();

@@ -172,6 +172,76 @@ TEST_F(NcclCollectiveBackendTest, ADeviceErrorOnOneRankStopsEveryRankNamingIt) {
   }
 }
 
+// coll.node_pairs: four ranks on four hosts, pairs a--c and b--d this round. Each rank splits its
+// backend with its pair's color and key; each gets a communicator of its pair (ncclCommSplit).
+TEST_F(NcclCollectiveBackendTest, SplitGivesEachPairOfNodesACommunicatorOfItsOwn) {
+  std::vector<FakeNcclRuntime::Shared> shared(4);
+  for (auto& s : shared) s.devices = 1;
+  const std::vector<std::string> hosts{"a", "b", "c", "d"};
+  std::vector<std::vector<std::string>> members(4);
+  std::vector<int> sizes(4, 0);
+  const auto errors = build_on_ranks(hosts, shared, options_, run_dir_, {},
+                                     [&](CollectiveBackend& backend, World& world) {
+                                       const int r = world.rank();
+                                       const int color = r % 2;  // a--c: 0, b--d: 1
+                                       const int key = r / 2;    // a, b first; c, d second
+                                       ScriptedWorld pair(key, {hosts[color], hosts[color + 2]},
+                                                          true);
+                                       auto child = backend.split(&pair, color, key);
+                                       ASSERT_NE(child, nullptr);
+                                       members[r] = child->member_descriptions();
+                                       sizes[r] = child->comm_size();
+                                     });
+  EXPECT_EQ(errors, (std::vector<std::string>(4, "")));
+  EXPECT_EQ(sizes, (std::vector<int>{2, 2, 2, 2}));
+  EXPECT_EQ(members[3], std::vector<std::string>{"rank 1 d gpu 0 0000:05:00.0 Fake H200"});
+  for (int r = 0; r < 4; ++r) {
+    const auto& s = shared[static_cast<std::size_t>(r)];
+    EXPECT_EQ(s.split_calls, (std::vector<std::pair<int, int>>{{r % 2, r / 2}})) << r;
+    ASSERT_EQ(s.split_children.size(), 1u);
+    EXPECT_EQ(s.split_children[0]->specs.at(0).rank, r / 2) << r;
+    EXPECT_EQ(s.aborts, 0);
+  }
+}
+
+// A rank resting this round (odd number of nodes) takes part in the split and gets no backend.
+TEST_F(NcclCollectiveBackendTest, ARankOutsideEveryPairTakesPartAndGetsNothing) {
+  std::vector<FakeNcclRuntime::Shared> shared(1);
+  shared[0].devices = 1;
+  const auto errors = build_on_ranks({"a"}, shared, options_, run_dir_, {},
+                                     [&](CollectiveBackend& backend, World&) {
+                                       EXPECT_EQ(backend.split(nullptr, -1, 0), nullptr);
+                                     });
+  EXPECT_EQ(errors, std::vector<std::string>{""});
+  EXPECT_EQ(shared[0].split_calls, (std::vector<std::pair<int, int>>{{-1, 0}}));
+  EXPECT_TRUE(shared[0].split_children.empty());
+}
+
+TEST_F(NcclCollectiveBackendTest, AFailedSplitAbortsAndNamesTheGpu) {
+  std::vector<FakeNcclRuntime::Shared> shared(2);
+  for (auto& s : shared) {
+    s.devices = 1;
+    s.split_result = {NcclCommState::failed, "unhandled system error"};
+  }
+  const auto errors = build_on_ranks({"a", "b"}, shared, options_, run_dir_, {},
+                                     [&](CollectiveBackend& backend, World& world) {
+                                       ScriptedWorld pair(world.rank(), {"a", "b"}, true);
+                                       backend.split(&pair, 0, 0);
+                                     });
+  for (const auto& error : errors) {
+    EXPECT_NE(error.find("ncclCommSplit"), std::string::npos) << error;
+    EXPECT_NE(error.find("unhandled system error"), std::string::npos) << error;
+  }
+  EXPECT_EQ(shared[0].aborts, 1);
+}
+
+TEST_F(NcclCollectiveBackendTest, SplittingOneProcessWithEveryGpuIsRefused) {
+  shared_.devices = 2;
+  auto backend = make(single_);
+  ScriptedWorld pair(0, {"host-a"}, false);
+  EXPECT_THROW(backend->split(&pair, 0, 0), NcclError);
+}
+
 TEST_F(NcclCollectiveBackendTest, NoDeviceIsAClearError) {
   shared_.devices = 0;
   try {

@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <map>
+#include <memory>
 #include <set>
 #include <stdexcept>
 #include <string>
@@ -83,6 +84,7 @@ class FakeNcclRuntime final : public NcclRuntime {
     // closed, poll() answers in_progress until the gates open.
     int enqueues_before_launch_blocks = -1;
     std::string enqueue_error;  // enqueue() fails with this text when not empty
+    NcclPoll split_result;      // what start_split reports
     // Observed:
     int nranks = 0;
     std::vector<NcclMemberSpec> specs;
@@ -98,6 +100,8 @@ class FakeNcclRuntime final : public NcclRuntime {
     // The calls that matter to timing, in order: "close", "start", "enqueue", "stop", "open",
     // "poll", "idle", "elapsed", "abort". ("poll" and "idle" only while a sample is open.)
     std::vector<std::string> calls;
+    std::vector<std::pair<int, int>> split_calls;         // (color, key) of each start_split
+    std::vector<std::unique_ptr<Shared>> split_children;  // the state of each split runtime
   };
   static constexpr const char* kEnvNames[] = {
       "NCCL_DEBUG",       "NCCL_DEBUG_SUBSYS",  "NCCL_DEBUG_FILE",      "NCCL_P2P_DISABLE",
@@ -203,6 +207,23 @@ class FakeNcclRuntime final : public NcclRuntime {
     in_sample_ = false;
     const auto it = s_.elapsed.find(member);
     return it == s_.elapsed.end() ? 0.001 : it->second;
+  }
+
+  std::unique_ptr<NcclRuntime> start_split(int color, int key, const std::vector<int>& new_ranks,
+                                           NcclPoll& started) override {
+    s_.split_calls.emplace_back(color, key);
+    started = s_.split_result;
+    if (color < 0) return nullptr;
+    Shared& child = *s_.split_children.emplace_back(std::make_unique<Shared>());
+    child.devices = s_.devices;
+    child.model = s_.model;
+    child.nranks = static_cast<int>(new_ranks.size());
+    for (std::size_t m = 0; m < new_ranks.size(); ++m) {
+      child.specs.push_back({s_.specs.at(m).device_ordinal, new_ranks[m]});
+    }
+    auto runtime = std::make_unique<FakeNcclRuntime>(child);
+    runtime->buffers_.assign(new_ranks.size(), {});
+    return runtime;
   }
 
  private:

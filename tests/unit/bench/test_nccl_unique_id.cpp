@@ -75,13 +75,14 @@ TEST(NcclUniqueId, PerHostEveryHostsFirstRankMakesOne) {
   const std::vector<std::string> hosts{"a", "a", "b", "b"};
   const std::string hex_a = encode_unique_id(id_filled_with(0x0a));
   const std::string hex_b = encode_unique_id(id_filled_with(0x0b));
-  const std::string joined = hex_a + "\n\n" + hex_b + "\n\n";
+  const std::string joined = wire_encode(std::vector<std::string>{hex_a, "", hex_b, ""});
 
   ScriptedWorld root(0, hosts, true);
-  root.gather_reply = {"", "", hex_b, ""};
+  root.gather_reply = {"", wire_encode(std::string()), wire_encode(hex_b),
+                       wire_encode(std::string())};
   EXPECT_EQ(exchange_unique_id_per_host(root, [] { return id_filled_with(0x0a); }),
             id_filled_with(0x0a));
-  EXPECT_EQ(root.gathered_mine, std::vector<std::string>{hex_a});
+  EXPECT_EQ(root.gathered_mine, std::vector<std::string>{wire_encode(hex_a)});
   EXPECT_EQ(root.broadcast_sent, std::vector<std::string>{joined});
 
   ScriptedWorld second_of_b(3, hosts, true);
@@ -92,13 +93,17 @@ TEST(NcclUniqueId, PerHostEveryHostsFirstRankMakesOne) {
                                           return {};
                                         }),
             id_filled_with(0x0b));
-  EXPECT_EQ(second_of_b.gathered_mine, std::vector<std::string>{""});
+  EXPECT_EQ(second_of_b.gathered_mine, std::vector<std::string>{wire_encode(std::string())});
 }
 
 TEST(NcclUniqueId, PerHostRejectsAReplyOfTheWrongShape) {
   ScriptedWorld rank1(1, {"a", "a", "b"}, true);
+  // One id for three ranks, and the old newline-joined text: both refused, not read past.
+  rank1.broadcast_reply =
+      wire_encode(std::vector<std::string>{encode_unique_id(id_filled_with(1))});
+  EXPECT_THROW(exchange_unique_id_per_host(rank1, [] { return id_filled_with(1); }), WireError);
   rank1.broadcast_reply = encode_unique_id(id_filled_with(1)) + "\n";
-  EXPECT_THROW(exchange_unique_id_per_host(rank1, [] { return id_filled_with(1); }), NcclError);
+  EXPECT_THROW(exchange_unique_id_per_host(rank1, [] { return id_filled_with(1); }), WireError);
 }
 
 }  // namespace

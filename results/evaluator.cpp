@@ -91,16 +91,14 @@ Finding status_finding(const Measurement& m) {
   return finding;
 }
 
-// "rank 1: 12, rank 3: 4" from "0,12,0,4"; empty when the parameter is absent or unreadable.
+// "rank 1 (node-b): 12, rank 3 (node-c): 4": the ranks with a share above 0.
 std::string wrong_ranks(const Measurement& m) {
-  const auto it = m.params.find("wrong_by_rank");
-  if (it == m.params.end()) return "";
   std::string ranks;
-  std::stringstream counts(it->second);
-  std::string count;
-  for (int rank = 0; std::getline(counts, count, ','); ++rank) {
-    if (count.empty() || count == "0") continue;
-    ranks += (ranks.empty() ? "rank " : ", rank ") + std::to_string(rank) + ": " + count;
+  for (const auto& figure : m.by_rank) {
+    if (!(figure.value > 0)) continue;
+    ranks += (ranks.empty() ? "rank " : ", rank ") + std::to_string(figure.rank) +
+             (figure.host.empty() ? "" : " (" + figure.host + ")") + ": " +
+             format_value(figure.value);
   }
   return ranks;
 }

@@ -6,6 +6,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace fabcheck {
 
@@ -27,6 +28,15 @@ struct SampleStats {
 
 enum class MeasurementStatus { ok, error, waived };
 
+// One rank's share of a figure combined across ranks (rank -1): e.g. the wrong elements each rank
+// received, so a finding names the host and rank, not only the run.
+struct RankFigure {
+  int rank = 0;
+  std::string host;
+  double value = 0;
+  bool operator==(const RankFigure&) const = default;
+};
+
 struct Measurement {
   std::string probe;   // "coll.all_reduce"
   std::string metric;  // "busbw"
@@ -40,6 +50,7 @@ struct Measurement {
   std::optional<std::uint64_t> size_bytes;
   std::map<std::string, std::string> params;  // e.g. backend, type, placement, ranks
   std::optional<SampleStats> stats;
+  std::vector<RankFigure> by_rank;  // per-rank figures behind a combined one (may be empty)
   MeasurementStatus status = MeasurementStatus::ok;
   std::string message;   // why, when status is error or waived
   std::string time_utc;  // ISO 8601, when it was taken

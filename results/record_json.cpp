@@ -22,6 +22,15 @@ json optional_size(const std::optional<std::uint64_t>& value) {
   return value ? json(*value) : json(nullptr);
 }
 
+json by_rank_to_json(const std::vector<RankFigure>& figures) {
+  json list = json::array();
+  for (const auto& figure : figures) {
+    list.push_back(
+        {{"rank", figure.rank}, {"host", figure.host}, {"value", number_or_null(figure.value)}});
+  }
+  return list;
+}
+
 json stats_to_json(const std::optional<SampleStats>& stats) {
   if (!stats) return nullptr;
   return json{{"count", stats->count},
@@ -136,6 +145,7 @@ json to_json(const Measurement& measurement) {
               {"size_bytes", optional_size(measurement.size_bytes)},
               {"params", params},
               {"stats", stats_to_json(measurement.stats)},
+              {"by_rank", by_rank_to_json(measurement.by_rank)},
               {"status", to_string(measurement.status)},
               {"message", measurement.message},
               {"time_utc", measurement.time_utc}};
@@ -195,6 +205,21 @@ Measurement measurement_from_json(const json& object, const std::string& where) 
     sample_stats.mean = stats_reader.number("mean");
     sample_stats.cv = stats_reader.number("cv");
     measurement.stats = sample_stats;
+  }
+
+  if (object.contains("by_rank")) {  // optional: older records have none
+    const json& by_rank = object.at("by_rank");
+    if (!by_rank.is_array()) reader.mistyped("by_rank", "an array", by_rank);
+    for (std::size_t i = 0; i < by_rank.size(); ++i) {
+      const std::string prefix = "by_rank[" + std::to_string(i) + "].";
+      if (!by_rank[i].is_object()) reader.mistyped(prefix, "an object", by_rank[i]);
+      const FieldReader entry(by_rank[i], where, prefix);
+      RankFigure figure;
+      figure.rank = static_cast<int>(entry.integer("rank"));
+      figure.host = entry.string("host");
+      figure.value = entry.number("value");
+      measurement.by_rank.push_back(std::move(figure));
+    }
   }
 
   const std::string status = reader.string("status");

@@ -4,7 +4,6 @@
 #include <fmt/format.h>
 
 #include <algorithm>
-#include <numeric>
 
 #include "bench/coll/verification.hpp"
 #include "bench/core/rank_agreement.hpp"
@@ -14,18 +13,15 @@
 namespace fabcheck {
 namespace {
 
-// Gathers each process's per-member wrong counts to the root, in member order.
-std::vector<std::uint64_t> gather_wrong_counts(World& world,
-                                               const std::vector<std::uint64_t>& mine) {
-  std::string encoded;
-  for (auto count : mine) encoded += std::to_string(count) + " ";
-  std::vector<std::uint64_t> all;
-  for (const auto& part : world.gather_to_root(encoded)) {
-    std::size_t start = 0;
-    while (start < part.size()) {
-      const std::size_t end = part.find(' ', start);
-      all.push_back(std::stoull(part.substr(start, end - start)));
-      start = end + 1;
+// Each member's wrong elements, on the root, in member order (the members' ranks in the
+// communicator), with the host of the process that drives it.
+std::vector<RankFigure> gather_wrong_counts(World& world, const std::vector<std::uint64_t>& mine) {
+  std::vector<RankFigure> all;
+  const auto parts = world.gather_values(mine);
+  for (std::size_t process = 0; process < parts.size(); ++process) {
+    for (const auto count : parts[process]) {
+      all.push_back(
+          {static_cast<int>(all.size()), world.hosts()[process], static_cast<double>(count)});
     }
   }
   return all;
@@ -142,9 +138,8 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
   const std::size_t host_count = world.distinct_hosts().size();
 
   std::vector<std::string> members;
-  for (const auto& lines :
-       world.gather_to_root(fmt::format("{}", fmt::join(backend.member_descriptions(), "\n")))) {
-    if (!lines.empty()) members.push_back(lines);
+  for (const auto& mine : world.gather_values(backend.member_descriptions())) {
+    members.insert(members.end(), mine.begin(), mine.end());
   }
   const int ops_per_sample = std::max(
       1, config.ops_per_sample > 0 ? config.ops_per_sample : backend.preferred_ops_per_sample());
@@ -192,9 +187,10 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
       row.time_us = compute_stats(samples);
       row.algbw_gbps = algbw_gbps(shape.size_bytes, row.time_us.median * 1e-6);
       row.busbw_gbps = row.algbw_gbps * factor;
-      row.wrong_by_rank = wrong_by_rank;
-      row.wrong_total =
-          std::accumulate(wrong_by_rank.begin(), wrong_by_rank.end(), std::uint64_t{0});
+      for (const auto& figure : wrong_by_rank) {
+        row.wrong_by_rank.push_back(static_cast<std::uint64_t>(figure.value));
+        row.wrong_total += static_cast<std::uint64_t>(figure.value);
+      }
       rows.push_back(row);
       if (!world.is_root()) continue;
 
@@ -240,7 +236,7 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
       wrong.metric = "wrong_elements";
       wrong.value = static_cast<double>(row.wrong_total);
       wrong.unit = "count";
-      wrong.params["wrong_by_rank"] = fmt::format("{}", fmt::join(wrong_by_rank, ","));
+      wrong.by_rank = wrong_by_rank;
       sink.emit(std::move(wrong));
     }
   }

@@ -83,6 +83,7 @@ struct Runner::State {
   std::vector<std::pair<std::string, std::string>> probes_errored;
   std::vector<std::string> hosts;
   std::vector<std::string> evidence_hosts;  // hosts whose evidence/<host>/ was written
+  nlohmann::json host_ranks = nlohmann::json::object();  // host -> its ranks
   int ranks = 0;
   std::string incomplete_reason;  // why the run ended early; sticky once set
   std::string stop_reason;        // results cannot be written: the run stops after this probe
@@ -163,6 +164,7 @@ void Runner::write_summary(const std::string& reason) {
       {"counts", counts},
       {"probes", {{"run", s.probes_run}, {"waived", waived}, {"errored", errored}}},
       {"hosts", s.hosts},
+      {"host_ranks", s.host_ranks},
       {"ranks", s.ranks},
       {"command_line", s.request.command_line},
       {"plan", s.request.plan_name},
@@ -391,6 +393,9 @@ int Runner::execute(World& world) {
       rank_status().run_dir.store(std::filesystem::absolute(s.request.out_dir).string());
       s.started_utc = utc_timestamp();
       s.hosts = world.distinct_hosts();
+      for (const auto& host : s.hosts) s.host_ranks[host] = nlohmann::json::array();
+      for (int r = 0; r < world.size(); ++r)
+        s.host_ranks[world.hosts()[static_cast<std::size_t>(r)]].push_back(r);
       s.ranks = world.size();
       write_summary(kInProgress);
     } catch (const std::exception& error) {

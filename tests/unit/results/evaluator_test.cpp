@@ -235,11 +235,12 @@ Measurement wrong_elements(double count) {
 
 TEST(EvaluateWrongElements, AboveZeroFailsWithoutAProfileAndNamesTheRank) {
   Measurement m = wrong_elements(12);
-  m.params["wrong_by_rank"] = "0,12";
+  m.by_rank = {{0, "node-a", 0}, {1, "node-b", 12}};
   const std::vector<Finding> findings = evaluate_measurement(m, Profile{});
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].severity, Severity::fail);
-  EXPECT_EQ(findings[0].message, "coll.all_reduce at 1MiB: 12 wrong elements (rank 1: 12)");
+  EXPECT_EQ(findings[0].message,
+            "coll.all_reduce at 1MiB: 12 wrong elements (rank 1 (node-b): 12)");
   EXPECT_EQ(findings[0].observed, 12.0);
   EXPECT_EQ(findings[0].expected, 0.0);
   EXPECT_THAT(findings[0].remedy, HasSubstr("Data corruption"));
@@ -247,9 +248,9 @@ TEST(EvaluateWrongElements, AboveZeroFailsWithoutAProfileAndNamesTheRank) {
 
 TEST(EvaluateWrongElements, SeveralRanksAndNoBreakdown) {
   Measurement m = wrong_elements(7);
-  m.params["wrong_by_rank"] = "3,0,0,4";
+  m.by_rank = {{0, "a", 3}, {1, "a", 0}, {2, "b", 0}, {3, "b", 4}};
   EXPECT_EQ(evaluate_measurement(m, Profile{}).at(0).message,
-            "coll.all_reduce at 1MiB: 7 wrong elements (rank 0: 3, rank 3: 4)");
+            "coll.all_reduce at 1MiB: 7 wrong elements (rank 0 (a): 3, rank 3 (b): 4)");
   Measurement plain = wrong_elements(1);
   plain.size_bytes.reset();
   EXPECT_EQ(evaluate_measurement(plain, Profile{}).at(0).message,

@@ -27,7 +27,8 @@ Measurement full_measurement() {
   m.subject = "world";
   m.peer = "node-b";
   m.size_bytes = 1ull << 40;
-  m.params = {{"backend", "nccl"}, {"wrong_by_rank", "0,0"}};
+  m.params = {{"backend", "nccl"}};
+  m.by_rank = {{0, "node-a", 0}, {1, "node-b", 3}};
   m.stats = SampleStats{20, 40.0, 42.5, 43.0, 42.9, 42.25, 0.015};
   m.status = MeasurementStatus::ok;
   m.message = "";
@@ -66,6 +67,7 @@ void expect_same(const Measurement& a, const Measurement& b) {
   EXPECT_EQ(a.peer, b.peer);
   EXPECT_EQ(a.size_bytes, b.size_bytes);
   EXPECT_EQ(a.params, b.params);
+  EXPECT_EQ(a.by_rank, b.by_rank);
   ASSERT_EQ(a.stats.has_value(), b.stats.has_value());
   if (a.stats) {
     EXPECT_EQ(a.stats->count, b.stats->count);
@@ -102,8 +104,9 @@ void expect_same(const Finding& a, const Finding& b) {
 TEST(MeasurementJson, HasTheDocumentedFields) {
   const json j = to_json(full_measurement());
   EXPECT_EQ(j.dump(),
-            R"({"host":"node-a","kind":"measurement","message":"","metric":"busbw",)"
-            R"("params":{"backend":"nccl","wrong_by_rank":"0,0"},"peer":"node-b",)"
+            R"({"by_rank":[{"host":"node-a","rank":0,"value":0.0},{"host":"node-b","rank":1,)"
+            R"("value":3.0}],"host":"node-a","kind":"measurement","message":"","metric":"busbw",)"
+            R"("params":{"backend":"nccl"},"peer":"node-b",)"
             R"("probe":"coll.all_reduce","rank":2,"schema_version":1,"size_bytes":1099511627776,)"
             R"("stats":{"count":20,"cv":0.015,"max":43.0,"mean":42.25,"median":42.5,"min":40.0,)"
             R"("p99":42.9},"status":"ok","subject":"world","time_utc":"2026-11-30T06:09:26Z",)"

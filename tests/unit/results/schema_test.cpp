@@ -55,7 +55,7 @@ TEST(Schema, SummaryNamesTheDocumentedFields) {
   const json schema = load_schema("summary.schema.json");
   EXPECT_EQ(required_of(schema),
             (std::set<std::string>{"schema_version", "kind", "fabcheck_version", "verdict",
-                                   "exit_code", "counts", "probes", "hosts", "ranks",
+                                   "exit_code", "counts", "probes", "hosts", "host_ranks", "ranks",
                                    "command_line", "profile", "started_utc", "finished_utc",
                                    "incomplete_reason", "versions", "environment", "run_dir"}));
   // Fields added since version 1 was first written are documented but not required, so that

@@ -2,6 +2,8 @@
 #include "fabric/pair_schedule.hpp"
 
 #include <algorithm>
+#include <numeric>
+#include <random>
 #include <set>
 
 namespace fabcheck {
@@ -36,6 +38,44 @@ std::vector<PairRound> quick_rounds(int nodes) {
   for (int a = 0; a + 1 < nodes; a += 2) first.push_back({a, a + 1});
   rounds.push_back(std::move(first));
   if (nodes % 2 == 1) rounds.push_back({{0, nodes - 1}});
+  return rounds;
+}
+
+std::vector<PairRound> neighbour_rounds(int nodes, int shuffles) {
+  std::vector<PairRound> rounds;
+  if (nodes < 2) return rounds;
+  std::set<std::pair<int, int>> seen;
+  // Pairs of one pass go into the first round (of those this pass opened) without either node.
+  auto add_pass = [&](const std::vector<NodePair>& pairs) {
+    const std::size_t first = rounds.size();
+    for (const auto& candidate : pairs) {
+      const NodePair pair{std::min(candidate.a, candidate.b), std::max(candidate.a, candidate.b)};
+      if (pair.a == pair.b || !seen.insert({pair.a, pair.b}).second) continue;
+      std::size_t r = first;
+      for (; r < rounds.size(); ++r) {
+        const bool busy = std::any_of(rounds[r].begin(), rounds[r].end(), [&](const NodePair& p) {
+          return p.a == pair.a || p.b == pair.a || p.a == pair.b || p.b == pair.b;
+        });
+        if (!busy) break;
+      }
+      if (r == rounds.size()) rounds.emplace_back();
+      rounds[r].push_back(pair);
+    }
+  };
+  std::vector<NodePair> ring;
+  for (int a = 0; a < nodes; ++a) ring.push_back({a, (a + 1) % nodes});
+  // Even edges first, then odd ones: two rounds for an even ring.
+  std::stable_partition(ring.begin(), ring.end(), [](const NodePair& p) { return p.a % 2 == 0; });
+  add_pass(ring);
+  std::mt19937 random(0x5eed0000u + static_cast<unsigned>(nodes));
+  std::vector<int> order(static_cast<std::size_t>(nodes));
+  for (int shuffle = 0; shuffle < shuffles; ++shuffle) {
+    std::iota(order.begin(), order.end(), 0);
+    std::shuffle(order.begin(), order.end(), random);
+    std::vector<NodePair> pairs;
+    for (std::size_t i = 0; i + 1 < order.size(); i += 2) pairs.push_back({order[i], order[i + 1]});
+    add_pass(pairs);
+  }
   return rounds;
 }
 

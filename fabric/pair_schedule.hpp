@@ -22,6 +22,13 @@ std::vector<PairRound> circle_rounds(int nodes);
 // paired with node 0 in a second round. n < 2: no rounds.
 std::vector<PairRound> quick_rounds(int nodes);
 
+// `--pairs quick` for many nodes: the ring of neighbours (i, i+1 mod n) in 2 rounds (3 when n is
+// odd), then `shuffles` rounds of random pairings (a fixed seed: the same schedule every run) that
+// avoid pairs already measured where they can. Every node meets 2 + `shuffles` partners at most
+// (fewer when n is small), so a slow node is slow with most of them and a slow link stands alone.
+// n < 2: no rounds; n <= 3: every pair (the ring is all of them).
+std::vector<PairRound> neighbour_rounds(int nodes, int shuffles = 2);
+
 // Second pass: each suspect paired with a node that passed, in rounds where no node appears twice
 // (several rounds when there are more suspects than passed nodes). Empty when none passed.
 std::vector<PairRound> suspect_rounds(const std::vector<int>& suspects,

@@ -15,6 +15,7 @@ std::unique_ptr<Probe> make_topology_probe();
 std::unique_ptr<Probe> make_nccl_transport_probe();
 std::unique_ptr<Probe> make_rdma_bw_probe();
 std::unique_ptr<Probe> make_rdma_lat_probe();
+std::unique_ptr<Probe> make_node_pairs_probe();
 
 // IB/RoCE port error and congestion counters, read around every heavy probe.
 CounterMonitor make_ib_counter_monitor();

@@ -1,4 +1,5 @@
-// run.h5 with HDF5: /measurements and /findings as compound tables, schema_version on the root.
+// run.h5 with HDF5: /measurements and /findings as compound tables, node x node matrices under
+// /pair_matrices, schema_version on the root.
 #include <hdf5.h>
 
 #include <cmath>
@@ -12,6 +13,7 @@
 
 #include "results/hdf5_support.hpp"
 #include "results/hdf5_writer.hpp"
+#include "results/host_pair_matrix.hpp"
 
 namespace fabcheck {
 namespace {
@@ -33,7 +35,8 @@ struct MeasurementRow {
   const char* peer;
   std::uint8_t has_size;
   std::uint64_t size_bytes;
-  const char* params;  // JSON object text
+  const char* params;   // JSON object text
+  const char* by_rank;  // JSON array text: [{"rank", "host", "value"}]
   const char* status;
   const char* message;
   const char* time_utc;
@@ -91,6 +94,7 @@ void write_measurements(hid_t file, const std::vector<Measurement>& measurements
       .flag("has_size", offsetof(MeasurementRow, has_size))
       .uint64("size_bytes", offsetof(MeasurementRow, size_bytes))
       .text("params", offsetof(MeasurementRow, params))
+      .text("by_rank", offsetof(MeasurementRow, by_rank))
       .text("status", offsetof(MeasurementRow, status))
       .text("message", offsetof(MeasurementRow, message))
       .text("time_utc", offsetof(MeasurementRow, time_utc))
@@ -105,12 +109,19 @@ void write_measurements(hid_t file, const std::vector<Measurement>& measurements
 
   std::vector<std::string> params_text;  // owns the params strings the rows point to
   params_text.reserve(measurements.size());
+  std::vector<std::string> by_rank_text;
+  by_rank_text.reserve(measurements.size());
   std::vector<MeasurementRow> rows;
   rows.reserve(measurements.size());
   for (const Measurement& m : measurements) {
     nlohmann::json params = nlohmann::json::object();
     for (const auto& [key, value] : m.params) params[key] = value;
     params_text.push_back(params.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    nlohmann::json by_rank = nlohmann::json::array();
+    for (const auto& figure : m.by_rank) {
+      by_rank.push_back({{"rank", figure.rank}, {"host", figure.host}, {"value", figure.value}});
+    }
+    by_rank_text.push_back(by_rank.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
     const SampleStats stats = m.stats.value_or(SampleStats{});
     rows.push_back(MeasurementRow{m.probe.c_str(),
                                   m.metric.c_str(),
@@ -123,6 +134,7 @@ void write_measurements(hid_t file, const std::vector<Measurement>& measurements
                                   static_cast<std::uint8_t>(m.size_bytes.has_value()),
                                   m.size_bytes.value_or(0),
                                   params_text.back().c_str(),
+                                  by_rank_text.back().c_str(),
                                   to_string(m.status),
                                   m.message.c_str(),
                                   m.time_utc.c_str(),
@@ -169,6 +181,54 @@ void write_findings(hid_t file, const std::vector<Finding>& findings) {
   write_table(file, "/findings", type.get(), rows);
 }
 
+void write_text_attribute(hid_t object, const char* name, const std::string& value) {
+  Handle type(H5Tcopy(H5T_C_S1), H5Tclose, "string type");
+  check(H5Tset_size(type.get(), H5T_VARIABLE), "H5Tset_size");
+  check(H5Tset_cset(type.get(), H5T_CSET_UTF8), "H5Tset_cset");
+  Handle space(H5Screate(H5S_SCALAR), H5Sclose, "scalar dataspace");
+  Handle attribute(H5Acreate2(object, name, type.get(), space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                   H5Aclose, name);
+  const char* text = value.c_str();
+  check(H5Awrite(attribute.get(), type.get(), &text), std::string("writing attribute ") + name);
+}
+
+// /pair_matrices/<probe:metric:size:pass>: hosts x hosts doubles (NaN: not measured), with the
+// hosts (attribute "hosts", in row order), unit, size and pass as attributes.
+void write_pair_matrices(hid_t file, const std::vector<Measurement>& measurements) {
+  const auto matrices = host_pair_matrices(measurements);
+  if (matrices.empty()) return;
+  Handle group(H5Gcreate2(file, "/pair_matrices", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose,
+               "/pair_matrices");
+  for (const auto& matrix : matrices) {
+    const hsize_t n = matrix.hosts.size();
+    const hsize_t dims[2] = {n, n};
+    Handle space(H5Screate_simple(2, dims, nullptr), H5Sclose, "matrix dataspace");
+    const std::string name = matrix.name();
+    Handle dataset(H5Dcreate2(group.get(), name.c_str(), H5T_NATIVE_DOUBLE, space.get(),
+                              H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                   H5Dclose, name.c_str());
+    check(H5Dwrite(dataset.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT,
+                   matrix.values.data()),
+          "writing " + name);
+    Handle text_type(H5Tcopy(H5T_C_S1), H5Tclose, "string type");
+    check(H5Tset_size(text_type.get(), H5T_VARIABLE), "H5Tset_size");
+    check(H5Tset_cset(text_type.get(), H5T_CSET_UTF8), "H5Tset_cset");
+    const hsize_t host_dims[1] = {n};
+    Handle host_space(H5Screate_simple(1, host_dims, nullptr), H5Sclose, "hosts dataspace");
+    Handle hosts(H5Acreate2(dataset.get(), "hosts", text_type.get(), host_space.get(), H5P_DEFAULT,
+                            H5P_DEFAULT),
+                 H5Aclose, "hosts attribute");
+    std::vector<const char*> names;
+    for (const auto& host : matrix.hosts) names.push_back(host.c_str());
+    check(H5Awrite(hosts.get(), text_type.get(), names.data()), "writing hosts of " + name);
+    write_text_attribute(dataset.get(), "probe", matrix.probe);
+    write_text_attribute(dataset.get(), "metric", matrix.metric);
+    write_text_attribute(dataset.get(), "unit", matrix.unit);
+    write_text_attribute(dataset.get(), "pass", matrix.pass);
+    write_text_attribute(dataset.get(), "size_bytes", std::to_string(matrix.size_bytes));
+  }
+}
+
 void write_schema_version(hid_t file) {
   Handle space(H5Screate(H5S_SCALAR), H5Sclose, "scalar dataspace");
   Handle attribute(
@@ -193,6 +253,7 @@ std::string hdf5_image(const std::vector<Measurement>& measurements,
   write_schema_version(handle.get());
   write_measurements(handle.get(), measurements);
   write_findings(handle.get(), findings);
+  write_pair_matrices(handle.get(), measurements);
   check(H5Fflush(handle.get(), H5F_SCOPE_GLOBAL), "flushing run.h5");
   const ssize_t size = H5Fget_file_image(handle.get(), nullptr, 0);
   if (size <= 0) throw std::runtime_error("HDF5: cannot size the file image");

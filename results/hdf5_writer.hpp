@@ -14,7 +14,8 @@ namespace fabcheck {
 bool hdf5_available();
 
 // The bytes of an HDF5 file with /measurements and /findings tables (and the schema version as an
-// attribute), built in memory: HDF5 itself never writes to disk, so a full filesystem is met by
+// attribute), and each host-pair matrix (host_pair_matrix.hpp) as /pair_matrices/<name>, built in
+// memory: HDF5 itself never writes to disk, so a full filesystem is met by
 // the caller's plain write, never inside the library. Throws std::runtime_error on an HDF5
 // failure; empty without HDF5.
 std::string hdf5_image(const std::vector<Measurement>& measurements,

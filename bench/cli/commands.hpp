@@ -22,6 +22,7 @@ struct RunArgs {
   std::string placement;
   std::vector<std::string> storage_paths;
   std::string sysfs_root;
+  std::string pairs;               // coll.node_pairs schedule: all, quick
   std::vector<std::string> extra;  // key=value
   std::string prometheus_dir;      // node_exporter textfile directory
   bool single_process = false;

@@ -20,7 +20,7 @@ void add_run_options(CLI::App& command, fabcheck::RunArgs& args, bool with_selec
   if (with_selection) {
     command.add_option("--probes", args.probes,
                        "Probes to run: ID[,ID...]; FAMILY.* takes a family");
-    command.add_option("--plan", args.plan, "A built-in plan: gate, acceptance, quick");
+    command.add_option("--plan", args.plan, "A built-in plan: gate, acceptance, sweep, quick");
   }
   command
       .add_option(
@@ -40,6 +40,8 @@ void add_run_options(CLI::App& command, fabcheck::RunArgs& args, bool with_selec
   command.add_option("--storage-path", args.storage_paths,
                      "A directory to test storage in (repeatable)");
   command.add_option("--sysfs-root", args.sysfs_root, "Read sysfs below this folder (default /)");
+  command.add_option("--pairs", args.pairs,
+                     "coll.node_pairs: all (every pair, circle method) or quick (ring + shuffles)");
   command.add_option("--opt", args.extra, "Family option KEY=VALUE (repeatable)");
   command.add_option("--prometheus-dir", args.prometheus_dir,
                      "Also write the metrics as DIR/fabcheck_<plan>.prom (node_exporter textfile "
@@ -88,6 +90,11 @@ int run_main(int argc, char** argv) {
       "answer", "A run's answer for scheduler scripts: the nodes to drain or hold, and why");
   answer->add_option("RUN_DIR", answer_dir, "A run directory")->required();
 
+  fabcheck::RunArgs sweep_args;
+  auto* sweep = app.add_subcommand(
+      "sweep", "Fleet sweep across nodes under mpirun: run --plan sweep (each node, every pair)");
+  add_run_options(*sweep, sweep_args, false);
+
   fabcheck::NcclLogArgs nccl_log_args;
   CLI::App* nccl_log = fabcheck::add_nccl_log_command(app, nccl_log_args);
   fabcheck::InventoryArgs inventory_args;
@@ -128,6 +135,10 @@ int run_main(int argc, char** argv) {
   if (baseline->parsed()) return fabcheck::baseline_command(baseline_args, registry, stdout);
   if (compare->parsed()) return fabcheck::compare_command(compare_args, registry, stdout);
   if (answer->parsed()) return fabcheck::answer_command(answer_dir);
+  if (sweep->parsed()) {
+    sweep_args.plan = "sweep";
+    return fabcheck::run_command(sweep_args, registry, argc, argv);
+  }
   if (nccl_log->parsed()) return fabcheck::nccl_log_main(nccl_log_args);
   if (inventory->parsed()) return fabcheck::inventory_main(inventory_args, registry);
   if (clean->parsed()) return fabcheck::clean_command(clean_paths, clean_dry_run);

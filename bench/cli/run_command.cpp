@@ -15,6 +15,7 @@
 #include "bench/core/plan.hpp"
 #include "bench/core/runner.hpp"
 #include "bench/core/size_range.hpp"
+#include "fabric/node_pairs.hpp"
 #include "ops/evidence.hpp"
 #include "results/config_error.hpp"
 #include "results/input_path.hpp"
@@ -89,6 +90,9 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
   placements_from(options);      // validates
   ops_per_sample_from(options);  // validates
   mpi_max_count(options.extra);  // validates
+  if (!args.pairs.empty()) options.extra["pairs"] = args.pairs;
+  pair_schedule_from(options);  // validates
+  localisation_rule_from(options);
   if (!args.backend.empty()) {
     if (args.backend != "mpi" && args.backend != "nccl") {
       throw ConfigError("--backend \"" + args.backend + "\": expected mpi or nccl");
@@ -110,6 +114,9 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
   plan_memory(request);
 
   request.profile = load_profile_for(args.profile, registry, &request.profile_reason);
+  // coll.node_pairs picks what to measure again by the rule its judge will apply.
+  if (const auto gap = request.profile.node.find("pair_min_gap"); gap != request.profile.node.end())
+    options.extra["pairs.min_gap"] = gap->second;
   request.judges = registry.judges();
   request.monitors = registry.counter_monitors();
   if (!args.out.empty()) {

@@ -39,12 +39,23 @@ std::vector<Plan> make_builtin_plans() {
        "node.preflight,node.kernel_log,host.cpu,host.numa,host.mem_bw,"
        "fabric.pcie_links,fabric.ib_ports,fabric.topology,coll.nic_loopback,gpu.*,coll.all_reduce,"
        "coll.all_gather,coll.reduce_scatter,coll.broadcast,coll.alltoall,coll.sendrecv,"
-       "fabric.nccl_transport,fabric.rdma_bw,fabric.rdma_lat,storage.*,fabric.ib_counters",
+       "fabric.nccl_transport,coll.node_pairs,fabric.rdma_bw,fabric.rdma_lat,storage.*,"
+       "fabric.ib_counters",
        options_for("8:256M:2", "8:8G:2", 20, 5, 600,
                    {{"placement", "both"},
                     {"storage.file_size", "1G"},
                     {"storage.duration_s", "10"},
-                    {"gpu.burn_s", "300"}})},
+                    {"gpu.burn_s", "300"},
+                    {"node_pairs.sizes.mpi", "64K,4M"},
+                    {"node_pairs.sizes.nccl", "1M,256M"}})},
+      {"sweep",
+       "nightly fleet sweep under mpirun across nodes: each node's own checks, then every pair of "
+       "nodes (coll.node_pairs) naming a slow node or a slow link",
+       "node.preflight,node.kernel_log,host.cpu,"
+       "fabric.pcie_links,fabric.ib_ports,fabric.topology,gpu.health,fabric.ib_counters,"
+       "coll.node_pairs,storage.seq_write,storage.seq_read",
+       options_for("1M,8M", "64M,256M", 10, 3, 300,
+                   {{"node_pairs.sizes.mpi", "64K,4M"}, {"node_pairs.sizes.nccl", "1M,256M"}})},
       {"quick", "a few seconds: every collective at small sizes (smoke test)",
        "node.preflight,coll.*", options_for("8:1M:8", "8:1M:8", 5, 2, 60)},
   };

@@ -77,8 +77,10 @@ def scenario_collective(a):
         for m in wrong:
             if m["value"] != 0:
                 fail(f"{m['value']} wrong elements at {m['size_bytes']} B ({m['params']})")
-            if len(m["params"]["wrong_by_rank"].split(",")) != a.np:
-                fail(f"wrong_by_rank does not list {a.np} ranks: {m['params']['wrong_by_rank']}")
+            if [f["rank"] for f in m["by_rank"]] != list(range(a.np)):
+                fail(f"by_rank does not list ranks 0..{a.np - 1}: {m['by_rank']}")
+            if any(not f["host"] or f["value"] != 0 for f in m["by_rank"]):
+                fail(f"by_rank without a host or with wrong elements: {m['by_rank']}")
         if summary["verdict"] != "pass" or summary["exit_code"] != 0:
             fail(f"summary verdict {summary['verdict']} exit {summary['exit_code']}")
         if summary["ranks"] != a.np or a.probe not in summary["probes"]["run"]:
@@ -149,6 +151,8 @@ def scenario_bad_input(a):
             (["--probes", "coll.all_reduse"], "coll.all_reduse"),
             (["--sizes", "8:1X:2"], "1X"),
             (["--sizes", "1M:8:2"], "1M"),
+            (["--pairs", "some"], "some"),
+            (["--opt", "pairs.min_gap=1.5"], "1.5"),
         ]
         for extra, named in cases:
             out = tmp / "out"
@@ -252,6 +256,23 @@ def scenario_pieces(a):
                 fail(f"{m['probe']}: {m['value']} wrong elements at {m['size_bytes']} B ({m['params']})")
 
 
+def scenario_sweep_one_host(a):
+    """fabcheck sweep on one host: each node's checks run, coll.node_pairs is waived saying why."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = pathlib.Path(tmp) / "run"
+        result = run(a, a.fabcheck, a.np, ["sweep", "--sizes", "64K", "--iters", "2", "--out", str(out)])
+        if result.returncode != 0:
+            fail(f"exit code {result.returncode}, expected 0")
+        _, findings, summary = check_files(out)
+        if summary["plan"] != "sweep":
+            fail(f"summary plan {summary['plan']}")
+        waived = {w["id"]: w["reason"] for w in summary["probes"]["waived"]}
+        if "at least 2 hosts" not in waived.get("coll.node_pairs", ""):
+            fail(f"coll.node_pairs not waived for want of hosts: {waived}")
+        if summary["host_ranks"] != {summary["hosts"][0]: list(range(a.np))}:
+            fail(f"host_ranks {summary['host_ranks']}")
+
+
 SCENARIOS = {
     "pieces": scenario_pieces,
     "collective": scenario_collective,
@@ -259,6 +280,7 @@ SCENARIOS = {
     "bad-input": scenario_bad_input,
     "hang": scenario_hang,
     "gate": scenario_gate,
+    "sweep-one-host": scenario_sweep_one_host,
 }
 
 if __name__ == "__main__":

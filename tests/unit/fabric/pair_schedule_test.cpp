@@ -32,7 +32,65 @@ TEST_P(CircleRounds, CoverEveryPairOnceInDisjointRounds) {
   EXPECT_EQ(seen.size(), static_cast<std::size_t>(n) * static_cast<std::size_t>(n - 1) / 2);
 }
 
-INSTANTIATE_TEST_SUITE_P(Sizes, CircleRounds, ::testing::Values(1, 2, 3, 4, 7, 64, 1000));
+// Every N from 2 to 17 (odd ones with a node resting each round), and two large ones.
+INSTANTIATE_TEST_SUITE_P(Sizes, CircleRounds,
+                         ::testing::Values(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16,
+                                           17, 64, 1000));
+
+TEST(CircleRoundsOdd, EachNodeRestsExactlyOnce) {
+  for (int n = 3; n <= 17; n += 2) {
+    std::vector<int> rests(static_cast<std::size_t>(n), 0);
+    for (const auto& round : circle_rounds(n)) {
+      std::set<int> playing;
+      for (const auto& pair : round) {
+        playing.insert(pair.a);
+        playing.insert(pair.b);
+      }
+      for (int node = 0; node < n; ++node)
+        rests[static_cast<std::size_t>(node)] += !playing.count(node);
+    }
+    EXPECT_EQ(rests, std::vector<int>(static_cast<std::size_t>(n), 1)) << "n = " << n;
+  }
+}
+
+TEST(NeighbourRounds, RingFirstThenShufflesWithoutRepeats) {
+  EXPECT_TRUE(neighbour_rounds(1).empty());
+  EXPECT_EQ(neighbour_rounds(2), (std::vector<PairRound>{{{0, 1}}}));
+  // 3 nodes: the ring is every pair, one a round.
+  EXPECT_EQ(neighbour_rounds(3).size(), 3u);
+  const auto eight = neighbour_rounds(8, 0);
+  ASSERT_EQ(eight.size(), 2u);
+  EXPECT_EQ(eight[0], (PairRound{{0, 1}, {2, 3}, {4, 5}, {6, 7}}));
+  EXPECT_EQ(eight[1], (PairRound{{1, 2}, {3, 4}, {5, 6}, {0, 7}}));
+  for (int n : {5, 8, 9, 16, 17, 64}) {
+    const auto rounds = neighbour_rounds(n, 2);
+    std::set<std::pair<int, int>> seen;
+    std::vector<int> partners(static_cast<std::size_t>(n), 0);
+    for (const auto& round : rounds) {
+      std::set<int> in_round;
+      for (const auto& p : round) {
+        ASSERT_LT(p.a, p.b);
+        EXPECT_TRUE(in_round.insert(p.a).second) << "n " << n;
+        EXPECT_TRUE(in_round.insert(p.b).second) << "n " << n;
+        EXPECT_TRUE(seen.insert({p.a, p.b}).second)
+            << "n " << n << " repeats " << p.a << "-" << p.b;
+        ++partners[static_cast<std::size_t>(p.a)];
+        ++partners[static_cast<std::size_t>(p.b)];
+      }
+    }
+    for (int node = 0; node < n; ++node) {
+      // Both ring neighbours, and at most one partner per shuffle.
+      EXPECT_GE(partners[static_cast<std::size_t>(node)], 2) << "n " << n << " node " << node;
+      EXPECT_LE(partners[static_cast<std::size_t>(node)], 4) << "n " << n << " node " << node;
+      EXPECT_TRUE(seen.count({std::min(node, (node + 1) % n), std::max(node, (node + 1) % n)}));
+    }
+    // Far fewer rounds than the circle method once n is large, and the same every time.
+    if (n >= 16) {
+      EXPECT_LE(rounds.size(), 8u);
+    }
+    EXPECT_EQ(rounds, neighbour_rounds(n, 2));
+  }
+}
 
 TEST(CircleRoundsSmall, HandComputed) {
   auto four = circle_rounds(4);

@@ -16,6 +16,7 @@ PACKAGES=(
   libgtest-dev libgmock-dev libbenchmark-dev
   fio python3 python3-matplotlib time python3-jsonschema python3-lxml python3-yaml
   chromium
+  iproute2 util-linux
   clang libclang-rt-14-dev clang-format
 )
 

@@ -1,0 +1,410 @@
+#!/usr/bin/env python3
+"""Cluster tests: real fabcheck runs under mpirun over simulated nodes (scripts/simcluster.sh:
+network namespaces with their own host names, a bridge, Open MPI's TCP BTL). Each case brings up
+its own cluster with a unique name and always takes it down.
+
+Usage: cluster_test.py CASE --fabcheck PATH [--nodes N]
+Cases: collectives, ckpt-read, slow-node, slow-link, healthy, sigstop, sigkill
+"""
+import argparse
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+SIMCLUSTER = ROOT / "scripts" / "simcluster.sh"
+# Thresholds any working run meets: the collectives case checks the machinery across hosts.
+INTEGRATION_PROFILE = ROOT / "tests" / "fixtures" / "profiles" / "integration.toml"
+COLLECTIVES = ["all_reduce", "all_gather", "reduce_scatter", "broadcast", "alltoall", "sendrecv"]
+# Every node has a line rate (tc tbf): without one, pairs are CPU-bound and, on a loaded 2-core
+# machine, vary threefold; at 400 Mbit/s healthy pairs stay within -12 % / +28 % of their median
+# (measured, docs/testing.md). A slowed node or link: 100 Mbit/s.
+LINE_MBIT = "400"
+SLOW_MBIT = "100"
+# Sweeps: matrix figure at 1 MiB, few iterations (a slowed pair takes ~0.3 s per 1 MiB exchange).
+SWEEP = ["--sizes", "64K,1M", "--iters", "4", "--warmup", "1", "--timeout", "60"]
+
+
+class Failure(Exception):
+    pass
+
+
+def fail(message):
+    raise Failure(message)
+
+
+def log(message):
+    print(f"[cluster] {message}", flush=True)
+
+
+class Cluster:
+    """scripts/simcluster.sh up N ... down, whatever happens in between."""
+
+    def __init__(self, nodes):
+        self.nodes = nodes
+        self.name = None
+
+    def __enter__(self):
+        env = dict(os.environ, SIMCLUSTER_OWNER=str(os.getpid()))
+        subprocess.run(["bash", str(SIMCLUSTER), "gc"], env=env, check=False)
+        out = subprocess.run(["bash", str(SIMCLUSTER), "up", str(self.nodes), "--rate", LINE_MBIT],
+                             env=env, capture_output=True, text=True)
+        sys.stdout.write(out.stdout)
+        sys.stderr.write(out.stderr)
+        match = re.search(r"^export SIMCLUSTER=(\S+)$", out.stdout, re.M)
+        if out.returncode != 0 or not match:
+            fail(f"simcluster up {self.nodes} failed (exit {out.returncode})")
+        self.name = match.group(1)
+        return self
+
+    def __exit__(self, *exc):
+        if self.name:
+            self.run("down", check=False)
+        return False
+
+    def host(self, index):
+        return f"{self.name}-n{index}"
+
+    def hosts(self):
+        return [self.host(i) for i in range(self.nodes)]
+
+    def env(self):
+        return dict(os.environ, SIMCLUSTER=self.name)
+
+    def run(self, *args, check=True):
+        out = subprocess.run(["bash", str(SIMCLUSTER), *args], env=self.env(), capture_output=True,
+                             text=True)
+        sys.stdout.write(out.stdout)
+        if check and out.returncode != 0:
+            fail(f"simcluster {' '.join(args)}: exit {out.returncode}: {out.stderr.strip()}")
+        return out
+
+    def mpirun(self, np, args, timeout):
+        """fabcheck under mpirun over the nodes; returns (exit code, console, seconds)."""
+        started = time.monotonic()
+        out = subprocess.run(["bash", str(SIMCLUSTER), "mpirun", str(np), *args], env=self.env(),
+                             capture_output=True, text=True, timeout=timeout)
+        seconds = time.monotonic() - started
+        sys.stdout.write(out.stdout[-6000:])
+        sys.stderr.write(out.stderr[-3000:])
+        return out.returncode, out.stdout + out.stderr, seconds
+
+    def fabcheck_pid(self, index):
+        """The fabcheck process running on node `index` (waits for it to appear)."""
+        for _ in range(200):
+            pids = self.run("pids", str(index), check=False).stdout.split()
+            for pid in pids:
+                try:
+                    if Path(f"/proc/{pid}/comm").read_text().strip() == "fabcheck":
+                        return int(pid)
+                except OSError:
+                    continue
+            time.sleep(0.1)
+        fail(f"no fabcheck process on {self.host(index)}")
+
+
+def read_run(out):
+    for name in ("measurements.jsonl", "findings.jsonl", "summary.json"):
+        if not (out / name).is_file():
+            fail(f"{out / name} missing")
+    measurements = [json.loads(line) for line in (out / "measurements.jsonl").read_text().splitlines() if line]
+    findings = [json.loads(line) for line in (out / "findings.jsonl").read_text().splitlines() if line]
+    summary = json.loads((out / "summary.json").read_text())
+    return measurements, findings, summary
+
+
+def check_hosts(cluster, measurements, summary, np):
+    hosts = cluster.hosts()
+    if summary["hosts"] != hosts:
+        fail(f"summary hosts {summary['hosts']} != {hosts}")
+    # --map-by node: rank r on node r % N.
+    expected = {host: [r for r in range(np) if r % cluster.nodes == i] for i, host in enumerate(hosts)}
+    if summary["host_ranks"] != expected:
+        fail(f"summary host_ranks {summary['host_ranks']} != {expected}")
+    for m in measurements:
+        if m["rank"] >= 0:
+            if m["host"] != hosts[m["rank"] % cluster.nodes]:
+                fail(f"rank {m['rank']}'s record says host {m['host']}: {m['probe']} {m['metric']}")
+        elif m["peer"]:
+            if m["host"] not in hosts or m["peer"] not in hosts or m["host"] >= m["peer"]:
+                fail(f"pair record with hosts {m['host']} / {m['peer']}")
+        elif m["status"] == "ok" and m["host"].split(",") != hosts:
+            fail(f"combined record covers {m['host']}, expected {','.join(hosts)}: {m['probe']}")
+        for share in m.get("by_rank", []):
+            if share["host"] != hosts[share["rank"] % cluster.nodes]:
+                fail(f"by_rank names {share['host']} for rank {share['rank']}")
+
+
+def pair_findings(findings):
+    return [f for f in findings if f["probe"] == "coll.node_pairs" and f["severity"] in ("warn", "fail")]
+
+
+def case_collectives(a):
+    """Every collective across 4 hosts (2 ranks each), zero wrong elements, hosts in every record."""
+    np = 2 * a.nodes
+    with Cluster(a.nodes) as cluster, tempfile.TemporaryDirectory(prefix="fabcheck-cluster-") as tmp:
+        out = Path(tmp) / "run"
+        # Each rank reports its host name and address: the namespaces and UTS names are in effect.
+        code, console, _ = cluster.mpirun(np, ["sh", "-c", "echo RANK $OMPI_COMM_WORLD_RANK $(hostname) "
+                                               "$(ip -4 -o addr show eth0 | awk '{print $4}')"], 60)
+        seen = dict(re.findall(r"^RANK (\d+) (\S+) \S+$", console, re.M))
+        want = {str(r): cluster.host(r % cluster.nodes) for r in range(np)}
+        if code != 0 or seen != want:
+            fail(f"ranks' host names {seen}, expected {want}")
+        probes = ",".join(f"coll.{c}" for c in COLLECTIVES)
+        code, console, seconds = cluster.mpirun(
+            np, [a.fabcheck, "run", "--probes", probes, "--sizes", "1K:256K:16", "--iters", "3",
+                 "--warmup", "1", "--placement", "both", "--profile", str(INTEGRATION_PROFILE),
+                 "--out", str(out)], 300)
+        if code != 0:
+            fail(f"exit code {code}, expected 0")
+        if "no watchdog" in console:
+            fail("the watchdog's channel did not reach across the nodes")
+        measurements, findings, summary = read_run(out)
+        check_hosts(cluster, measurements, summary, np)
+        for c in COLLECTIVES:
+            mine = [m for m in measurements if m["probe"] == f"coll.{c}"]
+            wrong = [m for m in mine if m["metric"] == "wrong_elements"]
+            if not wrong or any(m["value"] != 0 for m in wrong):
+                fail(f"coll.{c}: wrong elements {[m['value'] for m in wrong]}")
+            if any(len(m["by_rank"]) != np for m in wrong):
+                fail(f"coll.{c}: by_rank does not cover {np} ranks")
+            if not any(m["metric"] == "busbw" and m["value"] > 0 for m in mine):
+                fail(f"coll.{c}: no busbw above 0")
+        if summary["verdict"] != "pass":
+            fail(f"verdict {summary['verdict']}: {[f['message'] for f in findings if f['severity'] != 'pass']}")
+        log(f"6 collectives on {a.nodes} hosts x 2 ranks: {seconds:.1f} s, all verified")
+
+
+def case_ckpt_read(a):
+    """storage.ckpt_read: each rank reads a checkpoint another host wrote on the shared path."""
+    with Cluster(a.nodes) as cluster, tempfile.TemporaryDirectory(prefix="fabcheck-cluster-") as tmp:
+        out = Path(tmp) / "run"
+        shared = Path(tmp) / "shared"
+        shared.mkdir()
+        code, console, _ = cluster.mpirun(
+            a.nodes, [a.fabcheck, "run", "--probes", "storage.ckpt_write,storage.ckpt_read",
+                      "--storage-path", str(shared), "--opt", "storage.ckpt_size=8M",
+                      "--out", str(out)], 300)
+        measurements, findings, summary = read_run(out)
+        check_hosts(cluster, measurements, summary, a.nodes)
+        reads = [m for m in measurements if m["probe"] == "storage.ckpt_read" and m["metric"] == "bw_rank"]
+        if len(reads) != a.nodes:
+            fail(f"{len(reads)} per-rank reads, expected {a.nodes}")
+        for m in reads:
+            if m["params"].get("placement") != "other host":
+                fail(f"rank {m['rank']} read {m['params'].get('read_from')} ({m['params'].get('placement')})")
+            source = re.search(r"\((\S+)\)", m["params"]["read_from"]).group(1)
+            if source == m["host"] or source not in cluster.hosts():
+                fail(f"rank {m['rank']} on {m['host']} read a file from {source}")
+            if m["params"].get("shared_across_hosts") != "1":
+                fail("the scratch directory was not seen as shared")
+        wrong = [m for m in measurements if m["probe"] == "storage.ckpt_read" and m["metric"] == "wrong_elements"]
+        if len(wrong) != a.nodes or any(m["value"] != 0 for m in wrong):
+            fail(f"read-back verification: {[m['value'] for m in wrong]}")
+        if code != 0:
+            fail(f"exit code {code}: {[f['message'] for f in findings if f['severity'] not in ('pass', 'waived')]}")
+        if any(shared.iterdir()):
+            fail(f"scratch files left in {shared}: {list(shared.iterdir())}")
+        log("every rank read and verified a checkpoint written on another host")
+
+
+def sweep(cluster, a, out, extra=()):
+    return cluster.mpirun(a.nodes, [a.fabcheck, "sweep", *SWEEP, "--out", str(out), *extra], 300)
+
+
+def case_slow_node(a):
+    with Cluster(a.nodes) as cluster, tempfile.TemporaryDirectory(prefix="fabcheck-cluster-") as tmp:
+        slow = cluster.host(2)
+        cluster.run("slow-node", slow, SLOW_MBIT)
+        code, console, seconds = sweep(cluster, a, Path(tmp) / "run")
+        measurements, findings, summary = read_run(Path(tmp) / "run")
+        check_hosts(cluster, measurements, summary, a.nodes)
+        named = pair_findings(findings)
+        subjects = [(f["severity"], f["subject"]) for f in named]
+        if subjects != [("fail", slow)]:
+            fail(f"findings {subjects}, expected one FAIL naming {slow}: {[f['message'] for f in named]}")
+        if code != 1 or summary["verdict"] != "fail":
+            fail(f"exit code {code}, verdict {summary['verdict']}, expected 1 / fail")
+        if f"slow node {slow}" not in console:
+            fail("the console does not name the slow node")
+        log(f"slowed node {slow} named alone, sweep {seconds:.1f} s")
+
+
+def case_slow_link(a):
+    with Cluster(a.nodes) as cluster, tempfile.TemporaryDirectory(prefix="fabcheck-cluster-") as tmp:
+        ends = sorted([cluster.host(3), cluster.host(0)])
+        cluster.run("slow-link", ends[1], ends[0], SLOW_MBIT)
+        code, console, seconds = sweep(cluster, a, Path(tmp) / "run")
+        measurements, findings, summary = read_run(Path(tmp) / "run")
+        named = pair_findings(findings)
+        subjects = [(f["severity"], f["subject"]) for f in named]
+        link = f"{ends[0]}--{ends[1]}"
+        if subjects != [("fail", link)]:
+            fail(f"findings {subjects}, expected one FAIL naming {link}: {[f['message'] for f in named]}")
+        if code != 1:
+            fail(f"exit code {code}, expected 1")
+        if f"slow link {link}" not in console:
+            fail("the console does not name the slow link")
+        log(f"slowed link {link} named as a link, no node blamed, sweep {seconds:.1f} s")
+
+
+def case_healthy(a):
+    """A healthy cluster raises nothing, three sweeps in a row; the node x node matrix is in run.h5."""
+    with Cluster(a.nodes) as cluster, tempfile.TemporaryDirectory(prefix="fabcheck-cluster-") as tmp:
+        for attempt in range(1, 4):
+            out = Path(tmp) / f"run{attempt}"
+            code, console, seconds = sweep(cluster, a, out)
+            measurements, findings, summary = read_run(out)
+            named = pair_findings(findings)
+            if named:
+                fail(f"sweep {attempt} on a healthy cluster: {[f['message'] for f in named]}")
+            if code != 0 or summary["verdict"] not in ("pass", "warn"):
+                fail(f"sweep {attempt}: exit {code}, verdict {summary['verdict']}: "
+                     f"{[f['message'] for f in findings if f['severity'] in ('fail', 'error')]}")
+            pairs = {(m["host"], m["peer"]) for m in measurements
+                     if m["probe"] == "coll.node_pairs" and m["metric"] == "exchange_busbw"}
+            if len(pairs) != a.nodes * (a.nodes - 1) // 2:
+                fail(f"sweep {attempt}: {len(pairs)} pairs measured")
+            log(f"healthy sweep {attempt}: nothing raised, {seconds:.1f} s")
+        check_matrix_h5(out / "run.h5", cluster.hosts())
+
+
+def check_matrix_h5(path, hosts):
+    code = ("import h5py, sys, math\n"
+            "f = h5py.File(sys.argv[1])\n"
+            "names = [n for n in f['pair_matrices'] if n.startswith('coll.node_pairs:exchange_busbw:1048576:first')]\n"
+            "d = f['pair_matrices'][names[0]]\n"
+            "hosts = [h.decode() if isinstance(h, bytes) else h for h in d.attrs['hosts']]\n"
+            "print(','.join(hosts))\n"
+            "n = len(hosts)\n"
+            "ok = all((i == j) == math.isnan(d[i, j]) and (i == j or d[i, j] > 0 and d[i, j] == d[j, i])"
+            " for i in range(n) for j in range(n))\n"
+            "print(d.shape, ok)\n")
+    out = subprocess.run(["/usr/bin/python3", "-c", code, str(path)], capture_output=True, text=True)
+    if out.returncode != 0:
+        fail(f"run.h5 pair matrix: {out.stderr.strip()[-400:]}")
+    lines = out.stdout.splitlines()
+    if lines[0] != ",".join(sorted(hosts)) or lines[1] != f"({len(hosts)}, {len(hosts)}) True":
+        fail(f"run.h5 pair matrix: {lines}")
+
+
+def case_sigstop(a):
+    """A non-root node stopped mid-sweep: exit 3 within timeout + 15 s, naming that host."""
+    timeout = 20
+    with Cluster(a.nodes) as cluster, tempfile.TemporaryDirectory(prefix="fabcheck-cluster-") as tmp:
+        out = Path(tmp) / "run"
+        stopped = cluster.host(2)
+        args = [a.fabcheck, "sweep", "--sizes", "64K,4M", "--iters", "50", "--warmup", "2",
+                "--timeout", str(timeout), "--out", str(out)]
+        process = subprocess.Popen(["bash", str(SIMCLUSTER), "mpirun", str(a.nodes), *args],
+                                   env=cluster.env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   text=True)
+        lines = []
+        started = threading.Event()
+
+        def reader():
+            for line in process.stdout:
+                lines.append(line)
+                if "first round 1/" in line or "# coll.node_pairs:" in line:
+                    started.set()
+            started.set()
+
+        thread = threading.Thread(target=reader, daemon=True)
+        thread.start()
+        if not started.wait(120):
+            process.kill()
+            fail("the sweep never reached coll.node_pairs")
+        pid = cluster.fabcheck_pid(2)
+        os.kill(pid, signal.SIGSTOP)
+        stop_time = time.monotonic()
+        try:
+            code = process.wait(timeout=timeout + 15 + 30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            fail(f"still running {timeout + 45} s after {stopped} was stopped")
+        thread.join(5)
+        waited = time.monotonic() - stop_time
+        console = "".join(lines)
+        sys.stdout.write(console[-4000:])
+        if code != 3:
+            fail(f"exit code {code}, expected 3")
+        if waited > timeout + 15 + 10:
+            fail(f"took {waited:.1f} s after the stop, limit {timeout} + 15 s (+10 s to start and end)")
+        measurements, findings, summary = read_run(out)
+        errors = [f for f in findings if f["severity"] == "error"]
+        if not errors or not any(stopped in f["message"] for f in errors):
+            fail(f"no ERROR finding naming {stopped}: {[f['message'] for f in errors]}")
+        silent = re.findall(r"rank \d+ \((\S+)\) silent", " ".join(f["message"] for f in errors))
+        if silent != [stopped]:
+            fail(f"silent ranks named {silent}, expected only {stopped}")
+        if summary["verdict"] != "incomplete" or not summary["incomplete_reason"]:
+            fail(f"summary verdict {summary['verdict']}, reason {summary['incomplete_reason']}")
+        log(f"stopped {stopped}: exit 3 after {waited:.1f} s, named: {errors[0]['message'][:200]}")
+
+
+def case_sigkill(a):
+    """A node killed mid-run: the probes before it are on disk, the summary says incomplete."""
+    with Cluster(a.nodes) as cluster, tempfile.TemporaryDirectory(prefix="fabcheck-cluster-") as tmp:
+        out = Path(tmp) / "run"
+        args = [a.fabcheck, "run", "--probes", "coll.all_reduce,coll.node_pairs", "--sizes", "64K,4M",
+                "--iters", "50", "--warmup", "2", "--timeout", "60", "--profile",
+                str(INTEGRATION_PROFILE), "--out", str(out)]
+        process = subprocess.Popen(["bash", str(SIMCLUSTER), "mpirun", str(a.nodes), *args],
+                                   env=cluster.env(), stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                   text=True)
+        for line in process.stdout:
+            if "first round 1/" in line or "# coll.node_pairs:" in line:
+                break
+        os.kill(cluster.fabcheck_pid(3), signal.SIGKILL)
+        try:
+            process.communicate(timeout=90)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            fail("mpirun still running 90 s after a rank was killed")
+        if process.returncode == 0:
+            fail("exit code 0 after a rank was killed")
+        measurements, findings, summary = read_run(out)
+        if not any(m["probe"] == "coll.all_reduce" and m["metric"] == "busbw" for m in measurements):
+            fail("coll.all_reduce's measurements are not on disk")
+        if "coll.all_reduce" not in summary["probes"]["run"]:
+            fail(f"summary does not list coll.all_reduce as run: {summary['probes']}")
+        if summary["finished_utc"] is not None or not summary["incomplete_reason"] or summary["verdict"] != "incomplete":
+            fail(f"summary not incomplete: verdict {summary['verdict']}, reason {summary['incomplete_reason']}")
+        log(f"killed {cluster.host(3)}: exit {process.returncode}, earlier probe on disk, summary incomplete")
+
+
+CASES = {"collectives": case_collectives, "ckpt-read": case_ckpt_read, "slow-node": case_slow_node,
+         "slow-link": case_slow_link, "healthy": case_healthy, "sigstop": case_sigstop,
+         "sigkill": case_sigkill}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("case", choices=sorted(CASES))
+    parser.add_argument("--fabcheck", required=True)
+    parser.add_argument("--nodes", type=int, default=4)
+    a = parser.parse_args()
+    if os.geteuid() != 0:
+        print("cluster tests need root (network namespaces)", file=sys.stderr)
+        return 1
+    # ctest's timeout kills with SIGTERM first: take the cluster down on the way out.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    try:
+        CASES[a.case](a)
+    except Failure as error:
+        print(f"FAIL {a.case}: {error}", file=sys.stderr)
+        return 1
+    print(f"PASS {a.case}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

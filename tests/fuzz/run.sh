@@ -8,8 +8,8 @@ root="$(cd "$here/../.." && pwd)"
 out="${FABCHECK_FUZZ_DIR:-$root/build-fuzz}"
 cxx="${CXX_FUZZ:-clang++-14}"
 if ! command -v "$cxx" >/dev/null; then
-  echo "fuzz: $cxx not found; skipped" >&2
-  exit 0
+  echo "fuzz: $cxx not found: the fuzz targets cannot be built (apt-get install clang libclang-rt-14-dev)" >&2
+  exit 1
 fi
 mkdir -p "$out"
 flags=(-std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined

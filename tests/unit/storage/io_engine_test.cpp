@@ -166,7 +166,11 @@ INSTANTIATE_TEST_SUITE_P(Engines, RealEngine, ::testing::ValuesIn([] {
                              engines.push_back(name);
                            }
                            return engines;
-                         }()));
+                         }()),
+                         // Named by engine: scripts/test.sh reports which engines were tested.
+                         [](const ::testing::TestParamInfo<std::string>& engine) {
+                           return engine.param;
+                         });
 
 }  // namespace
 }  // namespace fabcheck

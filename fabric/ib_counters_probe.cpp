@@ -40,7 +40,7 @@ class IbCountersProbe : public Probe {
     return Applicability::yes();
   }
   void run(RunContext& context, MeasurementSink& sink) override {
-    if (context.world.local_rank() != 0) return;
+    if (!context.runs_host_scoped()) return;
     const std::string& root = context.options.sysfs_root;
     auto stored =
         load_counter_snapshot(counter_snapshot_path(context.run_dir, context.world.host()));

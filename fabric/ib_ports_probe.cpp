@@ -23,7 +23,7 @@ class IbPortsProbe : public Probe {
     return Applicability::yes();  // a node without RDMA devices reports it (WAIVED or FAIL)
   }
   void run(RunContext& context, MeasurementSink& sink) override {
-    if (context.world.local_rank() != 0) return;
+    if (!context.runs_host_scoped()) return;
     std::vector<SysfsProblem> problems;
     auto ports = read_ib_ports(context.options.sysfs_root, &problems);
     bool live = context.options.sysfs_root == "/";

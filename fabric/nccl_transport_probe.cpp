@@ -38,7 +38,7 @@ class NcclTransportProbe : public Probe {
     return Applicability::yes();  // whether an NCCL probe ran is only known when this one runs
   }
   void run(RunContext& context, MeasurementSink& sink) override {
-    if (context.world.local_rank() != 0) return;
+    if (!context.runs_host_scoped()) return;
     auto dir = nccl_log_dir(context.run_dir);
     auto groups = nccl_logs_by_probe(dir, context.world.host());
     if (groups.empty() && context.world.is_root()) {

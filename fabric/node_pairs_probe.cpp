@@ -13,6 +13,7 @@
 #include "bench/coll/coll_probes.hpp"
 #include "bench/coll/engine.hpp"
 #include "bench/core/size_range.hpp"
+#include "bench/core/timer.hpp"
 #include "fabric/node_pairs.hpp"
 #include "fabric/pair_localisation.hpp"
 #include "fabric/probes.hpp"
@@ -270,33 +271,46 @@ void NodePairsProbe::run(RunContext& context, MeasurementSink& sink) {
   }
 
   // One backend over every rank; each round splits it into the round's pairs.
+  const double started = now_seconds();
   auto backend = make_collective_backend(choice, world, context.options, context.run_dir, id());
   const auto first = run_rounds(context, *backend, rounds, PairPass::first, sink);
+  const double first_done = now_seconds();
 
   // The root finds the suspects and plans the second pass; every rank runs it.
   std::vector<PairRound> second_rounds;
   PairSuspects suspects;
   PairMatrix matrix(nodes_);
+  double localised = first_done;
   if (world.is_root()) {
     for (const auto& outcome : first) {
       if (outcome.error.empty()) matrix.set(outcome.pair.a, outcome.pair.b, outcome.exchange_busbw);
     }
     suspects = find_suspects(matrix, rule);
     second_rounds = confirmation_rounds(suspects);
+    localised = now_seconds();
     std::fputs(format_pair_matrix(matrix, "exchange busbw (GB/s)").c_str(), console);
     std::fputs(describe_suspects(matrix, suspects).c_str(), console);
     std::fflush(console);
   }
   second_rounds = world.broadcast_value(second_rounds);
-  if (second_rounds.empty()) return;
-  const auto second = run_rounds(context, *backend, second_rounds, PairPass::confirm, sink);
-  if (!console) return;
-  std::vector<PairFigure> figures;
-  for (const auto& outcome : second) {
-    figures.push_back({outcome.pair, outcome.error.empty() ? outcome.exchange_busbw : kNaN});
+  std::vector<PairOutcome> second;
+  if (!second_rounds.empty()) {
+    second = run_rounds(context, *backend, second_rounds, PairPass::confirm, sink);
   }
-  std::fputs(describe_localisation(matrix, suspects, confirm_suspects(suspects, figures)).c_str(),
-             console);
+  if (!console) return;
+  if (!second_rounds.empty()) {
+    std::vector<PairFigure> figures;
+    for (const auto& outcome : second) {
+      figures.push_back({outcome.pair, outcome.error.empty() ? outcome.exchange_busbw : kNaN});
+    }
+    std::fputs(describe_localisation(matrix, suspects, confirm_suspects(suspects, figures)).c_str(),
+               console);
+  }
+  std::fprintf(console,
+               "# %s: first pass %zu rounds %.2f s, localisation %.3f ms, second pass %zu rounds "
+               "%.2f s\n",
+               id().c_str(), rounds.size(), first_done - started, (localised - first_done) * 1e3,
+               second_rounds.size(), now_seconds() - localised);
   std::fflush(console);
 }
 

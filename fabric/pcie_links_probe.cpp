@@ -19,7 +19,7 @@ class PcieLinksProbe : public Probe {
     return Applicability::yes();
   }
   void run(RunContext& context, MeasurementSink& sink) override {
-    if (context.world.local_rank() != 0) return;  // one reading per host
+    if (!context.runs_host_scoped()) return;  // one reading per host
     auto load = context.options.extra.find("pcie.gpus_under_load");
     bool loaded = load != context.options.extra.end() && load->second == "1";
     std::vector<SysfsProblem> problems;

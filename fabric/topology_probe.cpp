@@ -24,7 +24,7 @@ class TopologyProbe : public Probe {
     return Applicability::yes();
   }
   void run(RunContext& context, MeasurementSink& sink) override {
-    if (context.world.local_rank() != 0) return;
+    if (!context.runs_host_scoped()) return;
     auto placements = gpu_placements(context.options.sysfs_root);
     // hwloc describes the live machine only; a recorded tree (--sysfs-root) is judged by sysfs.
     HwlocLocality hwloc;

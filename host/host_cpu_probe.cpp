@@ -65,7 +65,7 @@ class HostCpuProbe final : public Probe {
     how.window_s = number_option(context.options, "host.cpu.window_s", 2, 0.1, 600);
     how.sysfs_root = context.options.sysfs_root;
     job_on_this_host(context.world, how);
-    if (context.world.local_rank() != 0) return;  // one reading per host
+    if (!context.runs_host_scoped()) return;  // one reading per host
     for (Measurement& m : host_cpu_measurements(sample_host_cpu(how), context.world.local_size())) {
       sink.emit(std::move(m));
     }

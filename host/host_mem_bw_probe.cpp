@@ -45,7 +45,7 @@ class HostMemBwProbe final : public Probe {
   bool heavy() const override { return true; }
 
   void run(RunContext& context, MeasurementSink& sink) override {
-    if (context.world.local_rank() != 0) return;
+    if (!context.runs_host_scoped()) return;
     TriadRun run;
     run.bytes_per_array = static_cast<std::size_t>(number_option(
         context.options, "host.mem_bw.bytes", default_array_bytes(), 1 << 20, 64.0 * (1ull << 30)));

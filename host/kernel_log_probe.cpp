@@ -93,7 +93,7 @@ class KernelLogProbe final : public Probe {
   }
 
   void run(RunContext& context, MeasurementSink& sink) override {
-    if (context.world.local_rank() != 0) return;  // one reading per host
+    if (!context.runs_host_scoped()) return;  // one reading per host
     const RunOptions& options = context.options;
     const double window_h = number_option(options, "kernel_log.window_h", 24, 0, 24 * 3650);
     KernelLogPolicy policy;

@@ -28,9 +28,12 @@ void LocalPatternProbe::run(RunContext& context, MeasurementSink& sink) {
   const StorageOptions options = storage_options_from(context.options);
   World& world = context.world;
   const std::string run_id = shared_run_id(world);
-  if (world.local_rank() != 0) return;
-  const std::string name =
-      scratch_dir_name(run_id + "-" + world.host() + "-" + probe_short_name(id()));
+  if (!context.runs_host_scoped()) return;
+  // One scratch folder per host, or per rank when every rank runs the pattern.
+  const std::string owner = context.options.host_probes_on_every_rank
+                                ? world.host() + "-r" + std::to_string(world.rank())
+                                : world.host();
+  const std::string name = scratch_dir_name(run_id + "-" + owner + "-" + probe_short_name(id()));
   for (const std::string& path : context.options.storage_paths) {
     const StorageTarget target = discover_storage_target(path, context.options.sysfs_root);
     std::printf("%s %s\n", id().c_str(), target.summary().c_str());

@@ -102,7 +102,8 @@ std::uint64_t planned_storage_bytes(const RunOptions& options,
   for (const std::string& id : probe_ids) {
     std::uint64_t bytes = 0;
     if (id == "storage.seq_write" || id == "storage.seq_read" || id == "storage.rand_read") {
-      bytes = storage.file_size;
+      // One file per host, or per rank with --every-rank (all of them on one path at worst).
+      bytes = storage.file_size * (options.host_probes_on_every_rank ? ranks : 1);
     } else if (id == "storage.fsync_lat") {
       bytes = storage.fsync_block * kFsyncBlocks;
     } else if (id == "storage.ckpt_write" || id == "storage.ckpt_read") {

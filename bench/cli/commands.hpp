@@ -25,6 +25,7 @@ struct RunArgs {
   std::string pairs;               // coll.node_pairs schedule: all, quick
   std::vector<std::string> extra;  // key=value
   std::string prometheus_dir;      // node_exporter textfile directory
+  bool every_rank = false;         // host-scoped probes on every rank
   bool single_process = false;
 };
 

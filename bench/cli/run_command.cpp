@@ -103,6 +103,7 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
     }
     options.backend = args.backend;
   }
+  options.host_probes_on_every_rank = args.every_rank;
   options.storage_paths = args.storage_paths;
   if (!options.storage_paths.empty()) {
     std::vector<std::string> ids;

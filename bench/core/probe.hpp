@@ -32,6 +32,9 @@ struct RunOptions {
   std::vector<std::string> storage_paths;    // --storage-path (repeatable)
   std::string sysfs_root = "/";              // --sysfs-root: where sysfs readers look
   std::map<std::string, std::string> extra;  // family-specific options (--opt key=value)
+  // Host-scoped probes (PCIe links, IB ports and counters, topology, NCCL transport, storage local)
+  // read or load each host once, on its first rank; --every-rank runs them on every rank.
+  bool host_probes_on_every_rank = false;
 };
 
 // Where a probe puts its figures. A measurement with an empty host is this rank's own: the sink
@@ -56,6 +59,11 @@ struct RunContext {
   const RunOptions& options;
   std::filesystem::path run_dir;   // the run's output directory (same path on every rank)
   NodeFitness* fitness = nullptr;  // the runner's, for node.preflight to fill; null in bare tests
+
+  // Whether this rank runs a host-scoped probe: each host's first rank, or every rank when asked.
+  bool runs_host_scoped() const {
+    return world.local_rank() == 0 || options.host_probes_on_every_rank;
+  }
 };
 
 struct MetricSpec {

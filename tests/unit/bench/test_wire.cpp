@@ -1,8 +1,11 @@
 // Typed data between ranks: the wire encoding and World's typed gathers on one process.
 #include <gtest/gtest.h>
 
+#include <mutex>
+
 #include "bench/core/wire.hpp"
 #include "bench/core/world.hpp"
+#include "thread_world.hpp"
 
 namespace fabcheck {
 namespace {
@@ -63,6 +66,36 @@ TEST(WorldTyped, OneProcessGathersAndBroadcastsItsOwnValues) {
   EXPECT_EQ(world->gather_values(mine), std::vector<std::vector<std::uint64_t>>{mine});
   EXPECT_EQ(world->all_gather_values(std::string("x y")), std::vector<std::string>{"x y"});
   EXPECT_EQ(world->broadcast_value(std::optional<int>(5)), std::optional<int>(5));
+}
+
+TEST(WorldTyped, FourRanksGatherTheirFactsInRankOrder) {
+  const std::vector<std::string> hosts{"node-a", "node-a", "node-b", "node-c"};
+  std::mutex mutex;
+  std::vector<std::vector<HostFacts>> everyone(hosts.size());
+  const auto errors = testing::run_ranks(hosts, [&](World& world) {
+    // Ranks send lists of different lengths, with spaces and empty strings: nothing is split on.
+    HostFacts mine{
+        world.host(), std::vector<std::string>(static_cast<std::size_t>(world.rank()), "a b"),
+        world.rank() % 2 ? std::optional<double>(world.rank() * 1.5) : std::nullopt, world.rank()};
+    const auto at_root = world.gather_values(mine);
+    EXPECT_EQ(at_root.size(), world.is_root() ? hosts.size() : 0u);
+    const auto all = world.all_gather_values(mine);
+    const auto plan =
+        world.broadcast_value(world.is_root() ? std::vector<int>{3, 1, 2} : std::vector<int>{});
+    EXPECT_EQ(plan, (std::vector<int>{3, 1, 2}));
+    std::lock_guard lock(mutex);
+    everyone[static_cast<std::size_t>(world.rank())] = all;
+  });
+  for (const auto& error : errors) EXPECT_EQ(error, "");
+  for (const auto& all : everyone) {
+    ASSERT_EQ(all.size(), hosts.size());
+    for (std::size_t r = 0; r < all.size(); ++r) {
+      EXPECT_EQ(all[r].host, hosts[r]);
+      EXPECT_EQ(all[r].devices.size(), r);
+      EXPECT_EQ(all[r].ports, static_cast<int>(r));
+      EXPECT_EQ(all[r].rate.has_value(), r % 2 == 1);
+    }
+  }
 }
 
 TEST(WorldSplit, OneProcessSplitsIntoItselfAndCountsProgressOnTheParent) {

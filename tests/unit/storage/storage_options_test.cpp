@@ -83,6 +83,10 @@ TEST(StorageOptions, PlannedBytesIsTheLargestProbeFootprint) {
             400ull << 20);
   EXPECT_EQ(planned_storage_bytes(options, {"storage.contention"}, 1), 356ull << 20);
   EXPECT_EQ(planned_storage_bytes(options, {"coll.all_reduce"}, 8), 0u);
+  // --every-rank: each rank writes its own local-pattern file.
+  RunOptions every_rank = options;
+  every_rank.host_probes_on_every_rank = true;
+  EXPECT_EQ(planned_storage_bytes(every_rank, {"storage.seq_read"}, 4), 1024ull << 20);
 }
 
 }  // namespace

@@ -115,7 +115,7 @@ struct SweepStep {
     return samples;
   }
 
-  std::vector<std::uint64_t> count_wrong(std::uint32_t seed) {
+  std::vector<RankFigure> count_wrong(std::uint32_t seed) {
     run_on_every_rank(world, "filling the check of " + what, [&] { backend.fill_inputs(seed); });
     world.mark_progress();
     std::vector<std::uint64_t> mine;

@@ -20,7 +20,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SIMCLUSTER = ROOT / "scripts" / "simcluster.sh"
-# Thresholds any working run meets: the collectives case checks the machinery across hosts.
+# Thresholds any working run meets (the sigkill case: its verdict must be incomplete, not fail).
 INTEGRATION_PROFILE = ROOT / "tests" / "fixtures" / "profiles" / "integration.toml"
 COLLECTIVES = ["all_reduce", "all_gather", "reduce_scatter", "broadcast", "alltoall", "sendrecv"]
 # Every node has a line rate (tc tbf): without one, pairs are CPU-bound and, on a loaded 2-core
@@ -28,8 +28,9 @@ COLLECTIVES = ["all_reduce", "all_gather", "reduce_scatter", "broadcast", "allto
 # (measured, docs/testing.md). A slowed node or link: 100 Mbit/s.
 LINE_MBIT = "400"
 SLOW_MBIT = "100"
-# Sweeps: matrix figure at 1 MiB, few iterations (a slowed pair takes ~0.3 s per 1 MiB exchange).
-SWEEP = ["--sizes", "64K,1M", "--iters", "4", "--warmup", "1", "--timeout", "60"]
+# Sweeps: matrix figure at 1 MiB, 2 timed samples of 4 operations (a slowed pair takes ~0.3 s per
+# 1 MiB exchange).
+SWEEP = ["--sizes", "64K,1M", "--iters", "8", "--warmup", "1", "--timeout", "60"]
 
 
 class Failure(Exception):
@@ -160,9 +161,8 @@ def case_collectives(a):
             fail(f"ranks' host names {seen}, expected {want}")
         probes = ",".join(f"coll.{c}" for c in COLLECTIVES)
         code, console, seconds = cluster.mpirun(
-            np, [a.fabcheck, "run", "--probes", probes, "--sizes", "1K:256K:16", "--iters", "3",
-                 "--warmup", "1", "--placement", "both", "--profile", str(INTEGRATION_PROFILE),
-                 "--out", str(out)], 300)
+            np, [a.fabcheck, "run", "--probes", probes, "--sizes", "4K,128K", "--iters", "4",
+                 "--warmup", "1", "--placement", "both", "--out", str(out)], 300)
         if code != 0:
             fail(f"exit code {code}, expected 0")
         if "no watchdog" in console:
@@ -178,9 +178,14 @@ def case_collectives(a):
                 fail(f"coll.{c}: by_rank does not cover {np} ranks")
             if not any(m["metric"] == "busbw" and m["value"] > 0 for m in mine):
                 fail(f"coll.{c}: no busbw above 0")
-        if summary["verdict"] != "pass":
-            fail(f"verdict {summary['verdict']}: {[f['message'] for f in findings if f['severity'] != 'pass']}")
-        log(f"6 collectives on {a.nodes} hosts x 2 ranks: {seconds:.1f} s, all verified")
+        # No fabric profile: the default (generic-cpu) has floors for one host's shared memory only;
+        # none of them may judge a run across hosts.
+        if summary["profile"]["name"] != "generic-cpu":
+            fail(f"profile {summary['profile']['name']}, expected the default generic-cpu")
+        judged = [f for f in findings if f["probe"].startswith("coll.") and f["severity"] in ("pass", "warn", "fail")]
+        if judged:
+            fail(f"single-host floors judged a multi-host run: {[f['message'] for f in judged][:3]}")
+        log(f"6 collectives on {a.nodes} hosts x 2 ranks: {seconds:.1f} s, all verified, no single-host floor applied")
 
 
 def case_ckpt_read(a):

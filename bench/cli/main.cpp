@@ -150,11 +150,12 @@ int run_main(int argc, char** argv) {
 }
 
 int main(int argc, char** argv) {
-  // `run` and `gate` are watched from outside by a sentinel process from the first instruction to
-  // the last (it forks here, before any thread or MPI); the other commands just handle signals.
+  // `run`, `gate`, `acceptance` and `sweep` are watched from outside by a sentinel process from
+  // the first instruction to the last (it forks here, before any thread or MPI); the other commands
+  // just handle signals.
+  const std::string_view command = argc > 1 ? argv[1] : "";
   const bool runs_probes =
-      argc > 1 && (std::string_view(argv[1]) == "run" || std::string_view(argv[1]) == "gate" ||
-                   std::string_view(argv[1]) == "acceptance");
+      command == "run" || command == "gate" || command == "acceptance" || command == "sweep";
   if (runs_probes) {
     fabcheck::start_sentinel(fabcheck::launcher_rank());
   } else {

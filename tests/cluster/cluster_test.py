@@ -4,7 +4,8 @@ network namespaces with their own host names, a bridge, Open MPI's TCP BTL). Eac
 its own cluster with a unique name and always takes it down.
 
 Usage: cluster_test.py CASE --fabcheck PATH [--nodes N]
-Cases: collectives, ckpt-read, slow-node, slow-link, healthy, sigstop, sigkill
+Cases: collectives, ckpt-read, slow-node, slow-link, healthy, sigstop (node 2), sigstop-root (node 0:
+rank 0), sigkill
 """
 import argparse
 import json
@@ -301,12 +302,12 @@ def check_matrix_h5(path, hosts):
         fail(f"run.h5 pair matrix: {lines}")
 
 
-def case_sigstop(a):
-    """A non-root node stopped mid-sweep: exit 3 within timeout + 15 s, naming that host."""
+def case_sigstop(a, node=2):
+    """A node's rank stopped mid-sweep: exit 3 within timeout + 15 s, naming that host."""
     timeout = 20
     with Cluster(a.nodes) as cluster, tempfile.TemporaryDirectory(prefix="fabcheck-cluster-") as tmp:
         out = Path(tmp) / "run"
-        stopped = cluster.host(2)
+        stopped = cluster.host(node)
         args = [a.fabcheck, "sweep", "--sizes", "64K,4M", "--iters", "50", "--warmup", "2",
                 "--timeout", str(timeout), "--out", str(out)]
         process = subprocess.Popen(["bash", str(SIMCLUSTER), "mpirun", str(a.nodes), *args],
@@ -327,7 +328,7 @@ def case_sigstop(a):
         if not started.wait(120):
             process.kill()
             fail("the sweep never reached coll.node_pairs")
-        pid = cluster.fabcheck_pid(2)
+        pid = cluster.fabcheck_pid(node)
         os.kill(pid, signal.SIGSTOP)
         stop_time = time.monotonic()
         try:
@@ -347,9 +348,11 @@ def case_sigstop(a):
         errors = [f for f in findings if f["severity"] == "error"]
         if not errors or not any(stopped in f["message"] for f in errors):
             fail(f"no ERROR finding naming {stopped}: {[f['message'] for f in errors]}")
-        silent = re.findall(r"rank \d+ \((\S+)\) silent", " ".join(f["message"] for f in errors))
-        if silent != [stopped]:
-            fail(f"silent ranks named {silent}, expected only {stopped}")
+        # The rank named as stopped (its sentinel saw it) or silent (the watchdog stopped hearing it).
+        named = set(re.findall(r"rank \d+ \((\S+)\) (?:stopped|silent)",
+                               " ".join(f["message"] for f in errors)))
+        if named != {stopped}:
+            fail(f"ranks named as stopped {named}, expected only {stopped}")
         if summary["verdict"] != "incomplete" or not summary["incomplete_reason"]:
             fail(f"summary verdict {summary['verdict']}, reason {summary['incomplete_reason']}")
         log(f"stopped {stopped}: exit 3 after {waited:.1f} s, named: {errors[0]['message'][:200]}")
@@ -383,12 +386,16 @@ def case_sigkill(a):
             fail(f"summary does not list coll.all_reduce as run: {summary['probes']}")
         if summary["finished_utc"] is not None or not summary["incomplete_reason"] or summary["verdict"] != "incomplete":
             fail(f"summary not incomplete: verdict {summary['verdict']}, reason {summary['incomplete_reason']}")
-        log(f"killed {cluster.host(3)}: exit {process.returncode}, earlier probe on disk, summary incomplete")
+        killed = cluster.host(3)
+        if killed not in summary["incomplete_reason"]:
+            fail(f"the summary does not name {killed}: {summary['incomplete_reason']}")
+        log(f"killed {killed}: exit {process.returncode}, earlier probe on disk, summary incomplete: "
+            f"{summary['incomplete_reason'][:160]}")
 
 
 CASES = {"collectives": case_collectives, "ckpt-read": case_ckpt_read, "slow-node": case_slow_node,
          "slow-link": case_slow_link, "healthy": case_healthy, "sigstop": case_sigstop,
-         "sigkill": case_sigkill}
+         "sigstop-root": lambda a: case_sigstop(a, node=0), "sigkill": case_sigkill}
 
 
 def main():

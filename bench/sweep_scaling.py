@@ -13,7 +13,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 SIMCLUSTER = ROOT / "scripts" / "simcluster.sh"
-SWEEP = ["--sizes", "64K,1M", "--iters", "8", "--warmup", "1", "--timeout", "120"]
+SWEEP = ["--sizes", "64K,1M", "--iters", "6", "--warmup", "1", "--timeout", "120"]
 LINE_MBIT = "400"
 
 

@@ -218,6 +218,7 @@ class CudaNcclRuntime : public NcclRuntime {
   }
 
   void close_gates() override {
+    if (!gate_) throw NcclError("cuda: no spin gate on " + local_hostname() + " (no communicator)");
     gate_->close();
     for (auto& member : members_) {
       select(member);
@@ -273,6 +274,12 @@ class CudaNcclRuntime : public NcclRuntime {
         check(cudaEventCreate(&member.start), "cudaEventCreate", member.ordinal);
         check(cudaEventCreate(&member.stop), "cudaEventCreate", member.ordinal);
         check(cudaMalloc(&member.wrong, sizeof(unsigned long long)), "cudaMalloc", member.ordinal);
+      }
+      // Its samples are gated like the parent's (close_gates holds every stream behind it).
+      try {
+        child->gate_ = std::make_unique<SpinGate>();
+      } catch (const std::exception& error) {
+        throw NcclError("cuda: the spin gate on " + local_hostname() + ": " + error.what());
       }
     }
     ncclConfig_t config = NCCL_CONFIG_INITIALIZER;

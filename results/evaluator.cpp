@@ -6,6 +6,8 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
+#include <set>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -278,6 +280,48 @@ std::vector<Finding> evaluate(const std::vector<Measurement>& measurements,
     findings.insert(findings.end(), judged.begin(), judged.end());
   }
   return findings;
+}
+
+std::vector<Finding> verification_passes(const std::vector<Measurement>& measurements) {
+  struct Tally {
+    const Measurement* first = nullptr;
+    std::size_t records = 0;
+    bool any_wrong = false;
+    std::set<std::string> hosts;
+  };
+  std::map<std::string, Tally> by_probe;
+  for (const Measurement& m : measurements) {
+    if (m.metric != kWrongElementsMetric || m.status != MeasurementStatus::ok) continue;
+    Tally& tally = by_probe[m.probe];
+    if (tally.first == nullptr) tally.first = &m;
+    ++tally.records;
+    tally.any_wrong = tally.any_wrong || m.value != 0;
+    if (!m.host.empty()) tally.hosts.insert(m.host);
+    for (const auto& entry : m.by_rank) {
+      if (!entry.host.empty()) tally.hosts.insert(entry.host);
+    }
+  }
+  std::vector<Finding> out;
+  for (const auto& [probe, tally] : by_probe) {
+    if (tally.any_wrong) continue;
+    Finding finding = finding_from(*tally.first, Severity::pass);
+    finding.subject = tally.first->subject;
+    finding.host.clear();
+    finding.rank = -1;
+    finding.size_bytes.reset();
+    finding.observed = 0;
+    finding.expected = 0;
+    finding.message =
+        probe + ": every result verified, no wrong element (" + std::to_string(tally.records) +
+        " checks" +
+        (tally.hosts.empty() ? std::string()
+                             : ", " + std::to_string(tally.hosts.size()) + " host(s)") +
+        ")";
+    finding.remedy.clear();
+    finding.source = "verification: every element of a result is predictable";
+    out.push_back(std::move(finding));
+  }
+  return out;
 }
 
 }  // namespace fabcheck

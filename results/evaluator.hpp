@@ -26,4 +26,9 @@ std::vector<Finding> evaluate(const std::vector<Measurement>& measurements, cons
 // unit copied from it; message, evidence and remedy left for the caller (evaluator or judge).
 Finding finding_about(const Measurement& measurement, Severity severity);
 
+// One PASS per probe whose results were all verified with no wrong element (wrong_elements
+// records, every one 0): checking data is a judgement, whatever the profile says of speed. A probe
+// with any wrong element has its FAIL findings instead and gets no PASS here.
+std::vector<Finding> verification_passes(const std::vector<Measurement>& measurements);
+
 }  // namespace fabcheck

@@ -82,7 +82,7 @@ struct Runner::State {
   std::vector<std::pair<std::string, std::string>> probes_waived;
   std::vector<std::pair<std::string, std::string>> probes_errored;
   std::vector<std::string> hosts;
-  std::vector<std::string> evidence_hosts;  // hosts whose evidence/<host>/ was written
+  std::vector<std::string> evidence_hosts;               // hosts whose evidence/<host>/ was written
   nlohmann::json host_ranks = nlohmann::json::object();  // host -> its ranks
   int ranks = 0;
   std::string incomplete_reason;  // why the run ended early; sticky once set
@@ -435,6 +435,8 @@ int Runner::execute(World& world) {
                                           s.writer->measurements(), s.request.profile)) {
       record(finding);
     }
+    // Data verified element by element is judged too: one PASS per probe that found none wrong.
+    for (const auto& finding : verification_passes(s.writer->measurements())) record(finding);
   }
   gather_evidence(world);
   if (world.is_root()) {

@@ -23,6 +23,7 @@ import argparse
 import json
 import os
 import pathlib
+import re
 import signal
 import subprocess
 import sys
@@ -431,7 +432,8 @@ def scenario_acceptance(a):
         check(len(summary["probes"]["run"]) >= 6, f"acceptance ran only {summary['probes']['run']}")
         check((out / "report.html").is_file(), "no report at the end")
         check((out / "junit.xml").is_file(), "no junit.xml")
-        check(f"{host}" in result.stderr and "verdict: PASS" in result.stderr,
+        # PASS, or WARN where another process took CPU time meanwhile (host.cpu), exit 0 either way.
+        check(f"{host}" in result.stderr and re.search(r"verdict: (PASS|WARN)", result.stderr),
               "the nodes' verdicts are not printed at the end")
         bad = pathlib.Path(tmp) / "bad-hosts"
         bad.write_text("node1 slots=two\n")

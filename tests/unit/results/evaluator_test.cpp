@@ -300,5 +300,31 @@ TEST(EvaluateScope, BackendAndHostsKeepAnExpectationToItsRuns) {
   EXPECT_TRUE(evaluate_measurement(m, profile_of({multi})).empty());
 }
 
+// Data checked element by element is a judgement: one PASS per probe that found nothing wrong, none
+// for a probe with a wrong element (its FAIL says so), nothing for a waived record.
+TEST(VerificationPasses, OnePassPerCleanProbeNoneWhereAnythingWasWrong) {
+  auto wrong = [](const std::string& probe, double value, const std::string& host) {
+    Measurement m;
+    m.probe = probe;
+    m.metric = "wrong_elements";
+    m.unit = "count";
+    m.subject = "world";
+    m.value = value;
+    m.by_rank = {{0, host, 0}, {1, "node-b", value}};
+    return m;
+  };
+  Measurement waived = wrong("coll.alltoall", 0, "node-a");
+  waived.status = MeasurementStatus::waived;
+  const auto passes = verification_passes(
+      {wrong("coll.all_reduce", 0, "node-a"), wrong("coll.all_reduce", 0, "node-a"),
+       wrong("coll.broadcast", 0, "node-a"), wrong("coll.broadcast", 3, "node-a"), waived});
+  ASSERT_EQ(passes.size(), 1u);
+  EXPECT_EQ(passes[0].probe, "coll.all_reduce");
+  EXPECT_EQ(passes[0].severity, Severity::pass);
+  EXPECT_EQ(passes[0].message,
+            "coll.all_reduce: every result verified, no wrong element (2 checks, 2 host(s))");
+  EXPECT_TRUE(verification_passes({}).empty());
+}
+
 }  // namespace
 }  // namespace fabcheck

@@ -1,7 +1,7 @@
 // `fabcheck evaluate`, `baseline` and `compare` on small synthetic sweeps: what a run itself knew
 // (incomplete, errored, killed mid-write) is never re-judged to PASS; what is not a regular file is
 // refused at once with exit 2; --out files; a baseline round trip (healthy runs pass, a run 20%
-// lower fails); a comparison against an earlier run.
+// lower fails, also alone where no peer can); a comparison against an earlier run.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -90,13 +90,18 @@ void mark_incomplete(const fs::path& run, const std::string& reason) {
   std::ofstream(run / "summary.json", std::ios::trunc) << summary.dump(2);
 }
 
-// Every higher-is-better figure of a run scaled by `factor`.
+// Every higher-is-better figure of a run scaled by `factor` (not the ports' negotiated rates: a
+// slow run does not change them).
 void scale_run(const fs::path& run, double factor) {
   std::ifstream in(run / "measurements.jsonl");
   std::string line, text;
   while (std::getline(in, line)) {
     nlohmann::json m = nlohmann::json::parse(line);
     const std::string unit = m["unit"];
+    if (m["probe"] == "fabric.ib_ports") {
+      text += line + "\n";
+      continue;
+    }
     if (unit == "GB/s" || unit == "Gb/s" || unit == "TFLOP/s" || unit == "IOPS") {
       m["value"] = m["value"].get<double>() * factor;
     }
@@ -253,6 +258,24 @@ TEST(Baseline, RoundTripHealthyRunsPassARunTwentyPercentLowerFails) {
   scale_run(tonight / synthetic::node_name(1), 0.8);
   EXPECT_EQ(evaluate({tonight.string()}, text, "", profile.string()), 1) << text;
   EXPECT_THAT(text, HasSubstr("drain (1): node00001"));
+  // Among its peers the 20% gap alone fails it; on its own (no other node, every GPU scaled
+  // alike) only the baseline's thresholds can: a FAIL whose source is the baseline.
+  const fs::path alone = dir.path() / "alone";
+  EXPECT_EQ(evaluate({(tonight / synthetic::node_name(1)).string()}, text, alone.string(),
+                     profile.string()),
+            1)
+      << text;
+  EXPECT_THAT(text, HasSubstr("evaluated 1 run(s): 1 node(s)"));
+  std::size_t from_baseline = 0;
+  std::ifstream findings(alone / "findings.jsonl");
+  for (std::string line; std::getline(findings, line);) {
+    const nlohmann::json f = nlohmann::json::parse(line);
+    if (f["severity"] != "fail") continue;
+    EXPECT_THAT(f["source"].get<std::string>(), HasSubstr("baseline ")) << line;
+    EXPECT_THAT(f["source"].get<std::string>(), HasSubstr("on 8 host(s)")) << line;
+    ++from_baseline;
+  }
+  EXPECT_GT(from_baseline, 0u) << text;
 }
 
 TEST(Compare, AgainstAnEarlierRun) {

@@ -5,7 +5,9 @@
 #include <chrono>
 #include <cmath>
 #include <ctime>
+#include <map>
 #include <memory>
+#include <set>
 #include <unordered_map>
 #include <vector>
 
@@ -47,6 +49,18 @@ struct FigureRowH5 {
   std::uint64_t size_bytes;
   double value;
 };
+
+// The two columns of /figures that say which hosts a run measured (read without the rest).
+struct RunHostH5 {
+  std::uint32_t run;
+  std::uint32_t host;
+};
+
+std::unique_ptr<CompoundBuilder> run_host_type() {
+  auto type = std::make_unique<CompoundBuilder>(sizeof(RunHostH5));
+  type->uint32("run", offsetof(RunHostH5, run)).uint32("host", offsetof(RunHostH5, host));
+  return type;
+}
 
 std::unique_ptr<CompoundBuilder> run_type() {
   auto type = std::make_unique<CompoundBuilder>(sizeof(RunRow));
@@ -298,12 +312,56 @@ FleetStore read_history(const std::filesystem::path& path, const std::set<std::s
   const hsize_t run_count = rows_of(runs_dataset.get());
   const std::vector<RunRow> runs =
       read_rows<RunRow>(file.get(), "/runs", runs_type->get(), 0, run_count);
-  const std::size_t first_run =
-      last_runs == 0 || last_runs >= runs.size() ? 0 : runs.size() - last_runs;
+  std::vector<bool> wanted_host(strings.size(), hosts == nullptr);
+  if (hosts != nullptr) {
+    for (std::uint32_t i = 0; i < strings.size(); ++i)
+      wanted_host[i] = hosts->count(strings[i]) > 0;
+  }
+  Handle figures_dataset(H5Dopen2(file.get(), "/figures", H5P_DEFAULT), H5Dclose, "/figures");
+  const hsize_t total = rows_of(figures_dataset.get());
+
+  // The last `last_runs` runs of each host (the runs with a figure of it), not of the file: with
+  // one run directory per node a night, the file's last runs are other nodes of the last night.
+  const bool per_host = last_runs != 0 && last_runs < runs.size();
+  std::vector<bool> kept_run(runs.size(), !per_host);
+  std::map<std::uint32_t, std::set<std::uint32_t>> kept_of_host;  // host -> its last runs
+  if (per_host) {
+    auto pairs_type = run_host_type();
+    std::vector<std::uint32_t> last_seen(strings.size(), 0xffffffffu);
+    for (hsize_t start = 0; start < total; start += kReadRows) {
+      const hsize_t count = std::min(kReadRows, total - start);
+      for (const RunHostH5& h :
+           read_rows<RunHostH5>(file.get(), "/figures", pairs_type->get(), start, count)) {
+        if (h.run >= runs.size() || h.host >= strings.size() || !wanted_host[h.host]) continue;
+        if (last_seen[h.host] == h.run) continue;  // a run's figures lie together: skip repeats
+        last_seen[h.host] = h.run;
+        std::set<std::uint32_t>& kept = kept_of_host[h.host];
+        kept.insert(h.run);
+        if (kept.size() > last_runs) kept.erase(kept.begin());
+      }
+    }
+    for (const auto& [host, kept] : kept_of_host) {
+      for (const std::uint32_t run : kept) kept_run[run] = true;
+    }
+  }
+  // Whether a row of (host, run) is kept; rows come grouped, so the last answer is cached.
+  std::uint64_t last_key = ~0ull;
+  bool last_kept = false;
+  auto kept_row = [&](std::uint32_t host, std::uint32_t run) {
+    if (!per_host) return true;
+    const std::uint64_t key = (static_cast<std::uint64_t>(host) << 32) | run;
+    if (key != last_key) {
+      last_key = key;
+      const auto found = kept_of_host.find(host);
+      last_kept = found != kept_of_host.end() && found->second.count(run) > 0;
+    }
+    return last_kept;
+  };
 
   FleetStore store;
   std::vector<std::uint32_t> run_index(runs.size(), 0xffffffffu);
-  for (std::size_t i = first_run; i < runs.size(); ++i) {
+  for (std::size_t i = 0; i < runs.size(); ++i) {
+    if (!kept_run[i]) continue;
     RunInfo info;
     info.dir = text(runs[i].dir);
     info.started_utc = text(runs[i].started_utc);
@@ -318,11 +376,6 @@ FleetStore read_history(const std::filesystem::path& path, const std::set<std::s
     if (local[id] == 0xffffffffu) local[id] = store.strings.intern(strings[id]);
     return local[id];
   };
-  std::vector<bool> wanted_host(strings.size(), hosts == nullptr);
-  if (hosts != nullptr) {
-    for (std::uint32_t i = 0; i < strings.size(); ++i)
-      wanted_host[i] = hosts->count(strings[i]) > 0;
-  }
   // Conditions text back into a parameter set, once per distinct text.
   std::unordered_map<std::uint32_t, std::uint32_t> params_of_conditions;
   auto params_id = [&](std::uint32_t conditions) {
@@ -344,14 +397,13 @@ FleetStore read_history(const std::filesystem::path& path, const std::set<std::s
     }
     return params_of_conditions[conditions] = store.intern_params(pairs);
   };
-  Handle figures_dataset(H5Dopen2(file.get(), "/figures", H5P_DEFAULT), H5Dclose, "/figures");
-  const hsize_t total = rows_of(figures_dataset.get());
   for (hsize_t start = 0; start < total; start += kReadRows) {
     const hsize_t count = std::min(kReadRows, total - start);
     for (const FigureRowH5& h :
          read_rows<FigureRowH5>(file.get(), "/figures", figures_type->get(), start, count)) {
       if (h.run >= runs.size() || run_index[h.run] == 0xffffffffu) continue;
       if (h.host >= strings.size() || !wanted_host[h.host]) continue;
+      if (!kept_row(h.host, h.run)) continue;  // older than this host's last runs
       FigureRow row;
       row.run = run_index[h.run];
       row.host = local_id(h.host);

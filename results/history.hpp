@@ -22,8 +22,9 @@ bool history_available();
 void append_history(const std::filesystem::path& file, const FleetStore& store);
 
 // Reads a history back: a RunInfo per run (dir, started_utc, verdict, profile name) in the order
-// appended, and its figures, keeping only `hosts` when given and only the last `last_runs` runs
-// (0: all). Reads the figures in bounded chunks.
+// appended, and its figures, keeping only `hosts` when given and, of each host, only its last
+// `last_runs` runs (the runs with a figure of it; 0: all); a run no kept host needs is left out.
+// Reads the figures in bounded chunks.
 FleetStore read_history(const std::filesystem::path& file, const std::set<std::string>* hosts,
                         std::size_t last_runs);
 

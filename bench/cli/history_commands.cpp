@@ -115,7 +115,7 @@ CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
                    "FAIL a figure worse than its reference by more than this fraction (WARN "
                    "beyond half of it)")
       ->capture_default_str();
-  command->add_option("--last", args.last, "History runs to compare with (0: all)")
+  command->add_option("--last", args.last, "History runs of each host to compare with (0: all)")
       ->capture_default_str();
   command->add_flag("--all", args.all,
                     "Print every regression and every node's trend, not only the worst");

@@ -24,7 +24,7 @@ struct CompareArgs {
   std::vector<std::string> dirs;
   std::string against;  // a run directory (or a directory of them), or a history .h5
   double tolerance = 0.10;
-  std::size_t last = 7;  // history runs to compare with
+  std::size_t last = 7;  // history runs of each host to compare with
   bool all = false;
 };
 

@@ -1,11 +1,13 @@
 // `fabcheck evaluate`, `baseline` and `compare` on small synthetic sweeps: what a run itself knew
 // (incomplete, errored, killed mid-write) is never re-judged to PASS; what is not a regular file is
 // refused at once with exit 2; --out files; a baseline round trip (healthy runs pass, a run 20%
-// lower fails, also alone where no peer can); a comparison against an earlier run.
+// lower fails, also alone where no peer can); a comparison against an earlier run and against a
+// history written night by night with --history.
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
 
+#include <fmt/format.h>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -15,6 +17,7 @@
 #include "bench/cli/evaluate_command.hpp"
 #include "bench/cli/history_commands.hpp"
 #include "bench/cli/probe_families.hpp"
+#include "results/history.hpp"
 #include "results/profile.hpp"
 #include "tests/synthetic/synthetic_fleet.hpp"
 
@@ -64,11 +67,13 @@ int capture(Command&& command, std::string& text) {
 }
 
 int evaluate(const std::vector<std::string>& dirs, std::string& text,
-             const std::string& out_dir = "", const std::string& profile = "") {
+             const std::string& out_dir = "", const std::string& profile = "",
+             const std::string& history = "") {
   EvaluateArgs args;
   args.dirs = dirs;
   args.out = out_dir;
   args.profile = profile;
+  args.history = history;
   args.threads = 2;
   return capture([&](std::FILE* out) { return evaluate_command(args, registry(), out); }, text);
 }
@@ -79,6 +84,12 @@ fs::path healthy_sweep(const fs::path& dir, std::size_t nodes) {
   spec.faults = false;
   synthetic::write_fleet(dir, spec);
   return dir;
+}
+
+void set_started(const fs::path& run, const std::string& when) {
+  nlohmann::json summary = nlohmann::json::parse(std::ifstream(run / "summary.json"));
+  summary["started_utc"] = when;
+  std::ofstream(run / "summary.json", std::ios::trunc) << summary.dump(2);
 }
 
 void mark_incomplete(const fs::path& run, const std::string& reason) {
@@ -303,6 +314,46 @@ TEST(Compare, AgainstAnEarlierRun) {
   EXPECT_THAT(text, HasSubstr("trend (median over the node's figures of value / reference):"));
   EXPECT_THAT(text, HasSubstr("now 0.80"));
   EXPECT_THAT(text, ::testing::Not(HasSubstr("FAIL   node00001")));
+}
+
+TEST(Compare, AgainstAHistoryOfNightsWithOneRunDirectoryPerNode) {
+  if (!history_available()) GTEST_SKIP() << "built without HDF5";
+  TempDir dir;
+  const fs::path history = dir.path() / "fleet.h5";
+  synthetic::FleetSpec spec;
+  spec.nodes = 6;
+  spec.faults = false;
+  std::string text;
+  for (int night = 3; night >= 1; --night) {  // the oldest first, as a sweep appends them
+    const fs::path sweep = dir.path() / ("night-" + std::to_string(night));
+    synthetic::write_fleet(sweep, spec, night);
+    for (std::size_t i = 0; i < spec.nodes; ++i) {
+      set_started(sweep / synthetic::node_name(i), fmt::format("2026-11-2{}T02:00:00Z", 7 - night));
+    }
+    EXPECT_EQ(evaluate({sweep.string()}, text, "", "", history.string()), 0) << text;
+    EXPECT_THAT(text, HasSubstr("history: appended to " + history.string()));
+  }
+  // 18 runs in the history, 3 of them this node's: the default --last (7) counts runs per host,
+  // not the last 7 rows of the file (mostly other nodes of the last night).
+  synthetic::write_fleet(dir.path() / "tonight", spec);
+  CompareArgs args;
+  args.dirs = {(dir.path() / "tonight" / synthetic::node_name(2)).string()};
+  args.against = history.string();
+  args.all = true;
+  ASSERT_EQ(args.last, 7u);
+  EXPECT_EQ(capture([&](std::FILE* out) { return compare_command(args, registry(), out); }, text),
+            0)
+      << text;
+  EXPECT_THAT(text, HasSubstr("of 1 run(s) with 3 earlier run(s) of history"));
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("# compared 0 figures")));
+  EXPECT_THAT(text, ::testing::ContainsRegex("node00002 +2026-11-24T02:00:00Z [0-9.]+  "
+                                             "2026-11-25T02:00:00Z [0-9.]+  "
+                                             "2026-11-26T02:00:00Z [0-9.]+  now"));
+  // --last 2: this node's last two nights.
+  args.last = 2;
+  capture([&](std::FILE* out) { return compare_command(args, registry(), out); }, text);
+  EXPECT_THAT(text, HasSubstr("with 2 earlier run(s) of history"));
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("2026-11-24")));
 }
 
 }  // namespace

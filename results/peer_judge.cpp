@@ -51,14 +51,36 @@ struct NodeFigure {
   double value;
 };
 
+// A figure between two nodes. Its ends: (host, hca) that measured, and (peer_host, peer_hca) it
+// measured; hca ids are in the judge's local pool, kNone when the peer names no HCA.
 struct PairFigure {
   std::uint32_t group, pair, host, subject, peer;
   double value;
+  std::uint32_t hca, peer_host, peer_hca;
 };
+
+std::uint64_t end_key(std::uint32_t host, std::uint32_t hca) {
+  return (static_cast<std::uint64_t>(host) << 32) | hca;
+}
 
 struct PairValue {
   std::uint32_t pair;
   double value;
+};
+
+// A rail standing out among its pair's rails, and the peers it was judged among.
+struct RailOutlier {
+  const PairFigure* rail;
+  Outlier outlier;
+  PeerSummary peers;
+  std::size_t rails;
+};
+
+// One end of rails (a host's HCA): the pairs it was judged in, those where a rail through it
+// stood out, and those pairs.
+struct RailEnd {
+  std::size_t pairs = 0, slow_pairs = 0;
+  std::vector<std::uint32_t> partners;  // pair ids
 };
 
 // Values by name, for the evidence.
@@ -120,6 +142,24 @@ class PeerJudge {
     return prefix != StringPool::kMissing && hosts_.count(prefix) ? prefix : kNone;
   }
 
+  // An HCA's name in the local pool: the subject itself, or what a peer names after its host
+  // ("node12/mlx5_3" -> "mlx5_3"); kNone when the peer names only a host.
+  std::uint32_t hca_of(std::uint32_t subject, bool is_peer) {
+    std::vector<std::uint32_t>& cache = is_peer ? peer_hcas_ : subject_hcas_;
+    if (subject >= cache.size()) cache.resize(store_.strings.size(), kNone - 1);
+    std::uint32_t& hca = cache[subject];
+    if (hca == kNone - 1) {
+      const std::string& name = text(subject);
+      const auto slash = name.find('/');
+      if (!is_peer) {
+        hca = local_.intern(name);
+      } else {
+        hca = slash == std::string::npos ? kNone : local_.intern(name.substr(slash + 1));
+      }
+    }
+    return hca;
+  }
+
   // Group of a row, or kNone when its figure is not judged.
   std::uint32_t group_of(const FigureRow& row) {
     if (options_.catalog == nullptr) return kNone;
@@ -163,7 +203,8 @@ class PeerJudge {
             pair_ids_.emplace((static_cast<std::uint64_t>(pair.first) << 32) | pair.second,
                               static_cast<std::uint32_t>(pairs_.size()));
         if (added) pairs_.push_back(pair);
-        pair_figures_.push_back({group, it->second, row.host, row.subject, row.peer, row.value});
+        pair_figures_.push_back({group, it->second, row.host, row.subject, row.peer, row.value,
+                                 hca_of(row.subject, false), other, hca_of(row.peer, true)});
       } else {
         node_figures_.push_back({group, row.host, class_of(row.subject),
                                  row.peer == 0 ? 0 : class_of(row.peer), row.subject, row.peer,
@@ -408,11 +449,15 @@ class PeerJudge {
     std::vector<PairValue> pair_values;
     std::vector<double> values, same;
     std::vector<const PairFigure*> rails;
+    std::vector<RailOutlier> rail_outliers;
+    std::map<std::uint64_t, RailEnd> rail_ends;
     std::size_t i = 0;
     while (i < figures.size()) {
       const std::uint32_t group_id = figures[i].group;
       const Group& group = groups_[group_id];
       pair_values.clear();
+      rail_outliers.clear();
+      rail_ends.clear();
       std::size_t group_end = i;
       while (group_end < figures.size() && figures[group_end].group == group_id) ++group_end;
       // Rails of each pair against each other, and each pair's median.
@@ -435,34 +480,118 @@ class PeerJudge {
         }
         if (values.size() >= 3) {  // with fewer, a rail cannot be told from the pair
           const OutlierReport report = find_outliers(values, policy_for(group));
+          std::set<std::uint64_t> ends, slow;
+          for (const PairFigure* rail : rails) {
+            ends.insert(end_key(rail->host, rail->hca));
+            if (rail->peer_hca != kNone) ends.insert(end_key(rail->peer_host, rail->peer_hca));
+          }
           for (const Outlier& outlier : report.outliers) {
             const PairFigure& rail = *rails[outlier.index];
-            Finding f = base(group, rail.host, text(rail.subject), outlier);
-            f.message = fmt::format(
-                "{}: {} -> {}: {} {}{}: {} {} is {} {} the median {} {} of the {} rails between "
-                "these two nodes{}; a rail, not the nodes",
-                text(rail.host), text(rail.subject), text(rail.peer), f.probe, f.metric,
-                size_words(group), format_value(outlier.value), f.unit, gap_words(outlier),
-                side_words(group), format_value(outlier.reference), f.unit, values.size(),
-                tier_words(group, outlier.value, outlier.reference));
-            f.evidence =
-                fmt::format("rails of {}--{}: median {}, MAD {}", text(pairs_[rail.pair].first),
-                            text(pairs_[rail.pair].second), format_value(report.peers.median),
-                            format_value(report.peers.mad));
-            f.source = source_words(values.size(), "rails of the pair");
-            f.remedy =
-                "check this HCA's port and cable and the switch port it reaches (mlxlink, "
-                "ibdiagnet); the other rails between the same nodes are fine";
-            propose(fmt::format("3r|{}|{}|{}|{}|{}|{}", group.key.probe, group.key.metric,
-                                group.key.cond, rail.host, rail.subject, rail.peer),
-                    std::move(f), outlier);
+            slow.insert(end_key(rail.host, rail.hca));
+            if (rail.peer_hca != kNone) slow.insert(end_key(rail.peer_host, rail.peer_hca));
+            rail_outliers.push_back({&rail, outlier, report.peers, values.size()});
+          }
+          for (const std::uint64_t rail_end : ends) {
+            RailEnd& counts = rail_ends[rail_end];
+            ++counts.pairs;
+            if (!slow.count(rail_end)) continue;
+            ++counts.slow_pairs;
+            counts.partners.push_back(figures[j].pair);
           }
         }
         pair_values.push_back({figures[j].pair, median_of(values)});
         j = end;
       }
+      judge_rails(group, rail_outliers, rail_ends);
       judge_pair_values(group, pair_values);
       i = group_end;
+    }
+  }
+
+  // A rail outlier touches two ends (an HCA of each node). An end slow in at least two pairs, and
+  // in at least `node_pair_share` of the pairs it was judged in, is that host's HCA whichever end
+  // measured; its partners' rails are not named. Other outliers are the rail between two HCAs.
+  void judge_rails(const Group& group, const std::vector<RailOutlier>& outliers,
+                   const std::map<std::uint64_t, RailEnd>& ends) {
+    std::set<std::uint64_t> slow_ends;
+    for (const auto& [end, counts] : ends) {
+      if (counts.slow_pairs >= 2 &&
+          static_cast<double>(counts.slow_pairs) >=
+              options_.node_pair_share * static_cast<double>(counts.pairs)) {
+        slow_ends.insert(end);
+      }
+    }
+    for (const std::uint64_t end : slow_ends) {
+      const auto host = static_cast<std::uint32_t>(end >> 32);
+      const auto hca = static_cast<std::uint32_t>(end & 0xffffffffu);
+      const RailOutlier* worst = nullptr;
+      bool fail = false;
+      for (const RailOutlier& o : outliers) {
+        const PairFigure& rail = *o.rail;
+        if (end_key(rail.host, rail.hca) != end &&
+            (rail.peer_hca == kNone || end_key(rail.peer_host, rail.peer_hca) != end)) {
+          continue;
+        }
+        fail = fail || o.outlier.fail;
+        if (worst == nullptr ||
+            std::fabs(o.outlier.relative_gap) > std::fabs(worst->outlier.relative_gap)) {
+          worst = &o;
+        }
+      }
+      const RailEnd& counts = ends.at(end);
+      Outlier summary = worst->outlier;
+      summary.fail = fail;
+      const std::string name = local_.text(hca);
+      Finding f = base(group, host, name, summary);
+      std::string partners;
+      for (const std::uint32_t pair : counts.partners) {
+        const auto& [a, b] = pairs_[pair];
+        partners += (partners.empty() ? "" : ", ") + text(a == host ? b : a);
+      }
+      f.message = fmt::format(
+          "{}: {} {} {}{}: slow in {} of its {} node pairs, whichever end measured (worst {} {}, "
+          "{} {} the median {} {} of the {} rails of its pair{}); this end's HCA, not its "
+          "partners",
+          text(host), name, f.probe, f.metric, size_words(group), counts.slow_pairs, counts.pairs,
+          format_value(summary.value), f.unit, gap_words(summary), side_words(group),
+          format_value(summary.reference), f.unit, worst->rails,
+          tier_words(group, summary.value, summary.reference));
+      f.evidence = fmt::format("{}/{} slow with {}; rails of the worst pair: median {}, MAD {}",
+                               text(host), name, partners, format_value(worst->peers.median),
+                               format_value(worst->peers.mad));
+      f.source = source_words(worst->rails, "rails of the pair");
+      f.remedy =
+          "check this HCA's port and cable and the switch port it reaches (mlxlink, ibdiagnet); "
+          "its partners are fine on the same rail with other nodes";
+      propose(fmt::format("3e|{}|{}|{}|{}|{}", group.key.probe, group.key.metric, group.key.cond,
+                          host, name),
+              std::move(f), summary);
+    }
+    for (const RailOutlier& o : outliers) {
+      const PairFigure& rail = *o.rail;
+      if (slow_ends.count(end_key(rail.host, rail.hca)) ||
+          (rail.peer_hca != kNone && slow_ends.count(end_key(rail.peer_host, rail.peer_hca)))) {
+        continue;
+      }
+      const Outlier& outlier = o.outlier;
+      Finding f = base(group, rail.host, text(rail.subject), outlier);
+      f.message = fmt::format(
+          "{}: {} -> {}: {} {}{}: {} {} is {} {} the median {} {} of the {} rails between "
+          "these two nodes{}; a rail, not the nodes",
+          text(rail.host), text(rail.subject), text(rail.peer), f.probe, f.metric,
+          size_words(group), format_value(outlier.value), f.unit, gap_words(outlier),
+          side_words(group), format_value(outlier.reference), f.unit, o.rails,
+          tier_words(group, outlier.value, outlier.reference));
+      f.evidence = fmt::format("rails of {}--{}: median {}, MAD {}", text(pairs_[rail.pair].first),
+                               text(pairs_[rail.pair].second), format_value(o.peers.median),
+                               format_value(o.peers.mad));
+      f.source = source_words(o.rails, "rails of the pair");
+      f.remedy =
+          "check this HCA's port and cable and the switch port it reaches (mlxlink, "
+          "ibdiagnet); the other rails between the same nodes are fine";
+      propose(fmt::format("3r|{}|{}|{}|{}|{}|{}", group.key.probe, group.key.metric, group.key.cond,
+                          rail.host, rail.subject, rail.peer),
+              std::move(f), outlier);
     }
   }
 
@@ -548,6 +677,7 @@ class PeerJudge {
   StringPool local_;  // condition signatures and subject classes
   std::vector<std::uint32_t> conditions_;
   std::vector<std::uint32_t> classes_;
+  std::vector<std::uint32_t> subject_hcas_, peer_hcas_;
   std::set<std::uint32_t> hosts_;
   std::vector<Group> groups_;
   std::unordered_map<GroupKey, std::uint32_t, GroupKeyHash> group_ids_;

@@ -3,7 +3,8 @@
 //   - within a node: GPUs, HCAs, GPU pairs of one node (same probe, metric, size, conditions);
 //   - across nodes: each node's median against the other nodes';
 //   - node pairs: each pair's figure against the other pairs', a rail against its pair's other
-//     rails, and a node all of whose pairs are slow named as the node.
+//     rails, an HCA slow in most of its pairs named as that host's HCA (whichever end measured),
+//     and a node all of whose pairs are slow named as the node.
 // Figures judged: GB/s, Gb/s, us, IOPS, op/s and TFLOP/s metrics of ok measurements; counters and
 // states are their family judges' business.
 #pragma once
@@ -34,7 +35,8 @@ struct PeerJudgeOptions {
   // Probes left alone entirely (node-pair localisation of coll.node_pairs is its own judge's).
   std::set<std::string> excluded_probes{"fabric.ib_ports", "fabric.pcie_links", "coll.node_pairs"};
   // A node whose pairs are outliers at least this often (and in at least two pairs) is named
-  // itself instead of each of its pairs.
+  // itself instead of each of its pairs; so is one end of rails (a host's HCA) instead of its
+  // partners' rails.
   double node_pair_share = 0.5;
 };
 

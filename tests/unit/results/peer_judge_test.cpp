@@ -1,6 +1,6 @@
 // Tests of the peer judge at each level: siblings on a node, nodes of a sweep, node pairs (a slow
-// pair, a node slow with every partner, a slow rail), with the tier note; a tight fleet raises
-// nothing; figures a family judges itself are left alone.
+// pair, a node slow with every partner, a slow rail, an HCA slow in every pair), with the tier
+// note; a tight fleet raises nothing; figures a family judges itself are left alone.
 #include "results/peer_judge.hpp"
 
 #include <gmock/gmock.h>
@@ -181,6 +181,23 @@ TEST(PeerJudge, SlowRailBetweenTwoNodes) {
   EXPECT_EQ(findings[0].subject, "mlx5_3");
   EXPECT_THAT(findings[0].message, HasSubstr("n7: mlx5_3 -> n8/mlx5_3"));
   EXPECT_THAT(findings[0].message, HasSubstr("a rail, not the nodes"));
+}
+
+TEST(PeerJudge, HcaSlowAtOneEndIsThatHostsHcaNotItsPartners) {
+  // n5's mlx5_3 at half rate: slow in its 4 pairs, whichever end measured (n5 -> n6, n5 -> n9,
+  // n4 -> n5, n1 -> n5). One finding, on n5's HCA; none on the partners that measured it.
+  const auto findings = judge(pair_sweep(
+      12, [](int i, int j, int rail) { return (i == 5 || j == 5) && rail == 3 ? 200.0 : 395.0; }));
+  ASSERT_EQ(findings.size(), 1u) << findings[0].host << " " << findings[0].message;
+  const Finding& f = findings[0];
+  EXPECT_EQ(f.host, "n5");
+  EXPECT_EQ(f.subject, "mlx5_3");
+  EXPECT_EQ(f.severity, Severity::fail);
+  EXPECT_NEAR(*f.observed, 200, 5);
+  EXPECT_THAT(f.message, HasSubstr("n5: mlx5_3 fabric.rdma_bw write_bw at 8MiB"));
+  EXPECT_THAT(f.message, HasSubstr("slow in 4 of its 4 node pairs"));
+  EXPECT_THAT(f.message, HasSubstr("this end's HCA, not its partners"));
+  EXPECT_THAT(f.source, HasSubstr("rails of the pair"));
 }
 
 TEST(PeerJudge, FindingsNameTheTierTheFigureMatches) {

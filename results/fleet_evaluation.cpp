@@ -5,12 +5,15 @@
 #include <algorithm>
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <exception>
 #include <fstream>
+#include <map>
 #include <mutex>
 #include <set>
 #include <thread>
+#include <tuple>
 #include <unordered_map>
 
 #include <nlohmann/json.hpp>
@@ -55,6 +58,30 @@ std::string stand_in_host(const RunInfo& run) {
   return fs::path(run.dir).filename().string();
 }
 
+// A figure measured from `host` to another host ("node12/mlx5_3" as its peer) is a link's: the
+// findings judged from it (thresholds, tiers) get a subject naming both ends, "node07/mlx5_3--
+// node12/mlx5_3", so that they count for neither node (matched by probe, metric, subject, size
+// and value, which a finding copies from its measurement).
+void name_links(std::vector<Finding>& findings, const std::vector<Measurement>& measurements,
+                const std::string& host) {
+  if (host.empty()) return;
+  using Key = std::tuple<std::string, std::string, std::string, std::uint64_t, double>;
+  std::map<Key, const Measurement*> links;
+  for (const Measurement& m : measurements) {
+    if (!std::isfinite(m.value)) continue;
+    const std::size_t slash = m.peer.find('/');
+    if (slash == std::string::npos || slash == 0 || m.peer.compare(0, slash, host) == 0) continue;
+    links.emplace(Key{m.probe, m.metric, m.subject, m.size_bytes.value_or(kNoSize), m.value}, &m);
+  }
+  if (links.empty()) return;
+  for (Finding& f : findings) {
+    if (!f.observed || !std::isfinite(*f.observed)) continue;
+    const auto found =
+        links.find(Key{f.probe, f.metric, f.subject, f.size_bytes.value_or(kNoSize), *f.observed});
+    if (found != links.end()) f.subject = host + "/" + f.subject + "--" + found->second->peer;
+  }
+}
+
 RunResult judge_run(const FleetStore& chunk, const FleetEvaluationOptions& options) {
   RunResult result;
   const RunInfo& run = chunk.runs.front();
@@ -85,7 +112,11 @@ RunResult judge_run(const FleetStore& chunk, const FleetEvaluationOptions& optio
     const std::string name =
         host != 0 ? chunk.strings.text(host)
                   : (result.hosts.size() == 1 ? result.hosts.front() : std::string());
-    if (options.judge_host) keep(options.judge_host(measurements, profile), name);
+    if (options.judge_host) {
+      std::vector<Finding> findings = options.judge_host(measurements, profile);
+      name_links(findings, measurements, name);
+      keep(std::move(findings), name);
+    }
     if (several && options.judge_run) {
       all.insert(all.end(), std::make_move_iterator(measurements.begin()),
                  std::make_move_iterator(measurements.end()));
@@ -110,6 +141,13 @@ RunResult judge_run(const FleetStore& chunk, const FleetEvaluationOptions& optio
 }
 
 }  // namespace
+
+std::optional<std::pair<std::string, std::string>> link_ends(const std::string& subject) {
+  const std::size_t dashes = subject.find("--");
+  if (dashes == std::string::npos || dashes == 0 || dashes + 2 >= subject.size()) return {};
+  auto host_of = [](const std::string& end) { return end.substr(0, end.find('/')); };
+  return std::make_pair(host_of(subject.substr(0, dashes)), host_of(subject.substr(dashes + 2)));
+}
 
 FleetEvaluation evaluate_fleet(const std::vector<fs::path>& run_dirs,
                                const FleetEvaluationOptions& options) {
@@ -180,9 +218,20 @@ FleetEvaluation evaluate_fleet(const std::vector<fs::path>& run_dirs,
     nodes[host].counts[Severity::pass] += count;
     evaluation.counts[Severity::pass] += count;
   }
+  // A link between two nodes of the fleet is neither node's fault: it drains neither.
+  auto is_link = [&nodes](const Finding& f) {
+    const auto ends = link_ends(f.subject);
+    return ends && ends->first != ends->second && nodes.count(ends->first) &&
+           nodes.count(ends->second);
+  };
   std::map<std::string, std::vector<Finding>> by_host;
   for (std::size_t i = 0; i < evaluation.findings.size(); ++i) {
     const Finding& f = evaluation.findings[i];
+    if (is_link(f)) {
+      evaluation.links.push_back(i);
+      ++evaluation.counts[f.severity];
+      continue;
+    }
     NodeSummary& node = nodes[f.host];
     node.host = f.host;
     node.findings.push_back(i);
@@ -240,6 +289,17 @@ nlohmann::json fleet_summary_json(const FleetEvaluation& e) {
                                                : nlohmann::json(node.incomplete_reason)},
                      {"worst", worst}});
   }
+  nlohmann::json links = nlohmann::json::array();
+  for (const std::size_t i : e.links) {
+    const Finding& f = e.findings[i];
+    const auto ends = link_ends(f.subject);
+    links.push_back({{"severity", to_string(f.severity)},
+                     {"probe", f.probe},
+                     {"metric", f.metric},
+                     {"subject", f.subject},
+                     {"hosts", {ends->first, ends->second}},
+                     {"message", f.message}});
+  }
   nlohmann::json by_verdict = nlohmann::json::object();
   for (Verdict v : {Verdict::pass, Verdict::warn, Verdict::fail, Verdict::incomplete}) {
     by_verdict[to_string(v)] = verdicts[v];
@@ -255,6 +315,7 @@ nlohmann::json fleet_summary_json(const FleetEvaluation& e) {
           {"counts", counts_json(e.counts)},
           {"drain", e.drain},
           {"recheck", e.recheck},
+          {"links", links},
           {"profile", e.profile_name},
           {"seconds", e.seconds},
           {"node_summaries", nodes}};

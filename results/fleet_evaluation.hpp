@@ -6,7 +6,9 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -46,21 +48,28 @@ struct FleetEvaluation {
   FleetStore store;
   std::vector<Finding> findings;   // every non-PASS finding (PASS ones are only counted)
   std::vector<NodeSummary> nodes;  // in host order
+  // Indices of the findings about a link between two nodes (subject "a--b", or
+  // "a/mlx5_3--b/mlx5_3" for one rail, both ends hosts of the fleet), worst first: they count
+  // for the fleet's verdict but for neither node's, and drain nobody.
+  std::vector<std::size_t> links;
   std::map<Severity, int> counts;  // PASS included
   Verdict verdict = Verdict::pass;
-  std::vector<std::string> drain;    // nodes with a FAIL
+  std::vector<std::string> drain;    // nodes with a FAIL of their own (not a link's)
   std::vector<std::string> recheck;  // nodes with no FAIL but an incomplete run or an ERROR
   std::string profile_name;          // the profile the peer notes used
   double seconds = 0;                // wall time of the evaluation
 };
+
+// The two ends of a link subject ("a--b", "a/mlx5_3--b/mlx5_3" -> a, b), or nothing.
+std::optional<std::pair<std::string, std::string>> link_ends(const std::string& subject);
 
 // Reads and judges every run (in parallel), then the peers of the whole fleet. Throws ConfigError
 // for unreadable or malformed inputs (naming file and line).
 FleetEvaluation evaluate_fleet(const std::vector<std::filesystem::path>& run_dirs,
                                const FleetEvaluationOptions& options);
 
-// fleet.json: the fleet's verdict and counts, the nodes to drain and recheck, and every node's
-// summary.
+// fleet.json: the fleet's verdict and counts, the nodes to drain and recheck, the links, and every
+// node's summary.
 nlohmann::json fleet_summary_json(const FleetEvaluation& evaluation);
 
 // Writes findings.jsonl (non-PASS findings, each naming its host and subject), fleet.json and

@@ -574,7 +574,10 @@ class PeerJudge {
         continue;
       }
       const Outlier& outlier = o.outlier;
-      Finding f = base(group, rail.host, text(rail.subject), outlier);
+      // The rail between two HCAs, a link: "n7/mlx5_3--n8/mlx5_3" (results/fleet_evaluation.hpp).
+      Finding f =
+          base(group, rail.host,
+               text(rail.host) + "/" + text(rail.subject) + "--" + text(rail.peer), outlier);
       f.message = fmt::format(
           "{}: {} -> {}: {} {}{}: {} {} is {} {} the median {} {} of the {} rails between "
           "these two nodes{}; a rail, not the nodes",
@@ -649,9 +652,10 @@ class PeerJudge {
           std::move(f), summary);
     }
     for (const Outlier& outlier : report.outliers) {
-      const auto& [a, b] = pairs_[pair_values[outlier.index].pair];
+      auto [a, b] = pairs_[pair_values[outlier.index].pair];
       if (slow_nodes.count(a) || slow_nodes.count(b)) continue;
-      const std::string subject = std::min(text(a), text(b)) + "--" + std::max(text(a), text(b));
+      if (text(b) < text(a)) std::swap(a, b);  // by name: string ids follow the reading order
+      const std::string subject = text(a) + "--" + text(b);
       Finding f = base(group, a, subject, outlier);
       f.message = fmt::format(
           "{}: {} {}{}: {} {} between {} and {} is {} {} the median {} {} of {} node pairs{}; "

@@ -120,6 +120,20 @@ void print_summary(const FleetEvaluation& e, const EvaluateArgs& args, std::FILE
                    node.counts.at(Severity::warn), node.counts.at(Severity::error), worst.c_str());
     }
   }
+  if (!e.links.empty()) {
+    std::fprintf(out, "links (%zu): between two nodes, counted for neither and draining neither:\n",
+                 e.links.size());
+    std::size_t listed = 0;
+    for (const std::size_t i : e.links) {
+      if (!args.all && ++listed > 50) {
+        std::fprintf(out, "  ... (--all lists every one)\n");
+        break;
+      }
+      const Finding& f = e.findings[i];
+      std::fprintf(out, "  %-6s %s %s %s\n", severity_label(f.severity), f.subject.c_str(),
+                   f.probe.c_str(), f.metric.c_str());
+    }
+  }
   std::string drain;
   for (const std::string& host : e.drain) drain += " " + host;
   std::string recheck;

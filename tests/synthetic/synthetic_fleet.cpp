@@ -444,16 +444,19 @@ Fleet write_fleet(const fs::path& dir, const FleetSpec& spec, int night) {
                           port_host,
                           {{port_host, "mlx5_3/1", ""},
                            {port_host, "mlx5_3", ""},
-                           {"*", "mlx5_3", port_host + "/mlx5_3"}}});
+                           {"*", "mlx5_3", port_host + "/mlx5_3"},
+                           {"*", "*/mlx5_3--" + port_host + "/mlx5_3", ""},
+                           {port_host, port_host + "/mlx5_3--*", ""}}});
   fleet.faults.push_back({FaultKind::socket_fallback,
                           name(place.socket_node),
                           {{name(place.socket_node), "coll.all_reduce", ""}}});
   const std::string a = name(place.slow_pair_client);
   const std::string b = name(place.slow_pair_server);
-  fleet.faults.push_back(
-      {FaultKind::slow_node_pair,
-       a,
-       {{"*", std::min(a, b) + "--" + std::max(a, b), ""}, {a, "mlx5_*", b + "/mlx5_"}}});
+  fleet.faults.push_back({FaultKind::slow_node_pair,
+                          a,
+                          {{"*", std::min(a, b) + "--" + std::max(a, b), ""},
+                           {a, "mlx5_*", b + "/mlx5_"},
+                           {a, a + "/mlx5_*--" + b + "/mlx5_*", ""}}});
   fleet.faults.push_back({FaultKind::history_regression,
                           name(place.regression_node),
                           {{name(place.regression_node), "/mnt/nvme", ""}},

@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 
 #include <fmt/format.h>
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -237,6 +238,49 @@ TEST(Evaluate, OutWritesFindingsFleetAndDrainAndIsNeverWrittenOver) {
   testing::internal::CaptureStderr();
   EXPECT_EQ(evaluate({(dir.path() / "sweep").string()}, text, out.string()), 2);
   EXPECT_THAT(testing::internal::GetCapturedStderr(), HasSubstr("not empty"));
+}
+
+TEST(Evaluate, ASlowPathBetweenTwoNodesDrainsNeitherEnd) {
+  TempDir dir;
+  const fs::path sweep = healthy_sweep(dir.path() / "sweep", 8);
+  {
+    // node00002's RDMA rails to node00003 at 60%: both nodes are fine with their other partners.
+    const fs::path file = sweep / synthetic::node_name(2) / "measurements.jsonl";
+    std::ifstream in(file);
+    std::string line, text;
+    while (std::getline(in, line)) {
+      nlohmann::json m = nlohmann::json::parse(line);
+      if (m["probe"] == "fabric.rdma_bw" &&
+          m["peer"].get<std::string>().rfind(synthetic::node_name(3) + "/", 0) == 0) {
+        m["value"] = m["value"].get<double>() * 0.6;
+      }
+      text += m.dump() + "\n";
+    }
+    std::ofstream(file, std::ios::trunc) << text;
+  }
+  const fs::path out = dir.path() / "eval";
+  std::string text;
+  EXPECT_EQ(evaluate({sweep.string()}, text, out.string()), 1) << text;  // the fleet has a FAIL
+  EXPECT_THAT(text, HasSubstr("nodes: 8: 8 pass, 0 warn, 0 fail, 0 incomplete"));
+  // The pair against the other pairs (the peers), and each of its 8 rails below its tier.
+  EXPECT_THAT(text, HasSubstr("links (9): between two nodes"));
+  EXPECT_THAT(text, HasSubstr("FAIL   node00002--node00003 fabric.rdma_bw write_bw"));
+  EXPECT_THAT(text, HasSubstr("FAIL   node00002/mlx5_7--node00003/mlx5_7 fabric.rdma_bw write_bw"));
+  EXPECT_THAT(text, HasSubstr("drain (0): none"));
+  const nlohmann::json fleet = nlohmann::json::parse(std::ifstream(out / "fleet.json"));
+  EXPECT_EQ(fleet["verdict"], "fail");
+  EXPECT_TRUE(fleet["drain"].empty());
+  ASSERT_EQ(fleet["links"].size(), 9u);
+  for (const nlohmann::json& link : fleet["links"]) {
+    EXPECT_EQ(link["hosts"], nlohmann::json({"node00002", "node00003"})) << link;
+    EXPECT_EQ(link["severity"], "fail") << link;
+  }
+  EXPECT_EQ(std::count_if(fleet["links"].begin(), fleet["links"].end(),
+                          [](const nlohmann::json& link) {
+                            return link["subject"] == "node00002--node00003";
+                          }),
+            1);
+  EXPECT_EQ(std::ifstream(out / "drain.txt").peek(), std::char_traits<char>::eof());
 }
 
 TEST(Baseline, RoundTripHealthyRunsPassARunTwentyPercentLowerFails) {

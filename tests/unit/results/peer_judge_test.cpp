@@ -178,7 +178,7 @@ TEST(PeerJudge, SlowRailBetweenTwoNodes) {
       12, [](int i, int j, int rail) { return (i == 7 && j == 8 && rail == 3) ? 200.0 : 395.0; }));
   ASSERT_EQ(findings.size(), 1u) << findings[0].message;
   EXPECT_EQ(findings[0].host, "n7");
-  EXPECT_EQ(findings[0].subject, "mlx5_3");
+  EXPECT_EQ(findings[0].subject, "n7/mlx5_3--n8/mlx5_3");  // a link: neither node's fault
   EXPECT_THAT(findings[0].message, HasSubstr("n7: mlx5_3 -> n8/mlx5_3"));
   EXPECT_THAT(findings[0].message, HasSubstr("a rail, not the nodes"));
 }

@@ -4,8 +4,11 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <cstdio>
+#include <iterator>
 #include <stdexcept>
 
 namespace fabcheck::synthetic {
@@ -37,19 +40,52 @@ std::string upstream_of(const std::string& bdf) {
                      fmt::format("{:02x}", std::stoi(bdf.substr(5, 2), nullptr, 16) - 1));
 }
 
-// Where the faults are in a fleet of `nodes`.
+// The RDMA servers node `index` measures (its partners are these and the nodes measuring it).
+std::array<std::size_t, 2> rdma_servers(std::size_t index, std::size_t nodes) {
+  return {(index + 1) % nodes, (index + nodes / 2) % nodes};
+}
+
+bool rdma_partners(std::size_t a, std::size_t b, std::size_t nodes) {
+  const auto of_a = rdma_servers(a, nodes);
+  const auto of_b = rdma_servers(b, nodes);
+  return std::find(of_a.begin(), of_a.end(), b) != of_a.end() ||
+         std::find(of_b.begin(), of_b.end(), a) != of_b.end();
+}
+
+// Where the faults are in a fleet of `nodes` (synthetic_fleet.hpp: at sixteenths, apart).
 struct Placement {
   std::size_t slow_gpu_node, downtrained_node, half_rate_node, socket_node, slow_pair_client,
       slow_pair_server, regression_node;
   static constexpr std::size_t slow_gpu = 5, downtrained_gpu = 2, half_rate_hca = 3;
   explicit Placement(std::size_t n)
-      : slow_gpu_node(n / 8),
-        downtrained_node(2 * n / 8),
-        half_rate_node(3 * n / 8),
-        socket_node(4 * n / 8),
-        slow_pair_client(5 * n / 8),
-        slow_pair_server((5 * n / 8 + n / 2) % n),
-        regression_node(7 * n / 8) {}
+      : slow_gpu_node(4 * n / 16),
+        downtrained_node(6 * n / 16),
+        half_rate_node(8 * n / 16),
+        socket_node(13 * n / 16),
+        slow_pair_client(2 * n / 16),
+        slow_pair_server((2 * n / 16 + n / 2) % n),
+        regression_node(15 * n / 16) {}
+
+  // Throws std::invalid_argument unless every fault has its own node and no fault node is an RDMA
+  // partner of another (but the slow pair's two of each other).
+  void check(std::size_t n) const {
+    const std::size_t all[] = {slow_pair_client, slow_pair_server, slow_gpu_node,  downtrained_node,
+                               half_rate_node,   socket_node,      regression_node};
+    for (std::size_t i = 0; i < std::size(all); ++i) {
+      for (std::size_t j = i + 1; j < std::size(all); ++j) {
+        if (i == 0 && j == 1) continue;
+        if (all[i] == all[j] || rdma_partners(all[i], all[j], n)) {
+          throw std::invalid_argument(fmt::format(
+              "a synthetic fleet of {} nodes puts two faults on node {} and {} (the same or RDMA "
+              "partners)",
+              n, all[i], all[j]));
+        }
+      }
+    }
+    if (!rdma_partners(slow_pair_client, slow_pair_server, n)) {
+      throw std::invalid_argument("the slow pair's nodes do not measure each other");
+    }
+  }
 };
 
 // One JSON line of a measurement, in the field order record_json.hpp writes.
@@ -308,9 +344,12 @@ struct NodeWriter {
   }
 
   void rdma(std::size_t nodes) {
-    for (std::size_t server : {(index + 1) % nodes, (index + nodes / 2) % nodes}) {
-      const bool slow_pair = spec.faults && night == 0 && index == place.slow_pair_client &&
-                             server == place.slow_pair_server;
+    for (std::size_t server : rdma_servers(index, nodes)) {
+      // A slow path is slow both ways (the server measures the client too: it is n/2 away).
+      const bool slow_pair =
+          spec.faults && night == 0 &&
+          ((index == place.slow_pair_client && server == place.slow_pair_server) ||
+           (index == place.slow_pair_server && server == place.slow_pair_client));
       for (std::size_t h = 0; h < kHcas; ++h) {
         const bool half = spec.faults && night == 0 && h == Placement::half_rate_hca &&
                           (index == place.half_rate_node || server == place.half_rate_node);
@@ -407,6 +446,7 @@ Fleet write_fleet(const fs::path& dir, const FleetSpec& spec, int night) {
   fs::create_directories(dir, error);
   if (error) throw std::runtime_error("cannot create " + dir.string() + ": " + error.message());
   const Placement place(spec.nodes);
+  if (spec.faults) place.check(spec.nodes);
   Fleet fleet;
   for (std::size_t i = 0; i < spec.nodes; ++i) {
     const std::string host = node_name(i);
@@ -432,34 +472,49 @@ Fleet write_fleet(const fs::path& dir, const FleetSpec& spec, int night) {
   }
   if (!spec.faults || night != 0) return fleet;
   auto name = [](std::size_t i) { return node_name(i); };
+  // A figure measured from one node's HCA to another's below its tier: a finding about that link.
+  auto rail = [&](std::size_t from, std::size_t to, std::size_t hca) {
+    const std::string from_hca = fmt::format("{}/mlx5_{}", name(from), hca);
+    const std::string to_hca = fmt::format("{}/mlx5_{}", name(to), hca);
+    return FaultPlace{name(from), from_hca + "--" + to_hca};
+  };
   fleet.faults.push_back(
-      {FaultKind::slow_gpu, name(place.slow_gpu_node), {{name(place.slow_gpu_node), "gpu5", ""}}});
-  fleet.faults.push_back(
-      {FaultKind::downtrained_link,
-       name(place.downtrained_node),
-       {{name(place.downtrained_node), "gpu2", ""},
-        {name(place.downtrained_node), gpu_bdf(Placement::downtrained_gpu), ""}}});
-  const std::string port_host = name(place.half_rate_node);
-  fleet.faults.push_back({FaultKind::half_rate_port,
-                          port_host,
-                          {{port_host, "mlx5_3/1", ""},
-                           {port_host, "mlx5_3", ""},
-                           {"*", "mlx5_3", port_host + "/mlx5_3"},
-                           {"*", "*/mlx5_3--" + port_host + "/mlx5_3", ""},
-                           {port_host, port_host + "/mlx5_3--*", ""}}});
+      {FaultKind::slow_gpu, name(place.slow_gpu_node), {{name(place.slow_gpu_node), "gpu5"}}});
+  fleet.faults.push_back({FaultKind::downtrained_link,
+                          name(place.downtrained_node),
+                          {{name(place.downtrained_node), "gpu2"},
+                           {name(place.downtrained_node), gpu_bdf(Placement::downtrained_gpu)}}});
+  // The half-rate port: on its node (the port, and the HCA slow with every partner); the rails
+  // through it, whichever end measured, are links.
+  const std::size_t port = place.half_rate_node;
+  Fault half{
+      FaultKind::half_rate_port, name(port), {{name(port), "mlx5_3/1"}, {name(port), "mlx5_3"}}};
+  for (std::size_t other = 0; other < spec.nodes; ++other) {
+    const auto servers = rdma_servers(other, spec.nodes);
+    if (other == port) {
+      for (std::size_t server : servers)
+        half.places.push_back(rail(port, server, Placement::half_rate_hca));
+    } else if (std::find(servers.begin(), servers.end(), port) != servers.end()) {
+      half.places.push_back(rail(other, port, Placement::half_rate_hca));
+    }
+  }
+  fleet.faults.push_back(half);
   fleet.faults.push_back({FaultKind::socket_fallback,
                           name(place.socket_node),
-                          {{name(place.socket_node), "coll.all_reduce", ""}}});
-  const std::string a = name(place.slow_pair_client);
-  const std::string b = name(place.slow_pair_server);
-  fleet.faults.push_back({FaultKind::slow_node_pair,
-                          a,
-                          {{"*", std::min(a, b) + "--" + std::max(a, b), ""},
-                           {a, "mlx5_*", b + "/mlx5_"},
-                           {a, a + "/mlx5_*--" + b + "/mlx5_*", ""}}});
+                          {{name(place.socket_node), "coll.all_reduce"}}});
+  // The slow pair: the path between them, and each rail measured either way.
+  const std::string a = std::min(name(place.slow_pair_client), name(place.slow_pair_server));
+  const std::string b = std::max(name(place.slow_pair_client), name(place.slow_pair_server));
+  Fault pair{FaultKind::slow_node_pair, name(place.slow_pair_client), {{a, a + "--" + b}}};
+  pair.link = true;
+  for (std::size_t h = 0; h < kHcas; ++h) {
+    pair.places.push_back(rail(place.slow_pair_client, place.slow_pair_server, h));
+    pair.places.push_back(rail(place.slow_pair_server, place.slow_pair_client, h));
+  }
+  fleet.faults.push_back(pair);
   fleet.faults.push_back({FaultKind::history_regression,
                           name(place.regression_node),
-                          {{name(place.regression_node), "/mnt/nvme", ""}},
+                          {{name(place.regression_node), "/mnt/nvme"}},
                           true});
   return fleet;
 }

@@ -22,12 +22,10 @@ enum class FaultKind {
 };
 const char* to_string(FaultKind kind);
 
-// Where a finding about a fault may be: on `host`, about `subject`; or, when `mentions` is set, on
-// any host about `subject` if its message names `mentions` (a partner measuring the faulty end).
+// Where a finding about a fault may be: on `host`, about `subject` (both exact).
 struct FaultPlace {
   std::string host;
   std::string subject;
-  std::string mentions;
 };
 
 struct Fault {
@@ -35,10 +33,15 @@ struct Fault {
   std::string host;
   std::vector<FaultPlace> places;
   bool found_by_compare = false;  // only `fabcheck compare` against history can see it
+  bool link = false;              // between two nodes (the slow pair): drains neither
 };
 
+// Node i measures RDMA to i+1 and i+n/2. The faults sit at sixteenths of the fleet (the slow
+// pair's client at 2n/16 and its server n/2 further, slow GPU 4n/16, downtrained link 6n/16,
+// half-rate port 8n/16, socket fallback 13n/16, history regression 15n/16), so that every fault
+// has its own node and no fault node measures, or is measured by, another but the slow pair's two.
 struct FleetSpec {
-  std::size_t nodes = 32;  // at least 16 for every fault to have its own node
+  std::size_t nodes = 32;  // with faults, at least 16 (write_fleet checks the placement)
   std::uint64_t seed = 7;
   bool faults = true;
   std::size_t collective_sizes = 25;  // 1 KiB to 16 GiB, x2

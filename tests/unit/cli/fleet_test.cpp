@@ -1,9 +1,9 @@
 // The synthetic sweep (tests/synthetic): every injected fault found at the right subject and
 // nothing else, by `fabcheck evaluate` (peers, family judges, defaults from evidence) and by
 // `fabcheck compare` against a fleet history written over three nights before.
-#include <fnmatch.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -47,17 +47,11 @@ const Registry& registry() {
   return instance;
 }
 
-bool matches(const std::string& pattern, const std::string& text) {
-  return ::fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
-}
-
-// The fault this finding is about, or nullptr.
+// The fault this finding is about (its exact host and subject), or nullptr.
 const Fault* fault_of(const Finding& f, const std::vector<Fault>& faults) {
   for (const Fault& fault : faults) {
     for (const auto& place : fault.places) {
-      if (!matches(place.host, f.host) || !matches(place.subject, f.subject)) continue;
-      if (!place.mentions.empty() && f.message.find(place.mentions) == std::string::npos) continue;
-      return &fault;
+      if (place.host == f.host && place.subject == f.subject) return &fault;
     }
   }
   return nullptr;
@@ -101,21 +95,43 @@ TEST_F(SyntheticFleet, EvaluateFindsEveryFaultAtItsSubjectAndNothingElse) {
     found.insert(fault);
   }
   std::set<std::string> expected_drain;
+  const Fault* slow_pair = nullptr;
   for (const Fault& fault : fleet_->faults) {
     if (fault.found_by_compare) continue;
     EXPECT_TRUE(found.count(&fault))
         << "not found: " << synthetic::to_string(fault.kind) << " on " << fault.host;
-  }
-  // The nodes to drain: the hosts with a FAIL, each a faulty node (or the partner that measured
-  // the half-rate port), never a healthy one.
-  ASSERT_FALSE(e.drain.empty());
-  for (const std::string& host : e.drain) {
-    bool explained = false;
-    for (const Finding& f : e.findings) {
-      if (f.host == host && f.severity == Severity::fail) explained = fault_of(f, fleet_->faults);
-      if (explained) break;
+    if (fault.link) {
+      slow_pair = &fault;
+    } else {
+      expected_drain.insert(fault.host);
     }
-    EXPECT_TRUE(explained) << host;
+  }
+  // The nodes to drain: exactly the nodes of the node faults; never a partner that measured the
+  // half-rate port, nor either end of the slow pair (a link).
+  EXPECT_EQ(std::set<std::string>(e.drain.begin(), e.drain.end()), expected_drain);
+  EXPECT_EQ(e.drain.size(), expected_drain.size());
+  // The links: the slow pair's path and rails, and the rails through the half-rate port, each
+  // counted for neither end.
+  ASSERT_NE(slow_pair, nullptr);
+  bool path = false;
+  for (const std::size_t i : e.links) {
+    const Finding& f = e.findings[i];
+    const Fault* fault = fault_of(f, fleet_->faults);
+    ASSERT_NE(fault, nullptr) << describe(f);
+    EXPECT_TRUE(fault == slow_pair || fault->kind == synthetic::FaultKind::half_rate_port)
+        << describe(f);
+    path = path || f.subject == slow_pair->places.front().subject;
+  }
+  EXPECT_TRUE(path) << "the slow pair's path is not among the links";
+  // The half-rate port's HCA, slow with every partner, is named on its own node.
+  const Fault& port = fleet_->faults[2];
+  ASSERT_EQ(port.kind, synthetic::FaultKind::half_rate_port);
+  EXPECT_TRUE(std::any_of(e.findings.begin(), e.findings.end(), [&](const Finding& f) {
+    return f.host == port.host && f.subject == "mlx5_3" && f.probe == "fabric.rdma_bw" &&
+           f.severity == Severity::fail;
+  }));
+  for (const NodeSummary& node : e.nodes) {
+    EXPECT_EQ(node.verdict == Verdict::fail, expected_drain.count(node.host) > 0) << node.host;
   }
   EXPECT_EQ(e.verdict, Verdict::fail);
   EXPECT_TRUE(e.recheck.empty());
@@ -162,7 +178,14 @@ TEST_F(SyntheticFleet, CompareAgainstHistoryFindsTheRegressionPeersCannotSee) {
   const Comparison comparison = compare_figures(tonight, reference, options);
   EXPECT_GT(comparison.compared, 15000u);
   bool regression = false;
-  for (const Finding& f : comparison.findings) {
+  for (Finding f : comparison.findings) {
+    // A figure measured to another node ("host: mlx5_3 -> node00016/mlx5_3 ...") fell: its link.
+    const std::string arrow = f.host + ": " + f.subject + " -> ";
+    if (f.message.rfind(arrow, 0) == 0) {
+      const std::string peer =
+          f.message.substr(arrow.size(), f.message.find(' ', arrow.size()) - arrow.size());
+      f.subject = f.host + "/" + f.subject + "--" + peer;
+    }
     const Fault* fault = fault_of(f, fleet_->faults);
     ASSERT_NE(fault, nullptr) << "a regression no fault explains: " << describe(f);
     regression = regression || fault->kind == synthetic::FaultKind::history_regression;

@@ -185,7 +185,7 @@ PcieExpectation parse_pcie_expectation(const std::string& option, const std::str
 int inventory_command(const InventoryOptions& options, std::FILE* out) {
   std::vector<SysfsProblem> problems;
   std::vector<PcieLinkState> links = read_pcie_links(options.sysfs_root, &problems);
-  const std::size_t pcie_problems = problems.size();
+  const std::size_t pcie_count = problems.size();
   std::vector<IbPortState> ports = read_ib_ports(options.sysfs_root, &problems);
   std::fprintf(out, "fabric inventory of %s\n", options.sysfs_root.c_str());
   print_pcie_table(links, out);
@@ -199,16 +199,12 @@ int inventory_command(const InventoryOptions& options, std::FILE* out) {
             : verbs.problem.c_str());
   }
 
-  std::vector<Measurement> measurements = pcie_link_measurements(links, options.gpus_under_load);
-  auto port_records = ib_port_measurements(ports);
+  const std::vector<SysfsProblem> pcie_problems(problems.begin(), problems.begin() + pcie_count);
+  const std::vector<SysfsProblem> port_problems(problems.begin() + pcie_count, problems.end());
+  std::vector<Measurement> measurements =
+      pcie_link_records(links, options.gpus_under_load, pcie_problems);
+  auto port_records = ib_port_records(ports, port_problems);
   measurements.insert(measurements.end(), port_records.begin(), port_records.end());
-  for (std::size_t i = 0; i < problems.size(); ++i) {
-    const bool pcie = i < pcie_problems;
-    auto records =
-        sysfs_problem_measurements(pcie ? kPcieLinksProbe : kIbPortsProbe,
-                                   pcie ? "link_width_deficit" : "port_active", {problems[i]});
-    measurements.insert(measurements.end(), records.begin(), records.end());
-  }
   std::map<std::string, CounterSnapshot> before;
   for (const auto& port : ports) before[port.subject()] = port.counters;
   std::optional<std::map<std::string, CounterSnapshot>> after;

@@ -62,11 +62,15 @@ class IbCountersProbe : public Probe {
       for (const auto& port : ports) stored->ports[port.subject()] = port.counters;
       std::this_thread::sleep_for(std::chrono::duration<double>(interval_option(context.options)));
     }
-    auto after = read_ib_counters(root);
+    std::vector<SysfsProblem> problems;
+    auto after = read_ib_counters(root, &problems);
     for (auto& m :
          ib_counter_measurements(stored->ports, after, now_seconds() - stored->taken_at_s)) {
       sink.emit(std::move(m));
     }
+    // A counter that cannot be read or holds no number is named: its growth cannot be judged.
+    for (auto& m : sysfs_problem_measurements(kIbCountersProbe, "error_counter_delta", problems))
+      sink.emit(std::move(m));
   }
 };
 

@@ -28,15 +28,13 @@ class IbPortsProbe : public Probe {
     auto ports = read_ib_ports(context.options.sysfs_root, &problems);
     bool live = context.options.sysfs_root == "/";
     VerbsDevices verbs = live ? list_verbs_devices() : VerbsDevices{};
-    for (auto& m : ib_port_measurements(ports)) {
-      if (live) {
+    for (auto& m : ib_port_records(ports, problems)) {
+      if (live && m.status == MeasurementStatus::ok) {
         m.params["libibverbs"] =
             verbs.library_loaded ? std::to_string(verbs.names.size()) + " devices" : verbs.problem;
       }
       sink.emit(std::move(m));
     }
-    for (auto& m : sysfs_problem_measurements(kIbPortsProbe, "port_active", problems))
-      sink.emit(std::move(m));
     if (!ports.empty()) {
       StoredCounters stored;
       stored.taken_at_s = now_seconds();

@@ -243,4 +243,33 @@ std::vector<Measurement> sysfs_problem_measurements(const char* probe, const cha
   return out;
 }
 
+std::vector<Measurement> pcie_link_records(const std::vector<PcieLinkState>& links,
+                                           bool gpus_under_load,
+                                           const std::vector<SysfsProblem>& problems) {
+  std::vector<Measurement> out = pcie_link_measurements(links, gpus_under_load);
+  std::erase_if(out, [&](const Measurement& m) {
+    return m.status == MeasurementStatus::waived &&
+           std::any_of(problems.begin(), problems.end(), [&](const SysfsProblem& problem) {
+             return problem.path.find("/" + m.subject + "/") != std::string::npos;
+           });
+  });
+  for (auto& m : sysfs_problem_measurements(kPcieLinksProbe, "link_width_deficit", problems))
+    out.push_back(std::move(m));
+  return out;
+}
+
+std::vector<Measurement> ib_port_records(const std::vector<IbPortState>& ports,
+                                         const std::vector<SysfsProblem>& problems) {
+  std::vector<Measurement> out;
+  if (problems.empty() || !ports.empty()) out = ib_port_measurements(ports);
+  if (!problems.empty()) {
+    std::erase_if(out, [](const Measurement& m) {
+      return m.status == MeasurementStatus::waived || m.metric == "active_ports";
+    });
+  }
+  for (auto& m : sysfs_problem_measurements(kIbPortsProbe, "port_active", problems))
+    out.push_back(std::move(m));
+  return out;
+}
+
 }  // namespace fabcheck

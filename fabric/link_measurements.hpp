@@ -50,4 +50,16 @@ std::vector<Measurement> ib_counter_growth(const std::map<std::string, CounterSn
 std::vector<Measurement> sysfs_problem_measurements(const char* probe, const char* metric,
                                                     const std::vector<SysfsProblem>& problems);
 
+// What fabric.pcie_links and inventory report: pcie_link_measurements, and one ERROR per value that
+// could not be read or understood; a device with such a value is not also called "no link state".
+std::vector<Measurement> pcie_link_records(const std::vector<PcieLinkState>& links,
+                                           bool gpus_under_load,
+                                           const std::vector<SysfsProblem>& problems);
+
+// What fabric.ib_ports and inventory report: ib_port_measurements and one ERROR per problem; when
+// the ports could not all be read, neither "no RDMA device" nor a count of active ports is given
+// (the count is unknown, not zero).
+std::vector<Measurement> ib_port_records(const std::vector<IbPortState>& ports,
+                                         const std::vector<SysfsProblem>& problems);
+
 }  // namespace fabcheck

@@ -24,9 +24,7 @@ class PcieLinksProbe : public Probe {
     bool loaded = load != context.options.extra.end() && load->second == "1";
     std::vector<SysfsProblem> problems;
     auto links = read_pcie_links(context.options.sysfs_root, &problems);
-    for (auto& m : pcie_link_measurements(links, loaded)) sink.emit(std::move(m));
-    for (auto& m : sysfs_problem_measurements(kPcieLinksProbe, "link_width_deficit", problems))
-      sink.emit(std::move(m));
+    for (auto& m : pcie_link_records(links, loaded, problems)) sink.emit(std::move(m));
     if (links.empty() && problems.empty()) {
       Measurement none;
       none.probe = kPcieLinksProbe;

@@ -10,6 +10,7 @@
 #include <cstring>
 
 #include "fabric/text_scan.hpp"
+#include "results/input_path.hpp"
 
 namespace fabcheck {
 
@@ -17,8 +18,7 @@ namespace {
 
 bool absent(int error) { return error == ENOENT || error == ENOTDIR; }
 
-void add(std::vector<SysfsProblem>* problems, const std::filesystem::path& path,
-         std::string what) {
+void add(std::vector<SysfsProblem>* problems, const std::filesystem::path& path, std::string what) {
   if (problems) problems->push_back({path.string(), std::move(what)});
 }
 
@@ -37,7 +37,9 @@ std::optional<std::string> read_sysfs_text(const std::filesystem::path& file,
   struct stat info {};
   if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
     ::close(fd);
-    return std::nullopt;  // an attribute is a file; anything else is not one
+    // An attribute is a file: a FIFO or a folder in its place is named, never read as absent.
+    add(problems, file, "is " + describe_path(file) + ", not an attribute file");
+    return std::nullopt;
   }
   constexpr std::size_t kLimit = 64 * 1024;
   std::string content(kLimit, '\0');

@@ -14,7 +14,8 @@ fi
 mkdir -p "$out"
 flags=(-std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
        -I"$root" -DFMT_HEADER_ONLY=1)
-common=("$root/fabric/text_scan.cpp" "$root/fabric/sysfs_file.cpp" "$root/bench/core/cpu_list.cpp")
+common=("$root/fabric/text_scan.cpp" "$root/fabric/sysfs_file.cpp" "$root/bench/core/cpu_list.cpp"
+        "$root/results/input_path.cpp")
 build() {  # name sources...
   local name="$1"; shift
   if [[ ! -x "$out/$name" || -n "$(find "$here" "$root/fabric" "$root/host" "$root/results" -newer "$out/$name" -name '*.[ch]pp' | head -1)" ]]; then
@@ -22,15 +23,16 @@ build() {  # name sources...
     "$cxx" "${flags[@]}" "$@" "${common[@]}" -o "$out/$name"
   fi
 }
+# What judging a record needs (the evaluator, profiles and tiers, units, records).
+judging=()
+for f in evaluator profile tiers units measurement finding; do judging+=("$root/results/$f.cpp"); done
 build nccl_log_fuzz "$here/nccl_log_fuzz.cpp" "$root/fabric/nccl_log.cpp" "$root/fabric/nccl_transport.cpp" \
-  "$root/results/input_path.cpp" "$root/results/line_input.cpp"
+  "$root/results/line_input.cpp" "${judging[@]}"
 build sysfs_fuzz "$here/sysfs_fuzz.cpp" "$root/fabric/pcie_link.cpp" "$root/fabric/ib_port.cpp" \
   "$root/fabric/pcie_affinity.cpp" "$root/fabric/perftest_output.cpp"
 build kernel_log_fuzz "$here/kernel_log_fuzz.cpp" "$root/host/kernel_log_scan.cpp" \
   "$root/host/kernel_log_line.cpp" "$root/host/kernel_event.cpp" "$root/results/line_input.cpp" \
-  "$root/results/input_path.cpp" \
-  "$root/results/evaluator.cpp" "$root/results/profile.cpp" "$root/results/units.cpp" \
-  "$root/results/measurement.cpp" "$root/results/finding.cpp"
+  "${judging[@]}"
 results=()
 for f in json_line jsonl_reader record_lines fleet_store run_reader finding measurement peer_judge \
          robust_stats tiers units; do results+=("$root/results/$f.cpp"); done

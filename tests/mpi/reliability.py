@@ -372,6 +372,47 @@ def scenario_unknown_values(tmp):
             fail(f"expected exit 2 saying {named!r}")
 
 
+def scenario_unreadable_values(tmp):
+    """As an unprivileged user (setpriv to nobody), sysfs values it cannot read are ERRORs naming
+    each file (exit 3): a GPU's link width, and the RDMA folder itself, which must not be reported
+    as "no RDMA device"; a FIFO in place of an attribute is named for what it is."""
+    tmp.chmod(0o755)
+    tree = tmp / "sysfs"
+    shutil.copytree(ROOT / "tests" / "fixtures" / "fabric" / "sysfs" / "healthy", tree,
+                    symlinks=True)
+    for path in [tree, *tree.rglob("*")]:
+        if not path.is_symlink():
+            path.chmod(0o755 if path.is_dir() else 0o644)
+    gpu = (tree / "sys" / "bus" / "pci" / "devices" / "0000:18:00.0").resolve()
+    (gpu / "current_link_width").chmod(0o000)
+    nvme_width = tree / "sys" / "bus" / "pci" / "devices" / "0000:0b:00.0"
+    (tree / "sys" / "class" / "infiniband").chmod(0o000)
+    command = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups", ARGS.fabcheck,
+               "inventory", "--sysfs-root", str(tree), "--expect-ib-ports", "8"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=20)
+    print(f"as nobody: exit {result.returncode}")
+    named = [f"{tree}/sys/bus/pci/devices/0000:18:00.0/current_link_width: cannot read: Permission denied",
+             f"{tree}/sys/class/infiniband: cannot list: Permission denied"]
+    for text in named:
+        if text not in result.stdout:
+            fail(f"not named: {text!r}\n{result.stdout}")
+    if "no RDMA device" in result.stdout or "no PCIe link state" in result.stdout:
+        fail("an unreadable value was reported as absent")
+    if result.returncode != 3 or "verdict: PASS" in result.stdout:
+        fail(f"expected exit 3 and no PASS, got {result.returncode}\n{result.stdout}")
+    (tree / "sys" / "class" / "infiniband").chmod(0o755)
+    (gpu / "current_link_width").chmod(0o644)
+    width = nvme_width / "current_link_width"
+    width.unlink()
+    os.mkfifo(width)
+    result = subprocess.run([ARGS.fabcheck, "inventory", "--sysfs-root", str(tree)],
+                            capture_output=True, text=True, timeout=20)
+    print(f"a FIFO for an attribute: exit {result.returncode}")
+    if f"{width}: is a named pipe (FIFO), not an attribute file" not in result.stdout or \
+            result.returncode != 3:
+        fail(f"the FIFO was not named (exit {result.returncode})\n{result.stdout}")
+
+
 SCENARIOS = {
     "stop-rank0": scenario_stop_rank0,
     "stop-startup": scenario_stop_startup,
@@ -382,6 +423,7 @@ SCENARIOS = {
     "size-refusal": scenario_size_refusal,
     "odd-paths": scenario_odd_paths,
     "unknown-values": scenario_unknown_values,
+    "unreadable-values": scenario_unreadable_values,
 }
 
 if __name__ == "__main__":

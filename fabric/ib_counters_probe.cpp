@@ -2,43 +2,38 @@
 // (or over --opt ib_counters.interval_s=S when it did not run); and the same counters, with RoCE's
 // congestion counters, read around each heavy probe (the monitor the runner calls).
 #include <chrono>
-#include <cstdlib>
 #include <thread>
 
+#include "bench/core/counter_monitor.hpp"
+#include "bench/core/probe.hpp"
 #include "bench/core/timer.hpp"
 #include "fabric/ib_counter_snapshot.hpp"
 #include "fabric/ib_port.hpp"
 #include "fabric/link_measurements.hpp"
-#include "fabric/probes.hpp"
-#include "results/config_error.hpp"
 
 namespace fabcheck {
 
 namespace {
 
-double interval_option(const RunOptions& options) {
-  auto it = options.extra.find("ib_counters.interval_s");
-  if (it == options.extra.end()) return 5.0;
-  char* end = nullptr;
-  double value = std::strtod(it->second.c_str(), &end);
-  if (end == it->second.c_str() || *end != '\0' || value < 0 || value > 3600) {
-    throw ConfigError("--opt ib_counters.interval_s: expected seconds (0..3600), got \"" +
-                      it->second + "\"");
-  }
-  return value;
-}
+const OptionSpec kInterval{.key = "ib_counters.interval_s",
+                           .type = OptionType::number,
+                           .default_value = "5",
+                           .meaning =
+                               "seconds between two counter readings when fabric.ib_ports "
+                               "left no snapshot",
+                           .min = 0,
+                           .max = 3600};
 
 class IbCountersProbe : public Probe {
  public:
-  std::string id() const override { return kIbCountersProbe; }
-  std::string description() const override {
-    return "growth of RDMA port error counters (symbol errors, link downed, receive errors, "
-           "discards, out_of_buffer, ...) since fabric.ib_ports, i.e. across the heavy probes";
-  }
-  std::vector<MetricSpec> metrics() const override { return ib_counter_metrics(); }
-  Applicability applies(const World&, const RunOptions&) const override {
-    return Applicability::yes();
-  }
+  IbCountersProbe()
+      : Probe({.id = kIbCountersProbe,
+               .description = "growth of RDMA port error counters (symbol errors, link downed, "
+                              "receive errors, discards, out_of_buffer, ...) since "
+                              "fabric.ib_ports, i.e. across the heavy probes",
+               .metrics = ib_counter_metrics(),
+               .scope = ProbeScope::host,
+               .options = {kInterval}}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;
     const std::string& root = context.options.sysfs_root;
@@ -60,7 +55,8 @@ class IbCountersProbe : public Probe {
       stored.emplace();
       stored->taken_at_s = now_seconds();
       for (const auto& port : ports) stored->ports[port.subject()] = port.counters;
-      std::this_thread::sleep_for(std::chrono::duration<double>(interval_option(context.options)));
+      std::this_thread::sleep_for(
+          std::chrono::duration<double>(option_number(context.options, kInterval)));
     }
     std::vector<SysfsProblem> problems;
     auto after = read_ib_counters(root, &problems);

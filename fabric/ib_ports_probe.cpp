@@ -1,27 +1,25 @@
 // fabric.ib_ports: state, physical state, rate and stuck counters of every RDMA port; keeps a
 // counter snapshot for fabric.ib_counters.
+#include "bench/core/probe.hpp"
 #include "bench/core/timer.hpp"
 #include "fabric/ib_counter_snapshot.hpp"
 #include "fabric/ib_port.hpp"
 #include "fabric/link_measurements.hpp"
-#include "fabric/probes.hpp"
 #include "fabric/verbs_devices.hpp"
 
 namespace fabcheck {
 
 namespace {
 
+// A node without RDMA devices reports it (WAIVED or FAIL), so it needs nothing.
 class IbPortsProbe : public Probe {
  public:
-  std::string id() const override { return kIbPortsProbe; }
-  std::string description() const override {
-    return "InfiniBand/RoCE ports: state, physical state, rate, link layer, counters stuck at "
-           "their maximum (sysfs and libibverbs)";
-  }
-  std::vector<MetricSpec> metrics() const override { return ib_port_metrics(); }
-  Applicability applies(const World&, const RunOptions&) const override {
-    return Applicability::yes();  // a node without RDMA devices reports it (WAIVED or FAIL)
-  }
+  IbPortsProbe()
+      : Probe({.id = kIbPortsProbe,
+               .description = "InfiniBand/RoCE ports: state, physical state, rate, link layer, "
+                              "counters stuck at their maximum (sysfs and libibverbs)",
+               .metrics = ib_port_metrics(),
+               .scope = ProbeScope::host}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;
     std::vector<SysfsProblem> problems;

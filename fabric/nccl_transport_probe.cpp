@@ -2,10 +2,10 @@
 // debug logs they left in <run_dir>/nccl-logs.
 #include <algorithm>
 
+#include "bench/core/probe.hpp"
 #include "fabric/nccl_log.hpp"
 #include "fabric/nccl_log_files.hpp"
 #include "fabric/nccl_transport.hpp"
-#include "fabric/probes.hpp"
 
 namespace fabcheck {
 
@@ -15,28 +15,29 @@ constexpr const char* kProbe = "fabric.nccl_transport";
 // Its NCCL log sends one node's traffic through the NICs on purpose.
 constexpr const char* kLoopbackProbe = "coll.nic_loopback";
 
+std::vector<MetricSpec> transport_metrics() {
+  std::vector<MetricSpec> specs;
+  for (const char* lower :
+       {"socket_channels", "inter_node_socket_channels", "ib_channels_without_gdr",
+        "intra_node_non_p2p_channels", "unrecognised_lines", "shm_channels"}) {
+    specs.push_back({lower, MetricInfo{"count", Better::lower}});
+  }
+  for (const char* higher : {"ib_channels", "gdr_channels", "p2p_channels"}) {
+    specs.push_back({higher, MetricInfo{"count", Better::higher}});
+  }
+  return specs;
+}
+
+// Needs nothing declared: whether an NCCL probe ran is only known when this one runs.
 class NcclTransportProbe : public Probe {
  public:
-  std::string id() const override { return kProbe; }
-  std::string description() const override {
-    return "transports NCCL chose in this run (NET/IB with or without GDRDMA, NET/Socket, P2P, "
-           "SHM), read from the NCCL debug logs of the NCCL probes";
-  }
-  std::vector<MetricSpec> metrics() const override {
-    std::vector<MetricSpec> specs;
-    for (const char* lower :
-         {"socket_channels", "inter_node_socket_channels", "ib_channels_without_gdr",
-          "intra_node_non_p2p_channels", "unrecognised_lines", "shm_channels"}) {
-      specs.push_back({lower, MetricInfo{"count", Better::lower}});
-    }
-    for (const char* higher : {"ib_channels", "gdr_channels", "p2p_channels"}) {
-      specs.push_back({higher, MetricInfo{"count", Better::higher}});
-    }
-    return specs;
-  }
-  Applicability applies(const World&, const RunOptions&) const override {
-    return Applicability::yes();  // whether an NCCL probe ran is only known when this one runs
-  }
+  NcclTransportProbe()
+      : Probe({.id = kProbe,
+               .description = "transports NCCL chose in this run (NET/IB with or without GDRDMA, "
+                              "NET/Socket, P2P, SHM), read from the NCCL debug logs of the NCCL "
+                              "probes",
+               .metrics = transport_metrics(),
+               .scope = ProbeScope::host}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;
     auto dir = nccl_log_dir(context.run_dir);

@@ -116,17 +116,52 @@ Finding base_finding(Severity severity, const PairRecords& records, const PairSu
 
 const char* pair_pass_name(PairPass pass) { return pass == PairPass::first ? "first" : "confirm"; }
 
+const OptionSpec& pair_schedule_option() {
+  static const OptionSpec spec{.key = "pairs",
+                               .type = OptionType::choice,
+                               .default_value = "all",
+                               .meaning =
+                                   "node pairs of coll.node_pairs: all (circle method) or quick "
+                                   "(a ring of neighbours and a few shuffles); --pairs sets it",
+                               .choices = {"all", "quick"}};
+  return spec;
+}
+
+const OptionSpec& pair_min_gap_option() {
+  static const OptionSpec spec{.key = "pairs.min_gap",
+                               .type = OptionType::number,
+                               .default_value = "0.5",
+                               .meaning =
+                                   "a pair below (1 - gap) x the cluster's median pair is slow "
+                                   "(the profile's [node] pair_min_gap sets it)",
+                               .min = 0,
+                               .max = 1,
+                               .min_exclusive = true,
+                               .max_exclusive = true};
+  return spec;
+}
+
+const OptionSpec& pair_sizes_option(const std::string& backend) {
+  static const auto make = [](const char* name) {
+    return OptionSpec{.key = std::string("node_pairs.sizes.") + name,
+                      .type = OptionType::size_sweep,
+                      .default_value = "64K,4M",
+                      .meaning = std::string("message sizes of coll.node_pairs on the ") + name +
+                                 " backend (--sizes overrides)"};
+  };
+  static const OptionSpec mpi = make("mpi");
+  static const OptionSpec nccl = make("nccl");
+  return backend == "nccl" ? nccl : mpi;
+}
+
 PairSchedule pair_schedule_from(const RunOptions& options) {
-  const auto it = options.extra.find("pairs");
-  if (it == options.extra.end() || it->second == "all") return PairSchedule::all;
-  if (it->second == "quick") return PairSchedule::quick;
-  throw ConfigError("--pairs \"" + it->second + "\": expected all or quick");
+  return option_choice(options, pair_schedule_option()) == "quick" ? PairSchedule::quick
+                                                                   : PairSchedule::all;
 }
 
 LocalisationRule localisation_rule_from(const RunOptions& options) {
   LocalisationRule rule;
-  const auto it = options.extra.find("pairs.min_gap");
-  if (it != options.extra.end()) rule.min_gap = parse_gap(it->second, "--opt pairs.min_gap");
+  rule.min_gap = option_number(options, pair_min_gap_option());
   return rule;
 }
 

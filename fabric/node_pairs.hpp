@@ -20,8 +20,12 @@ const char* pair_pass_name(PairPass pass);  // "first", "confirm"
 
 // --pairs all (circle method, every pair) or quick (ring of neighbours and a few shuffles).
 enum class PairSchedule { all, quick };
-// Options read: "pairs" (all|quick), "pairs.min_gap" (0 < gap < 1). Throws ConfigError naming the
-// option and value.
+// The options coll.node_pairs reads: "pairs" (all|quick), "pairs.min_gap" (0 < gap < 1) and its
+// sizes per backend ("node_pairs.sizes.mpi", "node_pairs.sizes.nccl").
+const OptionSpec& pair_schedule_option();
+const OptionSpec& pair_min_gap_option();
+const OptionSpec& pair_sizes_option(const std::string& backend);
+// Their values. Throws ConfigError naming the option and value.
 PairSchedule pair_schedule_from(const RunOptions& options);
 LocalisationRule localisation_rule_from(const RunOptions& options);
 

@@ -12,20 +12,17 @@
 
 #include "bench/coll/coll_probes.hpp"
 #include "bench/coll/engine.hpp"
+#include "bench/coll/mpi_call_plan.hpp"
 #include "bench/core/size_range.hpp"
 #include "bench/core/timer.hpp"
 #include "fabric/node_pairs.hpp"
 #include "fabric/pair_localisation.hpp"
-#include "fabric/probes.hpp"
 #include "results/units.hpp"
 
 namespace fabcheck {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-
-// Sizes when neither --sizes nor the plan gives any: the matrix figure is the largest.
-constexpr const char* kDefaultSizes = "64K,4M";
 
 // One pair's figures, as the pair's first rank measured them; gathered to the root.
 struct PairOutcome {
@@ -97,8 +94,7 @@ class PairSink final : public MeasurementSink {
 
 std::vector<std::uint64_t> pair_sizes(const RunOptions& options, const std::string& backend) {
   if (!options.sizes.empty()) return options.sizes;
-  const auto it = options.extra.find("node_pairs.sizes." + backend);
-  return parse_size_sweep(it == options.extra.end() ? kDefaultSizes : it->second);
+  return option_sizes(options, pair_sizes_option(backend));
 }
 
 double busbw_at_largest(const std::vector<SweepRow>& rows) {
@@ -115,17 +111,20 @@ std::string short_gbps(double value) {
 
 class NodePairsProbe final : public Probe {
  public:
-  std::string id() const override { return kNodePairsProbe; }
-  std::string description() const override {
-    return "every pair of nodes: bidirectional exchange and 2-node all-reduce, pairs of a round "
-           "side by side; node x node matrix; names a slow node or a slow link";
-  }
-  std::vector<MetricSpec> metrics() const override { return node_pairs_metrics(); }
+  NodePairsProbe()
+      : Probe({.id = kNodePairsProbe,
+               .description = "every pair of nodes: bidirectional exchange and 2-node all-reduce, "
+                              "pairs of a round side by side; node x node matrix; names a slow "
+                              "node or a slow link (the matrix figure is the largest size)",
+               .metrics = node_pairs_metrics(),
+               .needs = {collective_backend_requirement()},
+               .scope = ProbeScope::world,
+               .options = {pair_schedule_option(), pair_min_gap_option(), pair_sizes_option("mpi"),
+                           pair_sizes_option("nccl"), mpi_max_count_option(),
+                           ops_per_sample_option()}}) {}
   bool prints_own_table() const override { return true; }
 
-  Applicability applies(const World& world, const RunOptions& options) const override {
-    const BackendChoice choice = choose_collective_backend(options.backend, world);
-    if (choice.name.empty()) return Applicability::waived(choice.reason);
+  Applicability applies(const World& world, const RunOptions& /*options*/) const override {
     const auto hosts = world.distinct_hosts();
     if (hosts.size() < 2) {
       return Applicability::waived("needs ranks on at least 2 hosts (all ranks are on " +

@@ -1,27 +1,31 @@
 // fabric.pcie_links: link generation, width and AER totals of every GPU, HCA, NIC and NVMe device.
+#include "bench/core/probe.hpp"
 #include "fabric/link_measurements.hpp"
 #include "fabric/pcie_link.hpp"
-#include "fabric/probes.hpp"
 
 namespace fabcheck {
 
 namespace {
 
+const OptionSpec kGpusUnderLoad{
+    .key = "pcie.gpus_under_load",
+    .type = OptionType::flag,
+    .default_value = "0",
+    .meaning = "GPUs are busy meanwhile: judge their link generation too (idle GPUs downtrain)"};
+
 class PcieLinksProbe : public Probe {
  public:
-  std::string id() const override { return kPcieLinksProbe; }
-  std::string description() const override {
-    return "PCIe link speed and width of GPUs, HCAs, NICs and NVMe against their maximum, and AER "
-           "error totals (sysfs; --opt pcie.gpus_under_load=1 when GPUs are busy meanwhile)";
-  }
-  std::vector<MetricSpec> metrics() const override { return pcie_link_metrics(); }
-  Applicability applies(const World&, const RunOptions&) const override {
-    return Applicability::yes();
-  }
+  PcieLinksProbe()
+      : Probe({.id = kPcieLinksProbe,
+               .description = "PCIe link speed and width of GPUs, HCAs, NICs and NVMe against "
+                              "their maximum, and AER error totals (sysfs)",
+               .metrics = pcie_link_metrics(),
+               .scope = ProbeScope::host,
+               .options = {kGpusUnderLoad}}) {}
+
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;  // one reading per host
-    auto load = context.options.extra.find("pcie.gpus_under_load");
-    bool loaded = load != context.options.extra.end() && load->second == "1";
+    const bool loaded = option_flag(context.options, kGpusUnderLoad);
     std::vector<SysfsProblem> problems;
     auto links = read_pcie_links(context.options.sysfs_root, &problems);
     for (auto& m : pcie_link_records(links, loaded, problems)) sink.emit(std::move(m));

@@ -7,6 +7,7 @@
 #include <sstream>
 #include <thread>
 
+#include "bench/core/probe.hpp"
 #include "fabric/child_process.hpp"
 #include "fabric/ib_port.hpp"
 #include "fabric/pair_schedule.hpp"
@@ -14,7 +15,6 @@
 #include "fabric/pcie_link.hpp"
 #include "fabric/perftest_command.hpp"
 #include "fabric/perftest_output.hpp"
-#include "fabric/probes.hpp"
 #include "fabric/text_scan.hpp"
 
 namespace fabcheck {
@@ -56,23 +56,35 @@ std::string local_problem(const std::vector<IbPortState>& ports, PerftestTool to
   return "";
 }
 
+const OptionSpec kPairs{.key = "rdma.pairs",
+                        .type = OptionType::choice,
+                        .default_value = "quick",
+                        .meaning = "node pairs: quick (a ring and shuffles) or all (every pair)",
+                        .choices = {"quick", "all"}};
+const OptionSpec kUseCuda{.key = "rdma.use_cuda",
+                          .type = OptionType::flag,
+                          .default_value = "1",
+                          .meaning =
+                              "bandwidth from the GPU nearest each HCA (GPUDirect RDMA) "
+                              "where there are GPUs"};
+
+ProbeInfo perftest_info(PerftestTool tool) {
+  const bool bw = tool == PerftestTool::write_bw;
+  return {.id = bw ? "fabric.rdma_bw" : "fabric.rdma_lat",
+          .description =
+              bw ? "RDMA write bandwidth per HCA between node pairs (perftest ib_write_bw, Gb/s)"
+                 : "RDMA write latency per HCA between node pairs (perftest ib_write_lat, us)",
+          .metrics = {bw ? MetricSpec{"write_bw", MetricInfo{"Gb/s", Better::higher}}
+                         : MetricSpec{"write_lat", MetricInfo{"us", Better::lower}}},
+          .scope = ProbeScope::world,
+          .heavy = true,
+          .options = {kPairs, kUseCuda}};
+}
+
 class RdmaPerftestProbe : public Probe {
  public:
-  explicit RdmaPerftestProbe(PerftestTool tool) : tool_(tool) {}
+  explicit RdmaPerftestProbe(PerftestTool tool) : Probe(perftest_info(tool)), tool_(tool) {}
 
-  bool heavy() const override { return true; }
-  std::string id() const override {
-    return tool_ == PerftestTool::write_bw ? "fabric.rdma_bw" : "fabric.rdma_lat";
-  }
-  std::string description() const override {
-    return tool_ == PerftestTool::write_bw
-               ? "RDMA write bandwidth per HCA between node pairs (perftest ib_write_bw, Gb/s)"
-               : "RDMA write latency per HCA between node pairs (perftest ib_write_lat, us)";
-  }
-  std::vector<MetricSpec> metrics() const override {
-    if (tool_ == PerftestTool::write_bw) return {{"write_bw", MetricInfo{"Gb/s", Better::higher}}};
-    return {{"write_lat", MetricInfo{"us", Better::lower}}};
-  }
   Applicability applies(const World& world, const RunOptions& options) const override {
     if (world.size() > 1) return Applicability::yes();  // hosts compare notes in run()
     std::string problem = local_problem(read_ib_ports(options.sysfs_root), tool_);
@@ -122,8 +134,7 @@ void RdmaPerftestProbe::run(RunContext& context, MeasurementSink& sink) {
       waived.message = host->host + ": " + host->problem;
       sink.emit(std::move(waived));
     }
-    auto all_pairs = context.options.extra.count("rdma.pairs") &&
-                     context.options.extra.at("rdma.pairs") == "all";
+    const bool all_pairs = option_choice(context.options, kPairs) == "all";
     std::vector<PairRound> rounds;
     if (usable.size() == 1) {
       rounds.push_back({{0, 0}});  // loopback on the one node
@@ -153,8 +164,7 @@ void RdmaPerftestProbe::run_round(RunContext& context, MeasurementSink& sink, co
   for (const auto& link : read_pcie_links(root)) {
     if (link.kind == PcieDeviceKind::gpu) gpus.push_back(link.bdf);
   }
-  bool use_cuda = !(context.options.extra.count("rdma.use_cuda") &&
-                    context.options.extra.at("rdma.use_cuda") == "0");
+  const bool use_cuda = option_flag(context.options, kUseCuda);
   auto invocation = [&](const std::string& hca, int rail, const std::string& server) {
     PerftestInvocation run;
     run.tool = tool_;

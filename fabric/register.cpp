@@ -1,23 +1,26 @@
-// Registers the fabric probes (PCIe links, IB ports and counters, NCCL transport proof, RDMA
-// tests, node pairs) and their judges.
+// Registers the fabric probes listed in probes.def (PCIe links, IB ports and counters, NCCL
+// transport proof, RDMA tests, node pairs), their judges and the IB counter monitor.
 #include "fabric/register.hpp"
 
+#include "bench/core/counter_monitor.hpp"
 #include "fabric/fabric_profile.hpp"
 #include "fabric/nccl_transport_judge.hpp"
 #include "fabric/node_pairs.hpp"
-#include "fabric/probes.hpp"
 
 namespace fabcheck {
 
+#define FABCHECK_PROBE(factory) std::unique_ptr<Probe> factory();
+#include "fabric/probes.def"
+#undef FABCHECK_PROBE
+
+// IB/RoCE port error and congestion counters, read around every heavy probe
+// (ib_counters_probe.cpp).
+CounterMonitor make_ib_counter_monitor();
+
 void register_fabric_probes(Registry& registry) {
-  registry.add(make_pcie_links_probe());
-  registry.add(make_ib_ports_probe());
-  registry.add(make_ib_counters_probe());
-  registry.add(make_topology_probe());
-  registry.add(make_nccl_transport_probe());
-  registry.add(make_rdma_bw_probe());
-  registry.add(make_rdma_lat_probe());
-  registry.add(make_node_pairs_probe());
+#define FABCHECK_PROBE(factory) registry.add(factory());
+#include "fabric/probes.def"
+#undef FABCHECK_PROBE
   registry.add_judge(make_fabric_judge());
   registry.add_judge(make_node_pairs_judge());
   registry.add_counter_monitor(make_ib_counter_monitor());

@@ -1,7 +1,7 @@
 // fabric.topology: for each GPU, its nearest HCA, the PCIe hops between them and whether they
 // share a NUMA node; recorded so reports can show the placement, and judged by profiles.
+#include "bench/core/probe.hpp"
 #include "fabric/hwloc_locality.hpp"
-#include "fabric/probes.hpp"
 #include "fabric/topology.hpp"
 
 namespace fabcheck {
@@ -12,17 +12,13 @@ constexpr const char* kProbe = "fabric.topology";
 
 class TopologyProbe : public Probe {
  public:
-  std::string id() const override { return kProbe; }
-  std::string description() const override {
-    return "GPU to nearest HCA placement: PCIe hops, NUMA nodes, PCIe path (sysfs)";
-  }
-  std::vector<MetricSpec> metrics() const override {
-    return {{"nearest_hca_hops", MetricInfo{"count", Better::lower}},
-            {"numa_mismatch", MetricInfo{"count", Better::lower}}};
-  }
-  Applicability applies(const World&, const RunOptions&) const override {
-    return Applicability::yes();
-  }
+  TopologyProbe()
+      : Probe({.id = kProbe,
+               .description =
+                   "GPU to nearest HCA placement: PCIe hops, NUMA nodes, PCIe path (sysfs)",
+               .metrics = {{"nearest_hca_hops", MetricInfo{"count", Better::lower}},
+                           {"numa_mismatch", MetricInfo{"count", Better::lower}}},
+               .scope = ProbeScope::host}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;
     auto placements = gpu_placements(context.options.sysfs_root);

@@ -5,7 +5,6 @@
 #include <sstream>
 
 #include "bench/core/cpu_list.hpp"
-#include "bench/core/run_option.hpp"
 #include "host/host_cpu.hpp"
 #include "host/probes.hpp"
 #include "kernels/run_processes.hpp"
@@ -43,26 +42,32 @@ void job_on_this_host(World& world, HostCpuSampling& how) {
   how.job_cpus.assign(cpus.begin(), cpus.end());
 }
 
+const OptionSpec kWindow{.key = "host.cpu.window_s",
+                         .type = OptionType::number,
+                         .default_value = "2",
+                         .meaning = "seconds host.cpu watches other processes' CPU use",
+                         .min = 0.1,
+                         .max = 600};
+
 class HostCpuProbe final : public Probe {
  public:
-  std::string id() const override { return kHostCpuProbe; }
-  std::string description() const override {
-    return "CPUs the job may use (affinity, cgroup v1/v2 cpuset and quota), frequency governor "
-           "and clock, steal time, and the CPU other processes took over a window (--opt "
-           "host.cpu.window_s=2) with the top consumers named";
-  }
-  std::vector<MetricSpec> metrics() const override {
-    return {
-        {"usable_cpus", {"count", Better::higher}}, {"cpu_quota_cores", {"cores", Better::higher}},
-        {"cpu_governor", {"count", Better::lower}}, {"cpu_freq_mhz", {"MHz", Better::higher}},
-        {"steal_pct", {"%", Better::lower}},        {"other_cpu_cores", {"cores", Better::lower}}};
-  }
-  Applicability applies(const World&, const RunOptions&) const override {
-    return Applicability::yes();
-  }
+  HostCpuProbe()
+      : Probe({.id = kHostCpuProbe,
+               .description = "CPUs the job may use (affinity, cgroup v1/v2 cpuset and quota), "
+                              "frequency governor and clock, steal time, and the CPU other "
+                              "processes took over a window (--opt host.cpu.window_s=2) with the "
+                              "top consumers named",
+               .metrics = {{"usable_cpus", {"count", Better::higher}},
+                           {"cpu_quota_cores", {"cores", Better::higher}},
+                           {"cpu_governor", {"count", Better::lower}},
+                           {"cpu_freq_mhz", {"MHz", Better::higher}},
+                           {"steal_pct", {"%", Better::lower}},
+                           {"other_cpu_cores", {"cores", Better::lower}}},
+               .scope = ProbeScope::host,
+               .options = {kWindow}}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     HostCpuSampling how;
-    how.window_s = number_option(context.options, "host.cpu.window_s", 2, 0.1, 600);
+    how.window_s = option_number(context.options, kWindow);
     how.sysfs_root = context.options.sysfs_root;
     job_on_this_host(context.world, how);
     if (!context.runs_host_scoped()) return;  // one reading per host

@@ -6,7 +6,6 @@
 #include <fstream>
 #include <string>
 
-#include "bench/core/run_option.hpp"
 #include "host/memory_bandwidth.hpp"
 #include "host/probes.hpp"
 
@@ -27,30 +26,41 @@ double default_array_bytes() {
   return std::min(std::max(bytes, 64.0 * (1 << 20)), 1024.0 * (1 << 20));
 }
 
+const OptionSpec kArrayBytes{.key = "host.mem_bw.bytes",
+                             .type = OptionType::byte_size,
+                             .meaning =
+                                 "bytes per STREAM array (absent: 1/32 of the memory available, "
+                                 "64M to 1G)",
+                             .min = 1 << 20,
+                             .max = 64.0 * (1ull << 30)};
+const OptionSpec kRepeats{.key = "host.mem_bw.repeats",
+                          .type = OptionType::integer,
+                          .default_value = "5",
+                          .meaning = "STREAM triad runs per figure, the best kept",
+                          .min = 1,
+                          .max = 100};
+
 class HostMemBwProbe final : public Probe {
  public:
-  std::string id() const override { return kHostMemBwProbe; }
-  std::string description() const override {
-    return "memory bandwidth (STREAM triad, best of --opt host.mem_bw.repeats=5) of each NUMA "
-           "node, across nodes and of the whole host; --opt host.mem_bw.bytes per array";
-  }
-  std::vector<MetricSpec> metrics() const override {
-    return {{"triad_bw", {"GB/s", Better::higher}},
-            {"cross_triad_bw", {"GB/s", Better::higher}},
-            {"node_triad_bw", {"GB/s", Better::higher}}};
-  }
-  Applicability applies(const World&, const RunOptions&) const override {
-    return Applicability::yes();
-  }
-  bool heavy() const override { return true; }
+  HostMemBwProbe()
+      : Probe({.id = kHostMemBwProbe,
+               .description = "memory bandwidth (STREAM triad, best of --opt "
+                              "host.mem_bw.repeats=5) of each NUMA node, across nodes and of the "
+                              "whole host; --opt host.mem_bw.bytes per array",
+               .metrics = {{"triad_bw", {"GB/s", Better::higher}},
+                           {"cross_triad_bw", {"GB/s", Better::higher}},
+                           {"node_triad_bw", {"GB/s", Better::higher}}},
+               .scope = ProbeScope::host,
+               .heavy = true,
+               .options = {kArrayBytes, kRepeats}}) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;
     TriadRun run;
-    run.bytes_per_array = static_cast<std::size_t>(number_option(
-        context.options, "host.mem_bw.bytes", default_array_bytes(), 1 << 20, 64.0 * (1ull << 30)));
-    run.repeats =
-        static_cast<int>(number_option(context.options, "host.mem_bw.repeats", 5, 1, 100));
+    run.bytes_per_array = option_given(context.options, kArrayBytes)
+                              ? static_cast<std::size_t>(option_bytes(context.options, kArrayBytes))
+                              : static_cast<std::size_t>(default_array_bytes());
+    run.repeats = static_cast<int>(option_integer(context.options, kRepeats));
     const auto nodes = numa_nodes_and_cpus();
     auto emit = [&](const char* metric, const std::string& subject, double gbps) {
       Measurement m;

@@ -2,31 +2,34 @@
 // NIC's) NUMA node, from hwloc (the live machine, or --opt host.numa.topology=FILE.xml).
 #include <cstdlib>
 
-#include "bench/core/run_option.hpp"
 #include "host/numa_binding.hpp"
 #include "host/probes.hpp"
 
 namespace fabcheck {
 namespace {
 
+const OptionSpec kTopology{.key = "host.numa.topology",
+                           .type = OptionType::text,
+                           .meaning =
+                               "an hwloc XML export (lstopo --of xml) to judge instead of this "
+                               "machine (absent: the live machine)"};
+
 class HostNumaProbe final : public Probe {
  public:
-  std::string id() const override { return kHostNumaProbe; }
-  std::string description() const override {
-    return "each rank's CPU binding and memory policy against the NUMA node of its GPU and that "
-           "GPU's nearest RDMA NIC (hwloc; --opt host.numa.topology=FILE.xml reads an export), "
-           "with the srun / mpirun binding that fixes a wrong one";
-  }
-  std::vector<MetricSpec> metrics() const override {
-    return {{"bound_cpus", {"count", Better::lower}},
-            {"cpus_off_gpu_numa", {"fraction", Better::lower}},
-            {"memory_off_gpu_numa", {"fraction", Better::lower}}};
-  }
-  Applicability applies(const World&, const RunOptions&) const override {
-    return Applicability::yes();
-  }
+  HostNumaProbe()
+      : Probe({.id = kHostNumaProbe,
+               .description = "each rank's CPU binding and memory policy against the NUMA node of "
+                              "its GPU and that GPU's nearest RDMA NIC (hwloc; --opt "
+                              "host.numa.topology=FILE.xml reads an export), with the srun / "
+                              "mpirun binding that fixes a wrong one",
+               .metrics = {{"bound_cpus", {"count", Better::lower}},
+                           {"cpus_off_gpu_numa", {"fraction", Better::lower}},
+                           {"memory_off_gpu_numa", {"fraction", Better::lower}}},
+               .scope = ProbeScope::rank,
+               .options = {kTopology}}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
-    const std::string xml = text_option(context.options, "host.numa.topology");
+    const std::string xml =
+        option_given(context.options, kTopology) ? option_text(context.options, kTopology) : "";
     const HwlocMachine machine = read_hwloc_machine(xml);
     if (!machine.available) {
       Measurement none;

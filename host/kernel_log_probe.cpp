@@ -7,7 +7,6 @@
 #include <cstring>
 #include <ctime>
 
-#include "bench/core/run_option.hpp"
 #include "fabric/child_process.hpp"
 #include "host/kernel_log_scan.hpp"
 #include "host/probes.hpp"
@@ -78,28 +77,45 @@ std::string scan_kmsg(KernelLogScan& scan) {
   return number == 0 ? "/dev/kmsg gave no records" : "";
 }
 
+const OptionSpec kWindowHours{
+    .key = "kernel_log.window_h",
+    .type = OptionType::number,
+    .default_value = "24",
+    .meaning = "hours of kernel log node.kernel_log judges (0: all it can read)",
+    .min = 0,
+    .max = 24 * 3650};
+const OptionSpec kFlapLimit{.key = "kernel_log.flap_limit",
+                            .type = OptionType::integer,
+                            .default_value = "5",
+                            .meaning = "link downs within 24 h above which a link is flapping",
+                            .min = 0,
+                            .max = 1e6};
+const OptionSpec kLogFile{.key = "kernel_log.file",
+                          .type = OptionType::text,
+                          .meaning =
+                              "a saved kernel log to judge instead of the journal or /dev/kmsg "
+                              "(absent: the live log)"};
+
 class KernelLogProbe final : public Probe {
  public:
-  std::string id() const override { return kKernelLogProbe; }
-  std::string description() const override {
-    return "kernel log over a window (--opt kernel_log.window_h, default 24): NVIDIA Xid (Azure's "
-           "critical list) and NVSwitch SXid by bus id, link flaps (more than "
-           "--opt kernel_log.flap_limit=5 in 24 h), PCIe links limited below capability, AER "
-           "errors; --opt kernel_log.file=PATH judges a saved log instead";
-  }
-  std::vector<MetricSpec> metrics() const override { return kernel_log_metrics(); }
-  Applicability applies(const World&, const RunOptions&) const override {
-    return Applicability::yes();
-  }
+  KernelLogProbe()
+      : Probe({.id = kKernelLogProbe,
+               .description = "kernel log over a window (--opt kernel_log.window_h, default 24): "
+                              "NVIDIA Xid (Azure's critical list) and NVSwitch SXid by bus id, "
+                              "link flaps (more than --opt kernel_log.flap_limit=5 in 24 h), PCIe "
+                              "links limited below capability, AER errors; --opt "
+                              "kernel_log.file=PATH judges a saved log instead",
+               .metrics = kernel_log_metrics(),
+               .scope = ProbeScope::host,
+               .options = {kWindowHours, kFlapLimit, kLogFile}}) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;  // one reading per host
     const RunOptions& options = context.options;
-    const double window_h = number_option(options, "kernel_log.window_h", 24, 0, 24 * 3650);
+    const double window_h = option_number(options, kWindowHours);
     KernelLogPolicy policy;
-    policy.flap_limit =
-        static_cast<std::size_t>(number_option(options, "kernel_log.flap_limit", 5, 0, 1e6));
-    const std::string file = text_option(options, "kernel_log.file");
+    policy.flap_limit = static_cast<std::size_t>(option_integer(options, kFlapLimit));
+    const std::string file = option_given(options, kLogFile) ? option_text(options, kLogFile) : "";
     const double now_s = clock_s(CLOCK_REALTIME);
     KernelLogWindow window;
     if (window_h > 0) window.since_s = now_s - window_h * 3600;

@@ -4,7 +4,6 @@
 #include <set>
 
 #include "bench/coll/nccl_backend.hpp"
-#include "bench/core/run_option.hpp"
 #include "host/node_versions.hpp"
 #include "host/preflight.hpp"
 #include "host/probes.hpp"
@@ -20,43 +19,48 @@ std::string joined(const std::set<std::string>& values) {
   return out;
 }
 
+const OptionSpec kEnforce{.key = "preflight.enforce",
+                          .type = OptionType::flag,
+                          .default_value = "1",
+                          .meaning = "0: report an unfit node but run the heavy probes anyway"};
+
+std::vector<MetricSpec> preflight_metrics() {
+  auto count = [](const char* name) { return MetricSpec{name, {"count", Better::lower}}; };
+  auto flag = [](const char* name, Better better) { return MetricSpec{name, {"bool", better}}; };
+  return {count("foreign_processes"),
+          {"utilization", {"%", Better::lower}},
+          {"memory_used", {"GB", Better::lower}},
+          flag("persistence_mode", Better::higher),
+          count("retired_pages"),
+          flag("retired_pages_pending", Better::lower),
+          flag("row_remap_pending", Better::lower),
+          flag("row_remap_failure", Better::lower),
+          count("unreadable_gpus"),
+          flag("fabric_manager", Better::higher),
+          {"versions", {"count", Better::higher}}};
+}
+
 class PreflightProbe final : public Probe {
  public:
-  explicit PreflightProbe(std::function<const NvmlSession&()> nvml) : nvml_(std::move(nvml)) {}
-
-  std::string id() const override { return kPreflightProbe; }
-  std::string description() const override {
-    return "is the node fit to be measured: no other process on its GPUs, GPUs idle (utilisation, "
-           "memory), persistence mode, fabric manager where NVSwitches are, no pending page "
-           "retirement or row remap; versions (driver, CUDA, NCCL, VBIOS, HCA firmware, "
-           "rdma-core, OFED, kernel). Unfit: the heavy probes are waived (--opt "
-           "preflight.enforce=0 runs them anyway)";
-  }
-  std::vector<MetricSpec> metrics() const override {
-    auto count = [](const char* name) { return MetricSpec{name, {"count", Better::lower}}; };
-    auto flag = [](const char* name, Better better) { return MetricSpec{name, {"bool", better}}; };
-    return {count("foreign_processes"),
-            {"utilization", {"%", Better::lower}},
-            {"memory_used", {"GB", Better::lower}},
-            flag("persistence_mode", Better::higher),
-            count("retired_pages"),
-            flag("retired_pages_pending", Better::lower),
-            flag("row_remap_pending", Better::lower),
-            flag("row_remap_failure", Better::lower),
-            count("unreadable_gpus"),
-            flag("fabric_manager", Better::higher),
-            {"versions", {"count", Better::higher}}};
-  }
-  Applicability applies(const World&, const RunOptions&) const override {
-    return Applicability::yes();
-  }
+  explicit PreflightProbe(std::function<const NvmlSession&()> nvml)
+      : Probe({.id = kPreflightProbe,
+               .description =
+                   "is the node fit to be measured: no other process on its GPUs, GPUs idle "
+                   "(utilisation, memory), persistence mode, fabric manager where NVSwitches are, "
+                   "no pending page retirement or row remap; versions (driver, CUDA, NCCL, VBIOS, "
+                   "HCA firmware, rdma-core, OFED, kernel). Unfit: the heavy probes are waived "
+                   "(--opt preflight.enforce=0 runs them anyway)",
+               .metrics = preflight_metrics(),
+               .scope = ProbeScope::host,
+               .options = {kEnforce}}),
+        nvml_(std::move(nvml)) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {
     // Every rank's pids (a World collective): this run's own CUDA contexts are not foreign.
     const std::set<unsigned> own_pids = run_pids_on_this_host(context.world);
     if (context.world.local_rank() != 0) return;  // one reading per host
     const RunOptions& options = context.options;
-    const bool enforce = flag_option(options, "preflight.enforce", true);
+    const bool enforce = option_flag(options, kEnforce);
     std::vector<Measurement> out;
 
     Measurement versions;

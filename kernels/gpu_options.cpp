@@ -1,51 +1,64 @@
-// Reading the gpu.* probes' options: gemm_seconds, gemm_size and copy sizes.
+// Reading the gpu.* probes' options: gemm_seconds, gemm_size, gpu.burn_s, gpu.sample_ms and copy
+// sizes.
 #include "kernels/gpu_options.hpp"
 
-#include <cstdlib>
-
-#include "bench/core/run_option.hpp"
 #include "results/config_error.hpp"
 #include "results/units.hpp"
 
 namespace fabcheck {
 namespace {
 
-std::string option_text(const RunOptions& options, const char* key) {
-  const auto found = options.extra.find(key);
-  return found == options.extra.end() ? std::string() : found->second;
-}
+const OptionSpec kGemmSeconds{.key = "gemm_seconds",
+                              .type = OptionType::number,
+                              .default_value = "3",
+                              .meaning =
+                                  "seconds each GEMM type is sustained (clocks and "
+                                  "temperature settle)",
+                              .min = 0,
+                              .max = 600,
+                              .min_exclusive = true};
+const OptionSpec kGemmSize{.key = "gemm_size",
+                           .type = OptionType::integer,
+                           .default_value = "8192",
+                           .meaning = "M = N = K of the GEMM",
+                           .min = 256,
+                           .max = 32768};
+
+const OptionSpec kBurnSeconds{.key = "gpu.burn_s",
+                              .type = OptionType::number,
+                              .meaning =
+                                  "seconds the bf16 GEMM burns every GPU with clocks sampled "
+                                  "throughout (absent: gemm_seconds)",
+                              .min = 0.1,
+                              .max = 3600};
+const OptionSpec kSampleMs{.key = "gpu.sample_ms",
+                           .type = OptionType::number,
+                           .default_value = "100",
+                           .meaning =
+                               "milliseconds between clock, power, temperature and clock-event "
+                               "samples during the burn",
+                           .min = 10,
+                           .max = 10000};
 
 }  // namespace
 
-double gemm_seconds(const RunOptions& options) {
-  const std::string text = option_text(options, "gemm_seconds");
-  if (text.empty()) return 3.0;
-  char* end = nullptr;
-  const double seconds = std::strtod(text.c_str(), &end);
-  if (end == text.c_str() || *end != '\0' || !(seconds > 0) || seconds > 600) {
-    throw ConfigError("--opt gemm_seconds=" + text + ": expected seconds in (0, 600]");
-  }
-  return seconds;
+std::vector<OptionSpec> gemm_options() {
+  return {kGemmSeconds, kGemmSize, kBurnSeconds, kSampleMs};
 }
 
+double gemm_seconds(const RunOptions& options) { return option_number(options, kGemmSeconds); }
+
 double gemm_burn_seconds(const RunOptions& options) {
-  if (text_option(options, "gpu.burn_s").empty()) return gemm_seconds(options);
-  return number_option(options, "gpu.burn_s", 0, 0.1, 3600);
+  if (!option_given(options, kBurnSeconds)) return gemm_seconds(options);
+  return option_number(options, kBurnSeconds);
 }
 
 double clock_sample_period_s(const RunOptions& options) {
-  return number_option(options, "gpu.sample_ms", 100, 10, 10000) / 1000;
+  return option_number(options, kSampleMs) / 1000;
 }
 
 int gemm_size(const RunOptions& options) {
-  const std::string text = option_text(options, "gemm_size");
-  if (text.empty()) return 8192;
-  char* end = nullptr;
-  const long size = std::strtol(text.c_str(), &end, 10);
-  if (end == text.c_str() || *end != '\0' || size < 256 || size > 32768) {
-    throw ConfigError("--opt gemm_size=" + text + ": expected an integer in [256, 32768]");
-  }
-  return static_cast<int>(size);
+  return static_cast<int>(option_integer(options, kGemmSize));
 }
 
 std::vector<std::uint64_t> copy_sizes(const RunOptions& options,

@@ -1,4 +1,5 @@
-// The gpu.* probes' own options (--opt key=value) and sizes, read with errors that name the value.
+// The gpu.* probes' own options (--opt key=value, declared here) and sizes, read with errors that
+// name the value.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +9,9 @@
 #include "bench/core/probe.hpp"
 
 namespace fabcheck {
+
+// The options gpu.gemm reads: gemm_seconds, gemm_size, gpu.burn_s and gpu.sample_ms.
+std::vector<OptionSpec> gemm_options();
 
 // --opt gemm_seconds=S: how long each GEMM type is sustained (default 3; 0 < S <= 600).
 double gemm_seconds(const RunOptions& options);

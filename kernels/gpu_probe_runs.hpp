@@ -1,12 +1,11 @@
 // The bodies of the gpu.* probes, one per probe (*.cuda.cpp with CUDA; gpu_probe_runs.nocuda.cpp
-// without, never reached because the probes are waived there). gpu.health needs only NVML.
+// without, never reached because the probes are waived there).
 #pragma once
 
 #include "bench/core/probe.hpp"
 
 namespace fabcheck {
 
-void run_gpu_health(RunContext& context, MeasurementSink& sink);
 void run_gpu_hbm_bw(RunContext& context, MeasurementSink& sink);
 void run_gpu_h2d(RunContext& context, MeasurementSink& sink);
 void run_gpu_d2h(RunContext& context, MeasurementSink& sink);

@@ -1,5 +1,6 @@
-// The gpu.* probes: ids, descriptions, metrics and applicability, in every build; their bodies are
-// in gpu_probe_runs.hpp.
+// The CUDA gpu.* probes: ids, descriptions, metrics and requirements, in every build (waived where
+// the build or node lacks CUDA); their bodies are in gpu_probe_runs.hpp. gpu.health is a file of
+// its own (health_probe.cpp).
 #include <functional>
 #include <memory>
 #include <string>
@@ -9,8 +10,9 @@
 #include "bench/coll/nccl_backend.hpp"
 #include "kernels/gpu_error_counters.hpp"
 #include "kernels/gpu_judgement.hpp"
+#include "kernels/gpu_options.hpp"
 #include "kernels/gpu_probe_runs.hpp"
-#include "kernels/nvml_library.hpp"
+#include "kernels/gpu_requirements.hpp"
 #include "kernels/register.hpp"
 #include "kernels/telemetry_measurements.hpp"
 #include "kernels/throttle_analysis.hpp"
@@ -18,7 +20,7 @@
 namespace fabcheck {
 namespace {
 
-enum class Needs { nvml, cuda, cuda_pair };
+enum class Needs { cuda, cuda_pair };
 
 struct GpuProbeSpec {
   std::string id;
@@ -26,36 +28,30 @@ struct GpuProbeSpec {
   std::vector<MetricSpec> metrics;
   Needs needs;
   std::function<void(RunContext&, MeasurementSink&)> body;
+  std::vector<OptionSpec> options{};
+  ProbeScope scope = ProbeScope::rank;
+  bool heavy = true;
 };
+
+ProbeInfo info_of(const GpuProbeSpec& spec) {
+  std::vector<Requirement> needs = {nccl_requirement()};
+  if (spec.needs == Needs::cuda_pair) needs.push_back(gpu_pair_requirement());
+  return {.id = spec.id,
+          .description = spec.description,
+          .metrics = spec.metrics,
+          .needs = std::move(needs),
+          .scope = spec.scope,
+          .heavy = spec.heavy,
+          .options = spec.options};
+}
 
 class GpuProbe final : public Probe {
  public:
-  explicit GpuProbe(GpuProbeSpec spec) : spec_(std::move(spec)) {}
-  bool heavy() const override { return spec_.needs != Needs::nvml; }
-  std::string id() const override { return spec_.id; }
-  std::string description() const override { return spec_.description; }
-  std::vector<MetricSpec> metrics() const override { return spec_.metrics; }
-
-  Applicability applies(const World& /*world*/, const RunOptions& /*options*/) const override {
-    if (spec_.needs == Needs::nvml) {
-      const NvmlSession& nvml = process_nvml();
-      if (!nvml.ok()) return Applicability::waived("no CUDA device (" + nvml.reason + ")");
-      if (nvml.device_count == 0) return Applicability::waived("no CUDA device (NVML sees none)");
-      return Applicability::yes();
-    }
-    const NcclAvailability cuda = nccl_availability();
-    if (!cuda.available) return Applicability::waived(cuda.reason);
-    if (spec_.needs == Needs::cuda_pair && cuda.device_count < 2) {
-      return Applicability::waived("fewer than 2 GPUs visible to this process (" +
-                                   std::to_string(cuda.device_count) + ")");
-    }
-    return Applicability::yes();
-  }
-
-  void run(RunContext& context, MeasurementSink& sink) override { spec_.body(context, sink); }
+  explicit GpuProbe(GpuProbeSpec spec) : Probe(info_of(spec)), body_(std::move(spec.body)) {}
+  void run(RunContext& context, MeasurementSink& sink) override { body_(context, sink); }
 
  private:
-  GpuProbeSpec spec_;
+  std::function<void(RunContext&, MeasurementSink&)> body_;
 };
 
 MetricSpec higher(const char* name, const char* unit) { return {name, {unit, Better::higher}}; }
@@ -68,17 +64,18 @@ std::vector<MetricSpec> with(std::vector<MetricSpec> specs, const std::vector<Me
 
 }  // namespace
 
+#define FABCHECK_PROBE(factory) std::unique_ptr<Probe> factory();
+#include "kernels/probes.def"
+#undef FABCHECK_PROBE
+
 void register_kernel_probes(Registry& registry) {
+#define FABCHECK_PROBE(factory) registry.add(factory());
+#include "kernels/probes.def"
+#undef FABCHECK_PROBE
   const MetricSpec wrong = lower("wrong_elements", "count");
   const std::vector<MetricSpec> all_at_once = {higher("all_gpus_bw", "GB/s"),
                                                higher("host_bw", "GB/s")};
   std::vector<GpuProbeSpec> specs = {
-      {"gpu.health",
-       "GPU health through NVML at rest: temperature, clocks, throttle reasons, power, ECC, "
-       "retired pages / row remap, PCIe link, NVLink states, memory held by other processes; "
-       "NVLink and PCIe replay counter growth around each heavy probe",
-       with(telemetry_metric_specs(), {lower("error_counter_delta", "count")}), Needs::nvml,
-       run_gpu_health},
       {"gpu.hbm_bw",
        "device memory bandwidth (bytes read + written): SM copy, STREAM triad, cudaMemcpy D2D",
        {higher("copy_bw", "GB/s"), higher("triad_bw", "GB/s"), higher("memcpy_bw", "GB/s"), wrong},
@@ -106,12 +103,17 @@ void register_kernel_probes(Registry& registry) {
        {higher("ce_bw", "GB/s"), higher("ce_bidir_bw", "GB/s"), higher("sm_write_bw", "GB/s"),
         higher("sm_read_bw", "GB/s"), higher("sm_bidir_bw", "GB/s"), wrong},
        Needs::cuda_pair,
-       run_gpu_p2p},
+       run_gpu_p2p,
+       {},
+       ProbeScope::host},
       {"gpu.launch_latency",
        "kernel launch cost: an empty kernel's launch (host side), and launch plus completion",
        {lower("launch_us", "us"), lower("launch_sync_us", "us")},
        Needs::cuda,
-       run_gpu_launch_latency},
+       run_gpu_launch_latency,
+       {},
+       ProbeScope::rank,
+       false},
       {"gpu.gemm",
        "cuBLAS GEMM throughput, bf16 and tf32, sustained (--opt gemm_seconds=S) so clocks and "
        "temperature settle; bf16 burns --opt gpu.burn_s=S with clocks, power, temperature and "
@@ -120,7 +122,7 @@ void register_kernel_probes(Registry& registry) {
        with(with({higher("bf16_tflops", "TFLOP/s"), higher("tf32_tflops", "TFLOP/s"), wrong},
                  telemetry_metric_specs()),
             throttle_metric_specs()),
-       Needs::cuda, run_gpu_gemm},
+       Needs::cuda, run_gpu_gemm, gemm_options()},
   };
   for (GpuProbeSpec& spec : specs) registry.add(std::make_unique<GpuProbe>(std::move(spec)));
   registry.add_counter_monitor(gpu_error_counter_monitor());

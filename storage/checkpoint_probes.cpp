@@ -5,7 +5,6 @@
 
 #include "bench/core/timer.hpp"
 #include "storage/probe_support.hpp"
-#include "storage/probes.hpp"
 #include "storage/rank_timeline.hpp"
 
 namespace fabcheck {
@@ -85,23 +84,28 @@ void emit_phase(World& world, MeasurementSink& sink, const std::string& probe,
   }
 }
 
+// One checkpoint file per rank of the world.
+std::uint64_t file_per_rank(const RunOptions& options, int world_size) {
+  return storage_options_from(options).ckpt_size * static_cast<std::uint64_t>(world_size);
+}
+
 class CheckpointProbe : public Probe {
  public:
-  explicit CheckpointProbe(bool read_back) : read_back_(read_back) {}
-  bool heavy() const override { return true; }
-  std::string id() const override {
-    return read_back_ ? "storage.ckpt_read" : "storage.ckpt_write";
-  }
-  std::string description() const override {
-    return read_back_ ? "every rank reads another rank's checkpoint file (another host where "
-                        "possible) and verifies it; aggregate, first-done and per-rank GB/s"
-                      : "every rank writes its own checkpoint file, fsync, close (ior-easy); "
-                        "aggregate = bytes / (last close - first open), first-done, per-rank GB/s";
-  }
-  std::vector<MetricSpec> metrics() const override { return checkpoint_metrics(read_back_); }
-  Applicability applies(const World& /*world*/, const RunOptions& options) const override {
-    return storage_applicability(options);
-  }
+  explicit CheckpointProbe(bool read_back)
+      : Probe(storage_probe_info({
+            .id = read_back ? "storage.ckpt_read" : "storage.ckpt_write",
+            .description =
+                read_back ? "every rank reads another rank's checkpoint file (another host where "
+                            "possible) and verifies it; aggregate, first-done and per-rank GB/s"
+                          : "every rank writes its own checkpoint file, fsync, close (ior-easy); "
+                            "aggregate = bytes / (last close - first open), first-done, per-rank "
+                            "GB/s",
+            .metrics = checkpoint_metrics(read_back),
+            .scope = ProbeScope::rank,
+            .options = checkpoint_options(),
+            .storage_bytes = file_per_rank,
+        })),
+        read_back_(read_back) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {
     const StorageOptions options = storage_options_from(context.options);

@@ -8,28 +8,40 @@
 #include "bench/core/timer.hpp"
 #include "storage/local_probe.hpp"
 #include "storage/probe_support.hpp"
-#include "storage/probes.hpp"
 
 namespace fabcheck {
 
 namespace {
 
+std::vector<OptionSpec> contention_options() {
+  std::vector<OptionSpec> options = local_pattern_options();
+  options.push_back(storage_option_specs().ckpt_size);
+  options.push_back(storage_option_specs().ckpt_direct);
+  return options;
+}
+
 class ContentionProbe final : public LocalPatternProbe {
  public:
-  std::string id() const override { return "storage.contention"; }
-  std::string description() const override {
-    return "data-loading reads alone, checkpoint writes alone, then together: how much each "
-           "slows the other";
-  }
-  std::vector<MetricSpec> metrics() const override {
-    return {{"read_alone_bw", {"GB/s", Better::higher}},
-            {"read_contended_bw", {"GB/s", Better::higher}},
-            {"write_alone_bw", {"GB/s", Better::higher}},
-            {"write_contended_bw", {"GB/s", Better::higher}},
-            {"read_slowdown", {"ratio", Better::lower}},
-            {"write_slowdown", {"ratio", Better::lower}},
-            {"wrong_elements", {"count", Better::lower}}};
-  }
+  ContentionProbe()
+      : LocalPatternProbe({
+            .id = "storage.contention",
+            .description = "data-loading reads alone, checkpoint writes alone, then together: how "
+                           "much each slows the other",
+            .metrics = {{"read_alone_bw", {"GB/s", Better::higher}},
+                        {"read_contended_bw", {"GB/s", Better::higher}},
+                        {"write_alone_bw", {"GB/s", Better::higher}},
+                        {"write_contended_bw", {"GB/s", Better::higher}},
+                        {"read_slowdown", {"ratio", Better::lower}},
+                        {"write_slowdown", {"ratio", Better::lower}},
+                        {"wrong_elements", {"count", Better::lower}}},
+            .scope = ProbeScope::host,
+            .options = contention_options(),
+            .storage_bytes =
+                [](const RunOptions& options, int) {
+                  const StorageOptions storage = storage_options_from(options);
+                  return storage.file_size + storage.ckpt_size;
+                },
+        }) {}
 
  protected:
   void run_on_path(LocalRun& run) override {

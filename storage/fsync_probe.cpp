@@ -11,7 +11,6 @@
 #include "storage/latency_histogram.hpp"
 #include "storage/local_probe.hpp"
 #include "storage/probe_support.hpp"
-#include "storage/probes.hpp"
 
 namespace fabcheck {
 
@@ -27,16 +26,22 @@ std::int64_t complete_one(IoEngine& engine, const IoRequest& request) {
 
 class FsyncLatencyProbe final : public LocalPatternProbe {
  public:
-  std::string id() const override { return "storage.fsync_lat"; }
-  std::string description() const override {
-    return "small buffered write + fsync per node: fsync latency p50/p99/p99.9";
-  }
-  std::vector<MetricSpec> metrics() const override {
-    return {{"fsync_p50_us", {"us", Better::lower}},
-            {"fsync_p99_us", {"us", Better::lower}},
-            {"fsync_p999_us", {"us", Better::lower}},
-            {"commits", {"IOPS", Better::higher}}};
-  }
+  FsyncLatencyProbe()
+      : LocalPatternProbe({
+            .id = "storage.fsync_lat",
+            .description = "small buffered write + fsync per node: fsync latency p50/p99/p99.9",
+            .metrics = {{"fsync_p50_us", {"us", Better::lower}},
+                        {"fsync_p99_us", {"us", Better::lower}},
+                        {"fsync_p999_us", {"us", Better::lower}},
+                        {"commits", {"IOPS", Better::higher}}},
+            .scope = ProbeScope::host,
+            .options = {storage_option_specs().fsync_block, storage_option_specs().duration_s,
+                        storage_option_specs().engine},
+            .storage_bytes =
+                [](const RunOptions& options, int) {
+                  return storage_options_from(options).fsync_block * kFsyncBlocks;
+                },
+        }) {}
 
  protected:
   void run_on_path(LocalRun& run) override {

@@ -19,7 +19,6 @@
 #include "bench/core/timer.hpp"
 #include "storage/data_pattern.hpp"
 #include "storage/local_probe.hpp"
-#include "storage/probes.hpp"
 
 namespace fabcheck {
 namespace {
@@ -129,22 +128,31 @@ ReadPoint read_files(const std::vector<std::filesystem::path>& files,
   return {done_files.load(), done_bytes.load(), wrong.load(), now_seconds() - start};
 }
 
+// The small files and the shards, each the whole data set: per host, or per rank when every rank
+// runs the pattern.
+std::uint64_t both_layouts(const RunOptions& options, int world_size) {
+  return local_pattern_bytes(options, world_size, 2 * storage_options_from(options).loader_bytes);
+}
+
 class LoaderProbe final : public LocalPatternProbe {
  public:
-  std::string id() const override { return "storage.loader"; }
-  std::string description() const override {
-    return "a data loader's feed rate: the same bytes as many small files read whole at random "
-           "and as large shards read in sequence, 1/4/16 reader threads (storage.loader_*), in "
-           "samples/s and GB/s";
-  }
-  std::vector<MetricSpec> metrics() const override {
-    return {{"small_files_samples_per_s", {"samples/s", Better::higher}},
-            {"small_files_gbps", {"GB/s", Better::higher}},
-            {"shards_samples_per_s", {"samples/s", Better::higher}},
-            {"shards_gbps", {"GB/s", Better::higher}},
-            {"small_vs_shards", {"ratio", Better::higher}},
-            {"wrong_elements", {"count", Better::lower}}};
-  }
+  LoaderProbe()
+      : LocalPatternProbe({
+            .id = "storage.loader",
+            .description =
+                "a data loader's feed rate: the same bytes as many small files read whole at "
+                "random and as large shards read in sequence, 1/4/16 reader threads "
+                "(storage.loader_*), in samples/s and GB/s",
+            .metrics = {{"small_files_samples_per_s", {"samples/s", Better::higher}},
+                        {"small_files_gbps", {"GB/s", Better::higher}},
+                        {"shards_samples_per_s", {"samples/s", Better::higher}},
+                        {"shards_gbps", {"GB/s", Better::higher}},
+                        {"small_vs_shards", {"ratio", Better::higher}},
+                        {"wrong_elements", {"count", Better::lower}}},
+            .scope = ProbeScope::host,
+            .options = loader_options(),
+            .storage_bytes = both_layouts,
+        }) {}
 
  protected:
   void run_on_path(LocalRun& run) override {

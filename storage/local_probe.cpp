@@ -15,9 +15,13 @@ Measurement LocalRun::measurement(const std::string& probe, const std::string& m
   return result;
 }
 
-Applicability LocalPatternProbe::applies(const World& /*world*/, const RunOptions& options) const {
-  return storage_applicability(options);
+std::uint64_t local_pattern_bytes(const RunOptions& options, int world_size,
+                                  std::uint64_t per_owner) {
+  return options.host_probes_on_every_rank ? per_owner * static_cast<std::uint64_t>(world_size)
+                                           : per_owner;
 }
+
+LocalPatternProbe::LocalPatternProbe(ProbeInfo info) : Probe(storage_probe_info(std::move(info))) {}
 
 std::string probe_short_name(const std::string& probe_id) {
   const auto dot = probe_id.find('.');

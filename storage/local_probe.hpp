@@ -29,10 +29,15 @@ struct LocalRun {
                           const std::string& unit) const;
 };
 
+// What a local pattern has on one path at once: `per_owner` bytes per host, or per rank when every
+// rank runs the pattern (--every-rank: all of them on one path at worst).
+std::uint64_t local_pattern_bytes(const RunOptions& options, int world_size,
+                                  std::uint64_t per_owner);
+
 class LocalPatternProbe : public Probe {
  public:
-  bool heavy() const override { return true; }
-  Applicability applies(const World& world, const RunOptions& options) const override;
+  // `info` as the probe declares it, completed by storage_probe_info.
+  explicit LocalPatternProbe(ProbeInfo info);
   // Every rank calls it (for the run id); local rank 0 of each host runs the pattern on each path.
   void run(RunContext& context, MeasurementSink& sink) final;
 

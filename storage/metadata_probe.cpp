@@ -9,7 +9,6 @@
 #include "bench/core/rank_agreement.hpp"
 #include "bench/core/timer.hpp"
 #include "storage/probe_support.hpp"
-#include "storage/probes.hpp"
 #include "storage/rank_timeline.hpp"
 
 namespace fabcheck {
@@ -20,19 +19,23 @@ namespace {
 
 class MetadataProbe final : public Probe {
  public:
-  bool heavy() const override { return true; }
-  std::string id() const override { return "storage.metadata"; }
-  std::string description() const override {
-    return "empty files in a directory per rank: create, stat and remove rates over all ranks";
-  }
-  std::vector<MetricSpec> metrics() const override {
-    return {{"create_rate", {"op/s", Better::higher}},
-            {"stat_rate", {"op/s", Better::higher}},
-            {"remove_rate", {"op/s", Better::higher}}};
-  }
-  Applicability applies(const World& /*world*/, const RunOptions& options) const override {
-    return storage_applicability(options);
-  }
+  MetadataProbe()
+      : Probe(storage_probe_info({
+            .id = "storage.metadata",
+            .description =
+                "empty files in a directory per rank: create, stat and remove rates over all ranks",
+            .metrics = {{"create_rate", {"op/s", Better::higher}},
+                        {"stat_rate", {"op/s", Better::higher}},
+                        {"remove_rate", {"op/s", Better::higher}}},
+            .scope = ProbeScope::world,
+            .options = {storage_option_specs().md_files},
+            .storage_bytes =
+                [](const RunOptions& options, int world_size) {
+                  // inodes and directory blocks, roughly
+                  return storage_options_from(options).md_files *
+                         static_cast<std::uint64_t>(world_size) * 4096;
+                },
+        })) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {
     const StorageOptions options = storage_options_from(context.options);

@@ -6,15 +6,12 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cerrno>
 #include <cstring>
 
 #include "results/config_error.hpp"
 #include "results/input_path.hpp"
 #include "results/units.hpp"
-#include "storage/fsync_probe.hpp"
-#include "storage/storage_options.hpp"
 
 namespace fabcheck {
 
@@ -92,32 +89,6 @@ void validate_storage_paths(const std::vector<std::string>& paths, std::uint64_t
                                  "storage.ckpt_size)");
     }
   }
-}
-
-std::uint64_t planned_storage_bytes(const RunOptions& options,
-                                    const std::vector<std::string>& probe_ids, int world_size) {
-  const StorageOptions storage = storage_options_from(options);
-  const std::uint64_t ranks = static_cast<std::uint64_t>(std::max(world_size, 1));
-  std::uint64_t most = 0;
-  for (const std::string& id : probe_ids) {
-    std::uint64_t bytes = 0;
-    if (id == "storage.seq_write" || id == "storage.seq_read" || id == "storage.rand_read") {
-      // One file per host, or per rank with --every-rank (all of them on one path at worst).
-      bytes = storage.file_size * (options.host_probes_on_every_rank ? ranks : 1);
-    } else if (id == "storage.fsync_lat") {
-      bytes = storage.fsync_block * kFsyncBlocks;
-    } else if (id == "storage.ckpt_write" || id == "storage.ckpt_read") {
-      bytes = storage.ckpt_size * ranks;
-    } else if (id == "storage.contention") {
-      bytes = storage.file_size + storage.ckpt_size;
-    } else if (id == "storage.loader") {
-      bytes = 2 * storage.loader_bytes;  // small files and shards
-    } else if (id == "storage.metadata") {
-      bytes = storage.md_files * ranks * 4096;  // inodes and directory blocks, roughly
-    }
-    most = std::max(most, bytes);
-  }
-  return most;
 }
 
 }  // namespace fabcheck

@@ -6,20 +6,11 @@
 #include <string>
 #include <vector>
 
-#include "bench/core/probe.hpp"
-
 namespace fabcheck {
 
 // Throws ConfigError("--storage-path: ...") naming the path and the value at fault: missing, not a
 // directory, on a read-only mount or not writable by this user, or fewer free bytes (for this
-// user, statvfs f_bavail) than `planned_bytes`.
+// user, statvfs f_bavail) than `planned_bytes` (planned_storage_bytes of the probes to run).
 void validate_storage_paths(const std::vector<std::string>& paths, std::uint64_t planned_bytes);
-
-// The most any one storage probe in `probe_ids` has on disk at a time under one path (probes run
-// one after another and each removes its files): local patterns one file (one rank per host runs
-// them), checkpoint patterns one file per rank of the world. Reads the storage.* options
-// (ConfigError on bad ones). Ids that are not storage probes count 0.
-std::uint64_t planned_storage_bytes(const RunOptions& options,
-                                    const std::vector<std::string>& probe_ids, int world_size);
 
 }  // namespace fabcheck

@@ -17,9 +17,18 @@ namespace fabcheck {
 
 namespace fs = std::filesystem;
 
-Applicability storage_applicability(const RunOptions& options) {
-  if (options.storage_paths.empty()) return Applicability::waived("no --storage-path given");
-  return Applicability::yes();
+Requirement storage_path_requirement() {
+  return {"--storage-path", true, [](const World&, const RunOptions& options) {
+            return options.storage_paths.empty() ? std::string("no --storage-path given")
+                                                 : std::string();
+          }};
+}
+
+ProbeInfo storage_probe_info(ProbeInfo info) {
+  info.needs.insert(info.needs.begin(), storage_path_requirement());
+  info.heavy = true;
+  info.check_options = [](const RunOptions& options) { storage_options_from(options); };
+  return info;
 }
 
 std::string shared_run_id(World& world) {

@@ -18,8 +18,12 @@
 
 namespace fabcheck {
 
-// Waived "no --storage-path given" without a path; otherwise applies.
-Applicability storage_applicability(const RunOptions& options);
+// Met when at least one --storage-path is given ("no --storage-path given" otherwise).
+Requirement storage_path_requirement();
+
+// A storage probe's declaration completed with what every storage probe shares: it needs a
+// --storage-path, loads the storage (heavy), and checks its options together before the run.
+ProbeInfo storage_probe_info(ProbeInfo info);
 
 // "<UTC time>-<root's host>-<root pid>-<8 random hex digits>", decided on the root and broadcast
 // (every rank must call it): a name no earlier run, nor a planted folder, can have taken.

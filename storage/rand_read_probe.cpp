@@ -3,7 +3,6 @@
 #include "storage/latency_histogram.hpp"
 #include "storage/local_probe.hpp"
 #include "storage/probe_support.hpp"
-#include "storage/probes.hpp"
 
 namespace fabcheck {
 
@@ -12,24 +11,35 @@ namespace {
 constexpr std::uint64_t kRandomBlock = 4096;
 constexpr std::uint32_t kDeepQueue = 32;
 
+std::vector<MetricSpec> rand_read_metrics() {
+  std::vector<MetricSpec> specs;
+  for (const char* qd : {"qd1", "qd32"}) {
+    const std::string suffix = std::string("_") + qd;
+    specs.push_back({"iops" + suffix, {"IOPS", Better::higher}});
+    specs.push_back({"lat_p50_us" + suffix, {"us", Better::lower}});
+    specs.push_back({"lat_p99_us" + suffix, {"us", Better::lower}});
+    specs.push_back({"lat_p999_us" + suffix, {"us", Better::lower}});
+  }
+  specs.push_back({"wrong_elements", {"count", Better::lower}});
+  return specs;
+}
+
 class RandReadProbe final : public LocalPatternProbe {
  public:
-  std::string id() const override { return "storage.rand_read"; }
-  std::string description() const override {
-    return "4 KiB random reads, O_DIRECT, at QD 1 and QD 32, per node; IOPS and p50/p99/p99.9";
-  }
-  std::vector<MetricSpec> metrics() const override {
-    std::vector<MetricSpec> specs;
-    for (const char* qd : {"qd1", "qd32"}) {
-      const std::string suffix = std::string("_") + qd;
-      specs.push_back({"iops" + suffix, {"IOPS", Better::higher}});
-      specs.push_back({"lat_p50_us" + suffix, {"us", Better::lower}});
-      specs.push_back({"lat_p99_us" + suffix, {"us", Better::lower}});
-      specs.push_back({"lat_p999_us" + suffix, {"us", Better::lower}});
-    }
-    specs.push_back({"wrong_elements", {"count", Better::lower}});
-    return specs;
-  }
+  RandReadProbe()
+      : LocalPatternProbe({
+            .id = "storage.rand_read",
+            .description =
+                "4 KiB random reads, O_DIRECT, at QD 1 and QD 32, per node; IOPS and p50/p99/p99.9",
+            .metrics = rand_read_metrics(),
+            .scope = ProbeScope::host,
+            .options = local_pattern_options(),
+            .storage_bytes =
+                [](const RunOptions& options, int world_size) {
+                  return local_pattern_bytes(options, world_size,
+                                             storage_options_from(options).file_size);
+                },
+        }) {}
 
  protected:
   void run_on_path(LocalRun& run) override {

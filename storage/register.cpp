@@ -1,20 +1,16 @@
-// The storage probes in the order a plan runs them: local patterns, then shared ones.
+// Registers the storage probes listed in probes.def, in that order.
 #include "storage/register.hpp"
-
-#include "storage/probes.hpp"
 
 namespace fabcheck {
 
+#define FABCHECK_PROBE(factory) std::unique_ptr<Probe> factory();
+#include "storage/probes.def"
+#undef FABCHECK_PROBE
+
 void register_storage_probes(Registry& registry) {
-  registry.add(make_seq_write_probe());
-  registry.add(make_seq_read_probe());
-  registry.add(make_rand_read_probe());
-  registry.add(make_fsync_lat_probe());
-  registry.add(make_ckpt_write_probe());
-  registry.add(make_ckpt_read_probe());
-  registry.add(make_metadata_probe());
-  registry.add(make_contention_probe());
-  registry.add(make_loader_probe());
+#define FABCHECK_PROBE(factory) registry.add(factory());
+#include "storage/probes.def"
+#undef FABCHECK_PROBE
 }
 
 }  // namespace fabcheck

@@ -2,7 +2,6 @@
 // node, time-bounded, every byte written with the data pattern and every byte read verified.
 #include "storage/local_probe.hpp"
 #include "storage/probe_support.hpp"
-#include "storage/probes.hpp"
 
 namespace fabcheck {
 
@@ -51,13 +50,23 @@ std::vector<MetricSpec> sequential_metrics() {
   return {{"bw", {"GB/s", Better::higher}}, {"wrong_elements", {"count", Better::lower}}};
 }
 
+// One file of storage.file_size per host (per rank with --every-rank).
+std::uint64_t one_file(const RunOptions& options, int world_size) {
+  return local_pattern_bytes(options, world_size, storage_options_from(options).file_size);
+}
+
 class SeqWriteProbe final : public LocalPatternProbe {
  public:
-  std::string id() const override { return "storage.seq_write"; }
-  std::string description() const override {
-    return "sequential 1 MiB writes at QD 32, O_DIRECT, per node; read back and verified";
-  }
-  std::vector<MetricSpec> metrics() const override { return sequential_metrics(); }
+  SeqWriteProbe()
+      : LocalPatternProbe({
+            .id = "storage.seq_write",
+            .description =
+                "sequential 1 MiB writes at QD 32, O_DIRECT, per node; read back and verified",
+            .metrics = sequential_metrics(),
+            .scope = ProbeScope::host,
+            .options = local_pattern_options(),
+            .storage_bytes = one_file,
+        }) {}
 
  protected:
   void run_on_path(LocalRun& run) override {
@@ -88,11 +97,16 @@ class SeqWriteProbe final : public LocalPatternProbe {
 
 class SeqReadProbe final : public LocalPatternProbe {
  public:
-  std::string id() const override { return "storage.seq_read"; }
-  std::string description() const override {
-    return "sequential 1 MiB reads at QD 32, O_DIRECT, per node; every block verified";
-  }
-  std::vector<MetricSpec> metrics() const override { return sequential_metrics(); }
+  SeqReadProbe()
+      : LocalPatternProbe({
+            .id = "storage.seq_read",
+            .description =
+                "sequential 1 MiB reads at QD 32, O_DIRECT, per node; every block verified",
+            .metrics = sequential_metrics(),
+            .scope = ProbeScope::host,
+            .options = local_pattern_options(),
+            .storage_bytes = one_file,
+        }) {}
 
  protected:
   void run_on_path(LocalRun& run) override {

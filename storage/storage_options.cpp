@@ -1,9 +1,5 @@
-// Parsing of the storage.* options with ConfigError messages that name key and value.
+// The storage.* option declarations and their reading into StorageOptions.
 #include "storage/storage_options.hpp"
-
-#include <algorithm>
-#include <charconv>
-#include <cmath>
 
 #include "results/config_error.hpp"
 #include "results/units.hpp"
@@ -13,135 +9,149 @@ namespace fabcheck {
 
 namespace {
 
-ConfigError bad_value(const std::string& key, const std::string& value, const std::string& why) {
-  return ConfigError("--opt " + key, 0, "\"" + value + "\" " + why);
-}
+constexpr double kPage = 4096;
 
-std::uint64_t read_size(const std::string& key, const std::string& value, std::uint64_t minimum,
-                        std::uint64_t multiple) {
-  const auto size = parse_byte_size(value);
-  if (!size) throw bad_value(key, value, "is not a byte size (like 4096, 4K, 256M, 1G)");
-  if (*size < minimum) {
-    throw bad_value(key, value, "is below the minimum of " + format_bytes(minimum));
-  }
-  if (*size % multiple != 0) {
-    throw bad_value(key, value, "is not a multiple of " + format_bytes(multiple));
-  }
-  return *size;
-}
-
-std::uint64_t read_count(const std::string& key, const std::string& value, std::uint64_t minimum,
-                         std::uint64_t maximum) {
-  std::uint64_t count = 0;
-  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), count);
-  if (error != std::errc() || end != value.data() + value.size()) {
-    throw bad_value(key, value, "is not a whole number");
-  }
-  if (count < minimum || count > maximum) {
-    throw bad_value(key, value,
-                    "is outside " + std::to_string(minimum) + ".." + std::to_string(maximum));
-  }
-  return count;
-}
-
-double read_seconds(const std::string& key, const std::string& value) {
-  double seconds = 0;
-  const auto [end, error] = std::from_chars(value.data(), value.data() + value.size(), seconds);
-  if (error != std::errc() || end != value.data() + value.size() || !std::isfinite(seconds) ||
-      seconds <= 0 || seconds > 3600) {
-    throw bad_value(key, value, "is not a number of seconds in (0, 3600]");
-  }
-  return seconds;
-}
-
-bool read_flag(const std::string& key, const std::string& value) {
-  if (value == "1" || value == "true" || value == "yes" || value == "on") return true;
-  if (value == "0" || value == "false" || value == "no" || value == "off") return false;
-  throw bad_value(key, value, "is not a flag (1/0, true/false, yes/no, on/off)");
+StorageOptionSpecs make_specs() {
+  using T = OptionType;
+  std::vector<std::string> engines = available_io_engines();
+  return {
+      .file_size = {.key = "storage.file_size",
+                    .type = T::byte_size,
+                    .default_value = "64M",
+                    .meaning =
+                        "file per node for the local patterns (seq_*, rand_read, contention)",
+                    .min = kPage,
+                    .multiple_of = 4096},
+      .block_size = {.key = "storage.block_size",
+                     .type = T::byte_size,
+                     .default_value = "1M",
+                     .meaning = "sequential transfer size",
+                     .min = kPage,
+                     .max = 1ull << 30,
+                     .multiple_of = 4096},
+      .queue_depth = {.key = "storage.queue_depth",
+                      .type = T::integer,
+                      .default_value = "32",
+                      .meaning = "queue depth of the sequential and QD32 patterns",
+                      .min = 1,
+                      .max = 4096},
+      .duration_s = {.key = "storage.duration_s",
+                     .type = T::number,
+                     .default_value = "2",
+                     .meaning = "seconds each timed phase lasts",
+                     .min = 0,
+                     .max = 3600,
+                     .min_exclusive = true},
+      .engine = {.key = "storage.engine",
+                 .type = T::choice,
+                 .default_value = default_io_engine(),
+                 .meaning = "IO engine (the build's best by default)",
+                 .choices = engines},
+      .direct = {.key = "storage.direct",
+                 .type = T::flag,
+                 .default_value = "1",
+                 .meaning = "O_DIRECT for the local patterns (buffered where refused)"},
+      .ckpt_size = {.key = "storage.ckpt_size",
+                    .type = T::byte_size,
+                    .default_value = "64M",
+                    .meaning = "checkpoint file per rank",
+                    .min = kPage,
+                    .multiple_of = 4096},
+      .ckpt_direct = {.key = "storage.ckpt_direct",
+                      .type = T::flag,
+                      .default_value = "0",
+                      .meaning = "O_DIRECT checkpoint writes instead of buffered + fsync"},
+      .md_files = {.key = "storage.md_files",
+                   .type = T::integer,
+                   .default_value = "500",
+                   .meaning = "empty files per rank for storage.metadata",
+                   .min = 1,
+                   .max = 10'000'000},
+      .fsync_block = {.key = "storage.fsync_block",
+                      .type = T::byte_size,
+                      .default_value = "4K",
+                      .meaning = "bytes written before each fsync in storage.fsync_lat",
+                      .min = 8,
+                      .max = 1ull << 30,
+                      .multiple_of = 8},
+      .loader_bytes = {.key = "storage.loader_bytes",
+                       .type = T::byte_size,
+                       .default_value = "256M",
+                       .meaning = "data set of storage.loader, written twice (small files, shards)",
+                       .min = kPage,
+                       .multiple_of = 4096},
+      .loader_sample = {.key = "storage.loader_sample",
+                        .type = T::byte_size,
+                        .default_value = "128K",
+                        .meaning = "sample size of storage.loader: one small file each",
+                        .min = 8,
+                        .multiple_of = 8},
+      .loader_shard = {.key = "storage.loader_shard",
+                       .type = T::byte_size,
+                       .default_value = "64M",
+                       .meaning = "shard size of storage.loader's sequential layout",
+                       .min = kPage,
+                       .multiple_of = 4096},
+      .loader_workers = {.key = "storage.loader_workers",
+                         .type = T::integer_list,
+                         .default_value = "1,4,16",
+                         .meaning = "reader threads storage.loader sweeps",
+                         .min = 1,
+                         .max = 1024},
+  };
 }
 
 }  // namespace
 
-const std::vector<std::pair<std::string, std::string>>& storage_option_keys() {
-  static const std::vector<std::pair<std::string, std::string>> keys = {
-      {"storage.file_size", "file per node for the local patterns (default 64M)"},
-      {"storage.block_size", "sequential transfer size (default 1M)"},
-      {"storage.queue_depth", "queue depth of the sequential and QD32 patterns (default 32)"},
-      {"storage.duration_s", "time bound of each timed phase in seconds (default 2)"},
-      {"storage.engine", "io_uring, psync or null (default: io_uring where available)"},
-      {"storage.direct", "O_DIRECT for the local patterns (default 1)"},
-      {"storage.ckpt_size", "checkpoint file per rank (default 64M)"},
-      {"storage.ckpt_direct", "O_DIRECT checkpoint writes instead of buffered + fsync (default 0)"},
-      {"storage.md_files", "empty files per rank for storage.metadata (default 500)"},
-      {"storage.fsync_block", "bytes written before each fsync in storage.fsync_lat (default 4K)"},
-      {"storage.loader_bytes", "data set of storage.loader, written twice (default 256M)"},
-      {"storage.loader_sample",
-       "sample size of storage.loader: one small file each (default 128K)"},
-      {"storage.loader_shard", "shard size of storage.loader's sequential layout (default 64M)"},
-      {"storage.loader_workers", "reader threads storage.loader sweeps (default 1,4,16)"},
-  };
-  return keys;
+const StorageOptionSpecs& storage_option_specs() {
+  static const StorageOptionSpecs specs = make_specs();
+  return specs;
+}
+
+std::vector<OptionSpec> local_pattern_options() {
+  const StorageOptionSpecs& s = storage_option_specs();
+  return {s.file_size, s.block_size, s.queue_depth, s.duration_s, s.engine, s.direct};
+}
+
+std::vector<OptionSpec> checkpoint_options() {
+  const StorageOptionSpecs& s = storage_option_specs();
+  return {s.ckpt_size, s.ckpt_direct, s.block_size, s.queue_depth, s.engine};
+}
+
+std::vector<OptionSpec> loader_options() {
+  const StorageOptionSpecs& s = storage_option_specs();
+  return {s.loader_bytes, s.loader_sample, s.loader_shard, s.loader_workers, s.duration_s};
 }
 
 StorageOptions storage_options_from(const RunOptions& options) {
+  const StorageOptionSpecs& s = storage_option_specs();
   StorageOptions result;
-  constexpr std::uint64_t kPage = 4096;
-  for (const auto& [key, value] : options.extra) {
-    if (key.rfind("storage.", 0) != 0) continue;
-    if (key == "storage.file_size") {
-      result.file_size = read_size(key, value, kPage, kPage);
-    } else if (key == "storage.block_size") {
-      result.block_size = read_size(key, value, kPage, kPage);
-      if (result.block_size > (1ull << 30)) throw bad_value(key, value, "is above 1G");
-    } else if (key == "storage.queue_depth") {
-      result.queue_depth = static_cast<std::uint32_t>(read_count(key, value, 1, 4096));
-    } else if (key == "storage.duration_s") {
-      result.duration_s = read_seconds(key, value);
-    } else if (key == "storage.engine") {
-      bool known = false;
-      for (const std::string& engine : available_io_engines()) known = known || engine == value;
-      if (!known) make_io_engine(value, 1);  // throws the ConfigError listing the engines
-      result.engine = value;
-    } else if (key == "storage.direct") {
-      result.direct = read_flag(key, value);
-    } else if (key == "storage.ckpt_size") {
-      result.ckpt_size = read_size(key, value, kPage, kPage);
-    } else if (key == "storage.ckpt_direct") {
-      result.ckpt_direct = read_flag(key, value);
-    } else if (key == "storage.md_files") {
-      result.md_files = read_count(key, value, 1, 10'000'000);
-    } else if (key == "storage.fsync_block") {
-      result.fsync_block = read_size(key, value, 8, 8);
-    } else if (key == "storage.loader_bytes") {
-      result.loader_bytes = read_size(key, value, kPage, kPage);
-    } else if (key == "storage.loader_sample") {
-      result.loader_sample = read_size(key, value, 8, 8);
-    } else if (key == "storage.loader_shard") {
-      result.loader_shard = read_size(key, value, kPage, kPage);
-    } else if (key == "storage.loader_workers") {
-      result.loader_workers.clear();
-      std::size_t start = 0;
-      while (start <= value.size()) {
-        const std::size_t comma = std::min(value.find(',', start), value.size());
-        result.loader_workers.push_back(
-            static_cast<int>(read_count(key, value.substr(start, comma - start), 1, 1024)));
-        start = comma + 1;
-      }
-    } else {
-      std::string known;
-      for (const auto& [name, meaning] : storage_option_keys()) {
-        known += (known.empty() ? "" : ", ") + name;
-      }
-      throw ConfigError("--opt " + key, 0, "unknown storage option (known: " + known + ")");
-    }
-  }
+  result.file_size = option_bytes(options, s.file_size);
+  result.block_size = option_bytes(options, s.block_size);
+  result.queue_depth = static_cast<std::uint32_t>(option_integer(options, s.queue_depth));
+  result.duration_s = option_number(options, s.duration_s);
+  if (option_given(options, s.engine)) result.engine = option_choice(options, s.engine);
+  result.direct = option_flag(options, s.direct);
+  result.ckpt_size = option_bytes(options, s.ckpt_size);
+  result.ckpt_direct = option_flag(options, s.ckpt_direct);
+  result.md_files = static_cast<std::uint64_t>(option_integer(options, s.md_files));
+  result.fsync_block = option_bytes(options, s.fsync_block);
+  result.loader_bytes = option_bytes(options, s.loader_bytes);
+  result.loader_sample = option_bytes(options, s.loader_sample);
+  result.loader_shard = option_bytes(options, s.loader_shard);
+  result.loader_workers.clear();
+  for (const std::int64_t workers : option_integers(options, s.loader_workers))
+    result.loader_workers.push_back(static_cast<int>(workers));
   if (result.loader_bytes < result.loader_sample || result.loader_bytes < result.loader_shard) {
-    throw bad_value("storage.loader_bytes", std::to_string(result.loader_bytes),
-                    "is smaller than one sample or one shard");
+    throw ConfigError(
+        "--opt storage.loader_bytes=" + format_bytes(result.loader_bytes) +
+        ": smaller than one sample (storage.loader_sample, " + format_bytes(result.loader_sample) +
+        ") or one shard (storage.loader_shard, " + format_bytes(result.loader_shard) + ")");
   }
   if (result.file_size < result.block_size) {
-    throw bad_value("storage.file_size", std::to_string(result.file_size),
-                    "is smaller than storage.block_size (" + format_bytes(result.block_size) + ")");
+    throw ConfigError("--opt storage.file_size=" + format_bytes(result.file_size) +
+                      ": smaller than storage.block_size (" + format_bytes(result.block_size) +
+                      "); expected a file of at least one block");
   }
   return result;
 }

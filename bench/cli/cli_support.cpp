@@ -3,13 +3,17 @@
 
 #include <unistd.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
 #include "bench/core/rank_status.hpp"
 #include "bench/core/world.hpp"
 #include "kernels/profile_choice.hpp"
+#include "results/config_error.hpp"
 
 namespace fabcheck {
 
@@ -106,6 +110,14 @@ nlohmann::json build_versions() {
   versions["nccl"] = "";
 #endif
   return versions;
+}
+
+void check_cli_number(const std::string& flag, double value, double min, double max,
+                      bool min_exclusive) {
+  const bool above_min = min_exclusive ? value > min : value >= min;
+  if (std::isfinite(value) && above_min && value <= max) return;
+  throw ConfigError(fmt::format("{} {}: expected a finite number {} {} and at most {}", flag, value,
+                                min_exclusive ? "above" : "of at least", min, max));
 }
 
 std::string joined_command_line(int argc, char** argv) {

@@ -44,6 +44,11 @@ std::map<std::string, std::string> run_environment(char** environment);
 // fabcheck, compiler, MPI, CUDA and NCCL versions for summary.json.
 nlohmann::json build_versions();
 
+// A number given on the command line (CLI11 parses "nan" and "inf" as numbers): throws ConfigError
+// "FLAG VALUE: expected a finite number from MIN to MAX" unless it is finite and in range.
+void check_cli_number(const std::string& flag, double value, double min, double max,
+                      bool min_exclusive = false);
+
 // The command line as one string, shell-quoted where needed.
 std::string joined_command_line(int argc, char** argv);
 

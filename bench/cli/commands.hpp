@@ -33,7 +33,14 @@ struct RunArgs {
 // single_process or built without it) and runs.
 int run_command(const RunArgs& args, const Registry& registry, int argc, char** argv);
 
-int list_command(const Registry& registry, const std::string& backend, int argc, char** argv);
+struct ListArgs {
+  std::string backend;   // judge applicability for this collective backend
+  bool options = false;  // list the family options and profile [node] keys instead of probes
+  bool plans = false;    // list the built-in plans (probes, options) instead of probes
+  bool json = false;     // JSON lines instead of text
+};
+
+int list_command(const Registry& registry, const ListArgs& args, int argc, char** argv);
 
 // Lists fabcheck's scratch folders under each path and removes those left by runs that are gone
 // (only those; not with `dry_run`). Exit code: 0, 2 for a path that is not a folder, 3 when a

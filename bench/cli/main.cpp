@@ -64,8 +64,12 @@ int run_main(int argc, char** argv) {
   app.require_subcommand(1);
 
   auto* list = app.add_subcommand("list", "List probes and whether each applies on this node");
-  std::string list_backend;
-  list->add_option("--backend", list_backend, "Collective backend to judge applicability for");
+  fabcheck::ListArgs list_args;
+  list->add_option("--backend", list_args.backend, "Collective backend to judge applicability for");
+  list->add_flag("--options", list_args.options,
+                 "List the options each probe family reads (--opt KEY=VALUE) and profile keys");
+  list->add_flag("--plans", list_args.plans, "List the built-in plans: probes and options");
+  list->add_flag("--json", list_args.json, "JSON lines (one probe, option or plan a line)");
 
   fabcheck::RunArgs run_args;
   auto* run = app.add_subcommand("run", "Run probes (--probes or --plan) and judge them");
@@ -124,7 +128,7 @@ int run_main(int argc, char** argv) {
     return 2;
   }
 
-  if (list->parsed()) return fabcheck::list_command(registry, list_backend, argc, argv);
+  if (list->parsed()) return fabcheck::list_command(registry, list_args, argc, argv);
   if (run->parsed()) return fabcheck::run_command(run_args, registry, argc, argv);
   if (gate->parsed()) {
     gate_args.plan = "gate";

@@ -49,6 +49,9 @@ void plan_memory(const RunRequest& request) {
                     backend == "nccl" ? largest_gpu_memory_free() : std::nullopt);
 }
 
+// A day: a probe limit beyond it is a typo, and the watchdog needs a finite one.
+constexpr double kMaxTimeout_s = 86400;
+
 RunRequest build_request(const RunArgs& args, const Registry& registry) {
   if (args.probes.empty() == args.plan.empty()) {
     throw ConfigError("give exactly one of --probes ID[,ID...] or --plan NAME");
@@ -58,6 +61,7 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
     const Plan& plan = find_plan(args.plan);
     request.plan_name = plan.name;
     request.options = plan.options;
+    registry.validate_options(plan.options.extra, "plan " + plan.name);
     request.probes = registry.select(plan.probes, /*skip_unknown=*/true);
   } else {
     request.probes = registry.select(args.probes);
@@ -75,24 +79,35 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
     options.warmup = *args.warmup;
   }
   if (args.timeout_s) {
-    if (!(*args.timeout_s > 0))
-      throw ConfigError("--timeout " + std::to_string(*args.timeout_s) + ": must be above 0");
+    check_cli_number("--timeout", *args.timeout_s, 0, kMaxTimeout_s, /*min_exclusive=*/true);
     options.probe_timeout_s = *args.timeout_s;
   }
+  // Family options: each key declared by some probe, each value within its rule, before anything
+  // runs; --opt overrides the plan's value.
+  std::map<std::string, std::string> given;
   for (const auto& pair : args.extra) {
     const auto equals = pair.find('=');
     if (equals == std::string::npos || equals == 0) {
       throw ConfigError("--opt \"" + pair + "\": expected KEY=VALUE");
     }
-    options.extra[pair.substr(0, equals)] = pair.substr(equals + 1);
+    given[pair.substr(0, equals)] = pair.substr(equals + 1);
   }
-  if (!args.placement.empty()) options.extra["placement"] = args.placement;
-  placements_from(options);      // validates
-  ops_per_sample_from(options);  // validates
-  mpi_max_count(options.extra);  // validates
-  if (!args.pairs.empty()) options.extra["pairs"] = args.pairs;
-  pair_schedule_from(options);  // validates
-  localisation_rule_from(options);
+  registry.validate_options(given, "--opt");
+  for (const auto& key : Registry::unread_options(given, request.probes)) {
+    if (launcher_rank() == 0)
+      std::fprintf(stderr, "fabcheck: note: --opt %s: no probe of this run reads it\n",
+                   key.c_str());
+  }
+  for (const auto& [key, value] : given) options.extra[key] = value;
+  if (!args.placement.empty()) {
+    registry.validate_options({{placement_option().key, args.placement}}, "--placement");
+    options.extra[placement_option().key] = args.placement;
+  }
+  if (!args.pairs.empty()) {
+    registry.validate_options({{"pairs", args.pairs}}, "--pairs");
+    options.extra["pairs"] = args.pairs;
+  }
+  check_probe_options(request.probes, options);
   if (!args.backend.empty()) {
     if (args.backend != "mpi" && args.backend != "nccl") {
       throw ConfigError("--backend \"" + args.backend + "\": expected mpi or nccl");
@@ -106,10 +121,8 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
   options.host_probes_on_every_rank = args.every_rank;
   options.storage_paths = args.storage_paths;
   if (!options.storage_paths.empty()) {
-    std::vector<std::string> ids;
-    for (const Probe* probe : request.probes) ids.push_back(probe->id());
     validate_storage_paths(options.storage_paths,
-                           planned_storage_bytes(options, ids, launcher_size()));
+                           planned_storage_bytes(request.probes, options, launcher_size()));
   }
   if (!args.sysfs_root.empty()) options.sysfs_root = args.sysfs_root;
   plan_memory(request);

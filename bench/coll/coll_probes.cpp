@@ -14,27 +14,31 @@
 namespace fabcheck {
 namespace {
 
-// Sizes when neither the plan nor --sizes gives any.
-constexpr const char* kDefaultSizes = "1K:64M:4";
+// The sizes a plan gives per backend (host-memory MPI saturates at a few MiB, NVLink GPUs only
+// near a GiB); --sizes overrides both.
+OptionSpec sizes_option(const char* backend) {
+  return {
+      .key = std::string("coll.sizes.") + backend,
+      .type = OptionType::size_sweep,
+      .default_value = "1K:64M:4",
+      .meaning = std::string("message sizes on the ") + backend + " backend (--sizes overrides)"};
+}
 
 class CollectiveProbe final : public Probe {
  public:
-  explicit CollectiveProbe(Collective collective) : collective_(collective) {}
-
-  bool heavy() const override { return true; }
-  std::string id() const override { return std::string("coll.") + collective_name(collective_); }
-  std::string description() const override {
-    return std::string(collective_name(collective_)) +
-           " bandwidth and latency over a size sweep, verified (MPI host memory or NCCL GPUs)";
-  }
-  std::vector<MetricSpec> metrics() const override { return collective_metrics(); }
+  explicit CollectiveProbe(Collective collective)
+      : Probe({.id = std::string("coll.") + collective_name(collective),
+               .description = std::string(collective_name(collective)) +
+                              " bandwidth and latency over a size sweep, verified (MPI host "
+                              "memory or NCCL GPUs)",
+               .metrics = collective_metrics(),
+               .needs = {collective_backend_requirement()},
+               .scope = ProbeScope::world,
+               .heavy = true,
+               .options = {sizes_option("mpi"), sizes_option("nccl"), placement_option(),
+                           mpi_max_count_option(), ops_per_sample_option()}}),
+        collective_(collective) {}
   bool prints_own_table() const override { return true; }
-
-  Applicability applies(const World& world, const RunOptions& options) const override {
-    const BackendChoice choice = choose_collective_backend(options.backend, world);
-    if (choice.name.empty()) return Applicability::waived(choice.reason);
-    return Applicability::yes();
-  }
 
   void run(RunContext& context, MeasurementSink& sink) override {
     const BackendChoice choice = choose_collective_backend(context.options.backend, context.world);
@@ -64,32 +68,51 @@ std::vector<MetricSpec> collective_metrics() {
           {"wrong_elements", {"count", Better::lower}}};
 }
 
+Requirement collective_backend_requirement() {
+  return {"MPI or CUDA", mpi_available() || nccl_requirement().in_build,
+          [](const World& world, const RunOptions& options) {
+            return choose_collective_backend(options.backend, world).reason;
+          }};
+}
+
+const OptionSpec& ops_per_sample_option() {
+  static const OptionSpec spec{.key = "coll.ops_per_sample",
+                               .type = OptionType::integer,
+                               .meaning =
+                                   "operations timed together as one sample (absent: the "
+                                   "backend's choice, MPI 1, NCCL 4)",
+                               .min = 1,
+                               .max = 1000};
+  return spec;
+}
+
 int ops_per_sample_from(const RunOptions& options) {
-  const auto it = options.extra.find("coll.ops_per_sample");
-  if (it == options.extra.end()) return 0;
-  char* end = nullptr;
-  const long value = std::strtol(it->second.c_str(), &end, 10);
-  if (it->second.empty() || *end != '\0' || value < 1 || value > 1000) {
-    throw ConfigError("--opt coll.ops_per_sample=" + it->second +
-                      ": expected an integer in [1, 1000]");
-  }
-  return static_cast<int>(value);
+  const OptionSpec& spec = ops_per_sample_option();
+  return option_given(options, spec) ? static_cast<int>(option_integer(options, spec)) : 0;
+}
+
+const OptionSpec& placement_option() {
+  static const OptionSpec spec{.key = "placement",
+                               .type = OptionType::choice,
+                               .default_value = "out",
+                               .meaning =
+                                   "collective buffers: out of place, in place, or both "
+                                   "(--placement)",
+                               .choices = {"out", "in", "both"}};
+  return spec;
 }
 
 std::vector<std::uint64_t> collective_sizes_for(const RunOptions& options,
                                                 const std::string& backend) {
   if (!options.sizes.empty()) return options.sizes;
-  const auto it = options.extra.find("coll.sizes." + backend);
-  return parse_size_sweep(it == options.extra.end() ? kDefaultSizes : it->second);
+  return option_sizes(options, sizes_option(backend.c_str()));
 }
 
 std::vector<Placement> placements_from(const RunOptions& options) {
-  const auto it = options.extra.find("placement");
-  const std::string value = it == options.extra.end() ? "out" : it->second;
-  if (value == "out") return {Placement::out_of_place};
+  const std::string value = option_choice(options, placement_option());
   if (value == "in") return {Placement::in_place};
   if (value == "both") return {Placement::out_of_place, Placement::in_place};
-  throw ConfigError("--placement: \"" + value + "\" is not one of out, in, both");
+  return {Placement::out_of_place};
 }
 
 BackendChoice choose_collective_backend(const std::string& requested, const World& world) {
@@ -114,7 +137,7 @@ std::unique_ptr<CollectiveBackend> make_collective_backend(const BackendChoice& 
                                                            const std::filesystem::path& run_dir,
                                                            const std::string& probe_id) {
   std::unique_ptr<CollectiveBackend> backend;
-  if (choice.name == "mpi") backend = make_mpi_backend(world, mpi_max_count(options.extra));
+  if (choice.name == "mpi") backend = make_mpi_backend(world, mpi_max_count(options));
   if (choice.name == "nccl") backend = make_nccl_backend(world, options, run_dir, probe_id);
   if (!backend) throw std::runtime_error("no collective backend: " + choice.reason);
   return backend;

@@ -25,11 +25,15 @@ std::unique_ptr<CollectiveBackend> make_collective_backend(const BackendChoice& 
                                                            const std::filesystem::path& run_dir,
                                                            const std::string& probe_id);
 
+// An MPI world or a GPU with NCCL, as --backend asks (unmet: the reason none can run).
+Requirement collective_backend_requirement();
+
 // The metrics every collective sweep emits (time_us, algbw, busbw, wrong_elements).
 std::vector<MetricSpec> collective_metrics();
 
 // --opt coll.ops_per_sample=N (1..1000): operations per timed sample; 0 (absent): the backend's
 // choice. A ConfigError names a bad value.
+const OptionSpec& ops_per_sample_option();
 int ops_per_sample_from(const RunOptions& options);
 
 // The sizes a collective sweep uses: --sizes first; else the plan's sizes for this backend
@@ -37,7 +41,8 @@ int ops_per_sample_from(const RunOptions& options);
 std::vector<std::uint64_t> collective_sizes_for(const RunOptions& options,
                                                 const std::string& backend);
 
-// The placements `options.extra["placement"]` asks for ("out" default, "in", "both").
+// The "placement" option (out, in, both; --placement sets it) and the placements it asks for.
+const OptionSpec& placement_option();
 std::vector<Placement> placements_from(const RunOptions& options);
 
 }  // namespace fabcheck

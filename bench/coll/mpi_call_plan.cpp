@@ -66,17 +66,20 @@ const char* mpi_call_name(MpiCallKind kind) {
   return "MPI_?";
 }
 
-std::uint64_t mpi_max_count(const std::map<std::string, std::string>& extra) {
-  const auto found = extra.find("mpi.max_count");
-  if (found == extra.end()) return INT_MAX;
-  const std::string& text = found->second;
-  char* end = nullptr;
-  const long long value = std::strtoll(text.c_str(), &end, 10);
-  if (text.empty() || end == text.c_str() || *end != '\0' || value < 1 || value > INT_MAX) {
-    throw ConfigError("--opt mpi.max_count=" + text + ": expected an integer in [1, " +
-                      std::to_string(INT_MAX) + "]");
-  }
-  return static_cast<std::uint64_t>(value);
+const OptionSpec& mpi_max_count_option() {
+  static const OptionSpec spec{.key = "mpi.max_count",
+                               .type = OptionType::integer,
+                               .default_value = std::to_string(INT_MAX),
+                               .meaning =
+                                   "most elements one MPI call carries (a larger operation "
+                                   "goes in pieces); smaller only to exercise the pieces",
+                               .min = 1,
+                               .max = INT_MAX};
+  return spec;
+}
+
+std::uint64_t mpi_max_count(const RunOptions& options) {
+  return static_cast<std::uint64_t>(option_integer(options, mpi_max_count_option()));
 }
 
 std::vector<MpiCall> plan_mpi_calls(Collective collective, Placement placement,

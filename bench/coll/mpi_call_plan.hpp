@@ -5,11 +5,11 @@
 
 #include <climits>
 #include <cstdint>
-#include <map>
 #include <string>
 #include <vector>
 
 #include "bench/coll/backend.hpp"
+#include "bench/core/probe.hpp"
 
 namespace fabcheck {
 
@@ -51,7 +51,9 @@ std::vector<MpiCall> plan_mpi_calls(Collective collective, Placement placement,
                                     const CollectiveShape& shape, int rank, int nranks,
                                     std::uint64_t max_count = INT_MAX);
 
-// --opt mpi.max_count=N (1..INT_MAX): INT_MAX when absent; a ConfigError names a bad value.
-std::uint64_t mpi_max_count(const std::map<std::string, std::string>& extra);
+// --opt mpi.max_count=N (1..INT_MAX, default INT_MAX), read by the coll.* probes on MPI; a
+// ConfigError names a bad value.
+const OptionSpec& mpi_max_count_option();
+std::uint64_t mpi_max_count(const RunOptions& options);
 
 }  // namespace fabcheck

@@ -33,6 +33,9 @@ std::string nccl_library_version();
 // before any other NCCL probe.
 bool nccl_communicator_created();
 
+// NCCL can run here (a CUDA build with a visible GPU): what the NCCL probes need.
+Requirement nccl_requirement();
+
 // Which ranks share a communicator.
 enum class NcclScope {
   world,  // every rank of the World (MPI: one GPU per rank; no MPI: every visible GPU)

@@ -32,19 +32,20 @@ int gpus_per_node(const World& world, const NcclAvailability& nccl) {
 
 class NicLoopbackProbe final : public Probe {
  public:
-  explicit NicLoopbackProbe(NcclLogProof proof) : proof_(std::move(proof)) {}
-
-  bool heavy() const override { return true; }
-  std::string id() const override { return "coll.nic_loopback"; }
-  std::string description() const override {
-    return "NCCL all-reduce among each node's GPUs forced through the NICs (no P2P, no SHM, GDR)";
-  }
-  std::vector<MetricSpec> metrics() const override { return collective_metrics(); }
+  explicit NicLoopbackProbe(NcclLogProof proof)
+      : Probe({.id = "coll.nic_loopback",
+               .description = "NCCL all-reduce among each node's GPUs forced through the NICs (no "
+                              "P2P, no SHM, GDR)",
+               .metrics = collective_metrics(),
+               .needs = {nccl_requirement()},
+               .scope = ProbeScope::host,
+               .heavy = true,
+               .options = {ops_per_sample_option()}}),
+        proof_(std::move(proof)) {}
   bool prints_own_table() const override { return true; }
 
   Applicability applies(const World& world, const RunOptions& /*options*/) const override {
     const NcclAvailability nccl = nccl_availability();
-    if (!nccl.available) return Applicability::waived(nccl.reason);
     if (gpus_per_node(world, nccl) < 2) {
       return Applicability::waived(
           "needs two GPUs (ranks) on every node: a one-rank all-reduce never reaches the NIC");

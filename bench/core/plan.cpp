@@ -9,14 +9,18 @@ namespace {
 
 // Collective sizes are per backend (coll.sizes.mpi / coll.sizes.nccl, read by the coll.* probes):
 // host-memory MPI saturates at a few MiB, eight NVLink GPUs only near a GiB. --sizes overrides
-// both.
+// both. A plan without coll.* probes passes none (a plan carries no key nobody reads).
 RunOptions options_for(const char* mpi_sizes, const char* nccl_sizes, int iters, int warmup,
                        double timeout_s, std::map<std::string, std::string> extra = {}) {
   RunOptions options;
-  parse_size_sweep(mpi_sizes);  // a typo here is a bug, caught by the plan tests
-  parse_size_sweep(nccl_sizes);
-  extra["coll.sizes.mpi"] = mpi_sizes;
-  extra["coll.sizes.nccl"] = nccl_sizes;
+  if (mpi_sizes != nullptr) {
+    parse_size_sweep(mpi_sizes);  // a typo here is a bug, caught by the plan tests
+    extra["coll.sizes.mpi"] = mpi_sizes;
+  }
+  if (nccl_sizes != nullptr) {
+    parse_size_sweep(nccl_sizes);
+    extra["coll.sizes.nccl"] = nccl_sizes;
+  }
   options.iters = iters;
   options.warmup = warmup;
   options.probe_timeout_s = timeout_s;
@@ -32,7 +36,8 @@ std::vector<Plan> make_builtin_plans() {
        "node.preflight,node.kernel_log,host.cpu,host.numa,"
        "fabric.pcie_links,fabric.ib_ports,coll.all_reduce,coll.all_gather,"
        "fabric.nccl_transport,fabric.ib_counters,storage.seq_write,storage.seq_read",
-       options_for("1M,8M,64M", "64M,256M,1G", 10, 3, 30)},
+       // Storage: the default file (64 MiB a node), one second a phase.
+       options_for("1M,8M,64M", "64M,256M,1G", 10, 3, 30, {{"storage.duration_s", "1"}})},
       {"acceptance", "new nodes: every component, full sweeps, in-place and out-of-place",
        // nic_loopback first among the collectives: NCCL reads its transport variables once per
        // process. gpu.gemm burns every GPU for gpu.burn_s with clocks sampled throughout.
@@ -41,9 +46,12 @@ std::vector<Plan> make_builtin_plans() {
        "coll.all_gather,coll.reduce_scatter,coll.broadcast,coll.alltoall,coll.sendrecv,"
        "fabric.nccl_transport,coll.node_pairs,fabric.rdma_bw,fabric.rdma_lat,storage.*,"
        "fabric.ib_counters",
+       // Storage: files past a drive's write cache, checkpoints of a real shard, ten seconds a
+       // phase.
        options_for("8:256M:2", "8:8G:2", 20, 5, 600,
                    {{"placement", "both"},
-                    {"storage.file_size", "1G"},
+                    {"storage.file_size", "4G"},
+                    {"storage.ckpt_size", "1G"},
                     {"storage.duration_s", "10"},
                     {"gpu.burn_s", "300"},
                     {"node_pairs.sizes.mpi", "64K,4M"},
@@ -54,7 +62,7 @@ std::vector<Plan> make_builtin_plans() {
        "node.preflight,node.kernel_log,host.cpu,"
        "fabric.pcie_links,fabric.ib_ports,fabric.topology,gpu.health,fabric.ib_counters,"
        "coll.node_pairs,storage.seq_write,storage.seq_read",
-       options_for("1M,8M", "64M,256M", 10, 3, 300,
+       options_for(nullptr, nullptr, 10, 3, 300,
                    {{"node_pairs.sizes.mpi", "64K,4M"}, {"node_pairs.sizes.nccl", "1M,256M"}})},
       {"quick", "a few seconds: every collective at small sizes (smoke test)",
        "node.preflight,coll.*", options_for("8:1M:8", "8:1M:8", 5, 2, 60)},

@@ -1,13 +1,15 @@
-// Probe: one named test ("coll.all_reduce"), the metrics it emits, whether it applies here, and how
-// it runs on every rank of the World.
+// Probe: one named test ("coll.all_reduce"), declared in its own file (ProbeInfo: what it is, needs
+// and writes, the options it reads) with the body that runs on every rank of the World.
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
+#include <functional>
 #include <map>
 #include <string>
 #include <vector>
 
+#include "bench/core/option_spec.hpp"
 #include "bench/core/world.hpp"
 #include "results/measurement.hpp"
 #include "results/metric_catalog.hpp"
@@ -71,22 +73,72 @@ struct MetricSpec {
   MetricInfo info;
 };
 
+// A condition a probe needs before it can run: a build feature (CUDA, MPI), a device, an input
+// (--storage-path). The registry checks a probe's requirements before anything else and waives the
+// probe with the first unmet one's reason, so no probe body exists for a build that lacks it.
+struct Requirement {
+  std::string name{};    // what `fabcheck list` shows: "CUDA GPU", "NVML", "--storage-path"
+  bool in_build = true;  // false: this binary was built without it ("built without <name>")
+  // "" when met here, else why not ("no CUDA device (NVML sees none)"). Decided alike on every
+  // rank where it can be; the runner waives on all ranks when any rank says no.
+  std::function<std::string(const World&, const RunOptions&)> unmet{};
+};
+
+// What one measurement of the probe covers: each rank's own share, one reading per host (taken by
+// the host's first rank), or one figure across ranks or hosts (collectives, node pairs).
+enum class ProbeScope { rank, host, world };
+const char* to_string(ProbeScope scope);
+
+// Everything a probe declares about itself, in its own file; the registry derives the rest (the
+// waiver, `fabcheck list`, option validation, the storage footprint) from it.
+struct ProbeInfo {
+  std::string id{};           // "family.name"
+  std::string description{};  // one line: what it measures
+  std::vector<MetricSpec> metrics{};
+  std::vector<Requirement> needs{};
+  ProbeScope scope = ProbeScope::rank;
+  // Puts sustained load on GPUs, links or storage (minutes on an acceptance plan): it is WAIVED on
+  // a node that node.preflight found unfit, and error counters are read around it (growth during
+  // it is named).
+  bool heavy = false;
+  std::vector<OptionSpec> options{};  // the family options its run() reads
+  // Bytes it has on disk at once under one --storage-path (probes run one after another and each
+  // removes its files); empty for probes that write none. Reads the validated options.
+  std::function<std::uint64_t(const RunOptions&, int world_size)> storage_bytes{};
+  // Checks across options (a file at least one block long) beyond each option's own rule; throws
+  // ConfigError. Called before anything runs.
+  std::function<void(const RunOptions&)> check_options{};
+};
+
 class Probe {
  public:
+  explicit Probe(ProbeInfo info) : info_(std::move(info)) {}
   virtual ~Probe() = default;
-  virtual std::string id() const = 0;
-  virtual std::string description() const = 0;
-  virtual std::vector<MetricSpec> metrics() const = 0;
-  // Decided identically on every rank (from build facts and the World), so all ranks agree.
-  virtual Applicability applies(const World& world, const RunOptions& options) const = 0;
+
+  const ProbeInfo& info() const { return info_; }
+  const std::string& id() const { return info_.id; }
+  const std::string& description() const { return info_.description; }
+  const std::vector<MetricSpec>& metrics() const { return info_.metrics; }
+
+  // Conditions beyond the declared requirements that only the probe can judge (an earlier NCCL
+  // probe in this process, no RDMA port). Asked only when every requirement is met.
+  virtual Applicability applies(const World& /*world*/, const RunOptions& /*options*/) const {
+    return Applicability::yes();
+  }
   // Runs on every rank. Throws on failure; the runner records an ERROR and goes on.
   virtual void run(RunContext& context, MeasurementSink& sink) = 0;
-  // True for a probe that loads GPUs, links or storage for a while: it is WAIVED on a node that
-  // node.preflight found unfit, and error counters are read around it (growth during it is named).
-  virtual bool heavy() const { return false; }
+  // ProbeInfo::heavy.
+  bool heavy() const { return info_.heavy; }
   // True when run() prints its own console table (the collectives' nccl-tests table); otherwise
   // the runner prints the gathered measurements as a generic table.
   virtual bool prints_own_table() const { return false; }
+
+ private:
+  ProbeInfo info_;
 };
+
+// Whether `probe` runs here: the first unmet requirement ("built without CUDA", "no
+// --storage-path given"), else the probe's own applies().
+Applicability applicability_of(const Probe& probe, const World& world, const RunOptions& options);
 
 }  // namespace fabcheck

@@ -1,17 +1,138 @@
-// Registry of probes and selection of probes by id or family.
+// Registry of probes and selection of probes by id or family; the options they declare, checked.
 #include "bench/core/registry.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <set>
 #include <stdexcept>
 
 #include "results/config_error.hpp"
 
 namespace fabcheck {
+namespace {
+
+// Edits (insert, delete, replace) between two keys, for "did you mean".
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
+std::string before_dot(const std::string& key) { return key.substr(0, key.find('.')); }
+
+}  // namespace
+
+std::string family_of(const std::string& probe_id) { return before_dot(probe_id); }
 
 void Registry::add(std::unique_ptr<Probe> probe) {
-  if (find(probe->id()) != nullptr)
-    throw std::logic_error("probe registered twice: " + probe->id());
+  const ProbeInfo& info = probe->info();
+  if (find(info.id) != nullptr) throw std::logic_error("probe registered twice: " + info.id);
+  for (const OptionSpec& spec : info.options) {
+    if (spec.type == OptionType::choice && spec.choices.empty())
+      throw std::logic_error(info.id + ": option " + spec.key + " has no choices");
+    const auto known = options_.find(spec.key);
+    if (known != options_.end() && !(known->second.spec == spec)) {
+      throw std::logic_error(info.id + " declares option " + spec.key + " unlike " +
+                             known->second.probes.front() + " does");
+    }
+  }
+  for (const OptionSpec& spec : info.options) {
+    DeclaredOption& declared = options_[spec.key];
+    declared.spec = spec;
+    declared.probes.push_back(info.id);
+    const std::string family = family_of(info.id);
+    if (std::find(declared.families.begin(), declared.families.end(), family) ==
+        declared.families.end())
+      declared.families.push_back(family);
+  }
   probes_.push_back(std::move(probe));
+}
+
+void Registry::validate_options(const std::map<std::string, std::string>& values,
+                                const std::string& origin) const {
+  for (const auto& [key, value] : values) {
+    if (const auto known = options_.find(key); known != options_.end()) {
+      validate_option_value(known->second.spec, value, origin);
+      continue;
+    }
+    // Unknown: name the family that would own it (by the key's first part, or a known key that
+    // shares it) and the closest known key.
+    std::set<std::string> families;
+    for (const auto& probe : probes_) families.insert(family_of(probe->id()));
+    const std::string prefix = before_dot(key);
+    std::string owner = families.count(prefix) ? prefix : "";
+    std::vector<std::string> owner_keys;
+    for (const auto& [known_key, declared] : options_) {
+      if (owner.empty() && before_dot(known_key) == prefix && key.find('.') != std::string::npos)
+        owner = declared.families.front();
+    }
+    for (const auto& [known_key, declared] : options_) {
+      if (!owner.empty() && std::find(declared.families.begin(), declared.families.end(), owner) !=
+                                declared.families.end())
+        owner_keys.push_back(known_key);
+    }
+    std::string closest;
+    std::size_t best = std::max<std::size_t>(3, key.size() / 4) + 1;
+    for (const auto& [known_key, declared] : options_) {
+      const std::size_t distance = edit_distance(key, known_key);
+      if (distance < best) {
+        best = distance;
+        closest = known_key;
+      }
+    }
+    std::string message = origin + " " + key + "=" + value + ": unknown option";
+    if (!closest.empty()) message += " (did you mean " + closest + "?)";
+    if (!owner.empty() && !owner_keys.empty()) {
+      message +=
+          "; the " + owner + " probes read " + fmt::format("{}", fmt::join(owner_keys, ", "));
+    } else if (!owner.empty()) {
+      message += "; the " + owner + " probes read no option";
+    } else {
+      message +=
+          "; no probe family reads it (families: " + fmt::format("{}", fmt::join(families, ", ")) +
+          ")";
+    }
+    throw ConfigError(message + "; `fabcheck list --options` lists every option");
+  }
+}
+
+std::vector<std::string> Registry::unread_options(const std::map<std::string, std::string>& values,
+                                                  const std::vector<Probe*>& probes) {
+  std::vector<std::string> unread;
+  for (const auto& [key, value] : values) {
+    bool read = false;
+    for (const Probe* probe : probes) {
+      for (const OptionSpec& spec : probe->info().options) read = read || spec.key == key;
+    }
+    if (!read) unread.push_back(key);
+  }
+  return unread;
+}
+
+void check_probe_options(const std::vector<Probe*>& probes, const RunOptions& options) {
+  for (const Probe* probe : probes) {
+    if (probe->info().check_options) probe->info().check_options(options);
+  }
+}
+
+std::uint64_t planned_storage_bytes(const std::vector<Probe*>& probes, const RunOptions& options,
+                                    int world_size) {
+  std::uint64_t most = 0;
+  for (const Probe* probe : probes) {
+    if (probe->info().storage_bytes)
+      most = std::max(most, probe->info().storage_bytes(options, std::max(world_size, 1)));
+  }
+  return most;
 }
 
 Probe* Registry::find(const std::string& id) const {

@@ -1,8 +1,11 @@
-// Registry: the probes this binary knows, added by explicit register_*_probes() calls.
+// Registry: the probes this binary knows, added by explicit register_*_probes() calls, and what
+// their declarations add up to: metrics, options, judges.
 #pragma once
 
+#include <cstdint>
 #include <filesystem>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -39,15 +42,37 @@ std::vector<Finding> run_judges(const std::vector<Judge>& judges, JudgeScope sco
                                 const std::vector<Measurement>& measurements,
                                 const Profile& profile);
 
+// An option as the registry knows it: its spec, and the probes (and their families) that read it.
+struct DeclaredOption {
+  OptionSpec spec;
+  std::vector<std::string> probes;
+  std::vector<std::string> families;  // "storage", "coll": the part of a probe id before the dot
+};
+
+// "coll" for "coll.all_reduce".
+std::string family_of(const std::string& probe_id);
+
 class Registry {
  public:
-  // Throws std::logic_error on a duplicate id.
+  // Throws std::logic_error on a duplicate id, or an option key another probe declared otherwise.
   void add(std::unique_ptr<Probe> probe);
   Probe* find(const std::string& id) const;
   // In registration order.
   std::vector<Probe*> all() const;
   // Every probe's metrics, for checking profiles.
   MetricCatalog catalog() const;
+
+  // Every option any probe reads, by key.
+  const std::map<std::string, DeclaredOption>& options() const { return options_; }
+  // Checks option values before anything runs: every key is declared by some probe, and every value
+  // follows its rule. Throws ConfigError naming the key and the family that would own an unknown
+  // one (with the closest known key), or naming key, value and rule. `origin` says where the values
+  // came from ("--opt", "plan gate").
+  void validate_options(const std::map<std::string, std::string>& values,
+                        const std::string& origin) const;
+  // The keys of `values` that none of `probes` reads (given for probes not selected).
+  static std::vector<std::string> unread_options(const std::map<std::string, std::string>& values,
+                                                 const std::vector<Probe*>& probes);
 
   void add_judge(Judge judge);
   // Counters read around every heavy probe (see counter_monitor.hpp), in registration order.
@@ -69,6 +94,15 @@ class Registry {
   std::vector<std::unique_ptr<Probe>> probes_;
   std::vector<Judge> judges_;
   std::vector<CounterMonitor> monitors_;
+  std::map<std::string, DeclaredOption> options_;
 };
+
+// Each probe's checks across options (ProbeInfo::check_options); throws ConfigError.
+void check_probe_options(const std::vector<Probe*>& probes, const RunOptions& options);
+
+// The most bytes any one of `probes` has on disk at a time under one --storage-path (they run one
+// after another and each removes its files), from each one's declared footprint.
+std::uint64_t planned_storage_bytes(const std::vector<Probe*>& probes, const RunOptions& options,
+                                    int world_size);
 
 }  // namespace fabcheck

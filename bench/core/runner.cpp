@@ -226,7 +226,7 @@ void Runner::run_probe(World& world, Probe& probe) {
     s.current_probe = id;
   }
   // Every rank must agree: a probe that does not apply on one rank is waived on all.
-  Applicability mine = probe.applies(world, s.request.options);
+  Applicability mine = applicability_of(probe, world, s.request.options);
   if (mine.applies && probe.heavy() && !s.fitness.fit()) {
     std::string reasons;
     for (const auto& reason : s.fitness.unfit_reasons)

@@ -254,6 +254,116 @@ def scenario_pieces(a):
         for m in wrong:
             if m["value"] != 0:
                 fail(f"{m['probe']}: {m['value']} wrong elements at {m['size_bytes']} B ({m['params']})")
+# Plans too long for CI run here with smaller sizes, fewer iterations and shorter storage phases;
+# the plan's own options are still validated and read, and every family it includes still runs.
+PLAN_BOUNDS = {
+    "acceptance": ["--sizes", "8:64K:8", "--iters", "3", "--warmup", "1",
+                   "--opt", "storage.file_size=8M", "--opt", "storage.ckpt_size=4M",
+                   "--opt", "storage.duration_s=0.3", "--opt", "storage.md_files=50",
+                   "--opt", "storage.loader_bytes=4M", "--opt", "storage.loader_shard=1M",
+                   "--opt", "storage.loader_sample=32K", "--opt", "storage.loader_workers=1,2",
+                   "--opt", "host.mem_bw.bytes=16M", "--opt", "host.mem_bw.repeats=1",
+                   "--opt", "host.cpu.window_s=0.5"],
+    "sweep": ["--sizes", "64K", "--iters", "2"],
+}
+
+
+def list_json(fabcheck, *flags):
+    result = subprocess.run([fabcheck, "list", "--json", *flags], capture_output=True, text=True,
+                            timeout=120)
+    if result.returncode != 0:
+        fail(f"fabcheck list --json {' '.join(flags)}: exit {result.returncode}: {result.stderr}")
+    return [json.loads(line) for line in result.stdout.splitlines() if line.strip()]
+
+
+def scenario_plans(a):
+    """Every built-in plan (from `fabcheck list --plans`), with and without --storage-path on /tmp:
+    exit 0, every probe of the plan run or waived (none errored), storage probes run only with a
+    path, nothing left in the storage directory. The gate goes through `fabcheck gate` as the
+    README shows it; the others through `run --plan`."""
+    plans = list_json(a.fabcheck, "--plans")
+    families = {probe["id"]: probe["family"] for probe in list_json(a.fabcheck)}
+    if {"gate", "acceptance", "quick"} - {plan["name"] for plan in plans}:
+        fail(f"plans listed: {[plan['name'] for plan in plans]}")
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = pathlib.Path(tmp)
+        for plan in plans:
+            name = plan["name"]
+            storage_probes = [p for p in plan["probes"] if families.get(p) == "storage"]
+            for with_storage in (False, True):
+                out = tmp / f"{name}-{'storage' if with_storage else 'plain'}"
+                storage = tmp / f"storage-{name}"
+                storage.mkdir(exist_ok=True)
+                command = ["gate"] if name == "gate" else ["run", "--plan", name]
+                command += ["--profile", str(FIXTURES / "integration.toml"), "--out", str(out)]
+                command += PLAN_BOUNDS.get(name, [])
+                if with_storage:
+                    command += ["--storage-path", str(storage)]
+                started = time.monotonic()
+                result = run(a, a.fabcheck, a.np, command)
+                print(f"plan {name} {'with' if with_storage else 'without'} storage: "
+                      f"{time.monotonic() - started:.1f} s wall", flush=True)
+                if result.returncode != 0:
+                    fail(f"plan {name} (storage {with_storage}): exit {result.returncode}")
+                _, _, summary = check_files(out)
+                ran = set(summary["probes"]["run"])
+                waived = {w["id"]: w["reason"] for w in summary["probes"]["waived"]}
+                if summary["plan"] != name:
+                    fail(f"summary plan {summary['plan']!r}, expected {name!r}")
+                if summary["probes"]["errored"]:
+                    fail(f"plan {name}: errored probes {summary['probes']['errored']}")
+                for probe in plan["probes"]:
+                    if probe not in ran and probe not in waived:
+                        fail(f"plan {name}: {probe} neither run nor waived")
+                for probe in storage_probes:
+                    if with_storage and probe not in ran:
+                        fail(f"plan {name}: {probe} did not run with --storage-path "
+                             f"({waived.get(probe)})")
+                    if not with_storage and waived.get(probe) != "no --storage-path given":
+                        fail(f"plan {name}: {probe} without a path: {waived.get(probe)!r}")
+                left = list(storage.iterdir())
+                if left:
+                    fail(f"plan {name}: left in the storage directory: {left}")
+
+
+def scenario_bad_options(a):
+    """Option values nobody validated before: each exit 2 before anything runs, the message naming
+    the key (and the family that would own it) or the value and its rule; no run directory."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = pathlib.Path(tmp)
+        cases = [
+            (["--opt", "foo=bar"], ["foo=bar", "unknown option", "no probe family reads it"]),
+            (["--opt", "coll.sizes.mpi=garbage"],
+             ["coll.sizes.mpi=garbage", "expected sizes: MIN:MAX:FACTOR"]),
+            (["--opt", "storage.profile=gate"],
+             ["storage.profile=gate", "unknown option", "the storage probes read"]),
+            (["--opt", "storage.file_sise=1G"], ["did you mean storage.file_size?"]),
+            (["--opt", "storage.duration_s=inf"],
+             ["storage.duration_s=inf", "not a finite number", "at most 3600"]),
+            (["--opt", "ib_counters.interval_s=nan"], ["ib_counters.interval_s=nan"]),
+            (["--placement", "sideways"], ["placement=sideways", "one of out, in, both"]),
+            (["--timeout", "inf"], ["--timeout inf", "finite"]),
+        ]
+        for extra, named in cases:
+            out = tmp / "out"
+            result = run(a, a.fabcheck, a.np, ["run", "--probes", "coll.all_reduce", "--out",
+                                               str(out)] + extra)
+            if result.returncode != 2:
+                fail(f"{extra}: exit code {result.returncode}, expected 2")
+            for words in named:
+                if words not in result.stderr:
+                    fail(f"{extra}: message does not say {words!r}: {result.stderr!r}")
+            if out.exists():
+                fail(f"{extra}: {out} was created")
+        for extra, named in [(["--expect-ib-rate", "-5"], "--expect-ib-rate -5"),
+                             (["--expect-ib-rate", "nan"], "--expect-ib-rate nan"),
+                             (["--counter-interval", "inf"], "--counter-interval inf")]:
+            result = subprocess.run([a.fabcheck, "inventory", *extra], capture_output=True,
+                                    text=True, timeout=60)
+            print(f"$ fabcheck inventory {' '.join(extra)} -> {result.returncode}: "
+                  f"{result.stderr.strip()}")
+            if result.returncode != 2 or named not in result.stderr:
+                fail(f"inventory {extra}: exit {result.returncode}: {result.stderr!r}")
 
 
 def scenario_sweep_one_host(a):
@@ -281,6 +391,8 @@ SCENARIOS = {
     "hang": scenario_hang,
     "gate": scenario_gate,
     "sweep-one-host": scenario_sweep_one_host,
+    "plans": scenario_plans,
+    "bad-options": scenario_bad_options,
 }
 
 if __name__ == "__main__":

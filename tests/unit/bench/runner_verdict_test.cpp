@@ -18,14 +18,10 @@ namespace {
 // Emits one figure, 5 count.
 class OneFigureProbe final : public Probe {
  public:
-  std::string id() const override { return "test.figure"; }
-  std::string description() const override { return "test"; }
-  std::vector<MetricSpec> metrics() const override {
-    return {{"value", {"count", Better::higher}}};
-  }
-  Applicability applies(const World&, const RunOptions&) const override {
-    return Applicability::yes();
-  }
+  OneFigureProbe()
+      : Probe({.id = "test.figure",
+               .description = "test",
+               .metrics = {{"value", {"count", Better::higher}}}}) {}
   void run(RunContext&, MeasurementSink& sink) override {
     Measurement m;
     m.probe = "test.figure";

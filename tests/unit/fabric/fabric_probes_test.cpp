@@ -145,12 +145,12 @@ TEST_F(FabricProbes, NcclTransportReadsTheRunsLogs) {
 TEST_F(FabricProbes, RdmaTestsAreWaivedWithoutRdmaDevice) {
   for (const char* id : {"fabric.rdma_bw", "fabric.rdma_lat"}) {
     options.sysfs_root = fixtures("sysfs/no-such-tree");
-    Applicability a = registry.find(id)->applies(*world, options);
+    Applicability a = applicability_of(*registry.find(id), *world, options);
     EXPECT_FALSE(a.applies) << id;
     EXPECT_EQ(a.reason, "no RDMA device") << id;
   }
   options.sysfs_root = fixtures("sysfs/healthy");  // active ports: only perftest may be missing
-  Applicability healthy = registry.find("fabric.rdma_bw")->applies(*world, options);
+  Applicability healthy = applicability_of(*registry.find("fabric.rdma_bw"), *world, options);
   EXPECT_TRUE(healthy.applies || healthy.reason.find("not installed") != std::string::npos)
       << healthy.reason;
 }

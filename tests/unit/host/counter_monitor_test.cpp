@@ -15,20 +15,11 @@ namespace {
 class CountingProbe final : public Probe {
  public:
   CountingProbe(std::string id, bool heavy, std::uint64_t* counter)
-      : id_(std::move(id)), heavy_(heavy), counter_(counter) {}
-  std::string id() const override { return id_; }
-  std::string description() const override { return "test"; }
-  std::vector<MetricSpec> metrics() const override { return {}; }
-  Applicability applies(const World&, const RunOptions&) const override {
-    return Applicability::yes();
-  }
-  bool heavy() const override { return heavy_; }
+      : Probe({.id = std::move(id), .description = "test", .heavy = heavy}), counter_(counter) {}
   // Drives the fake link's error counter, as load on a bad cable would.
   void run(RunContext&, MeasurementSink&) override { *counter_ += 7; }
 
  private:
-  std::string id_;
-  bool heavy_;
   std::uint64_t* counter_;
 };
 

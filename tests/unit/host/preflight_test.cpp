@@ -97,27 +97,18 @@ TEST(Preflight, RepairsPendingPersistenceAndRetiredPages) {
 // A probe that loads the GPUs (heavy) or not, recording that it ran.
 class FakeProbe final : public Probe {
  public:
-  FakeProbe(std::string id, bool heavy) : id_(std::move(id)), heavy_(heavy) {}
-  std::string id() const override { return id_; }
-  std::string description() const override { return "test"; }
-  std::vector<MetricSpec> metrics() const override {
-    return {{"value", {"count", Better::higher}}};
-  }
-  Applicability applies(const World&, const RunOptions&) const override {
-    return Applicability::yes();
-  }
-  bool heavy() const override { return heavy_; }
+  FakeProbe(std::string id, bool heavy)
+      : Probe({.id = std::move(id),
+               .description = "test",
+               .metrics = {{"value", {"count", Better::higher}}},
+               .heavy = heavy}) {}
   void run(RunContext&, MeasurementSink& sink) override {
     Measurement m;
-    m.probe = id_;
+    m.probe = id();
     m.metric = "value";
     m.value = 1;
     sink.emit(m);
   }
-
- private:
-  std::string id_;
-  bool heavy_;
 };
 
 nlohmann::json run_with(std::vector<testing::FakeGpu> gpus,

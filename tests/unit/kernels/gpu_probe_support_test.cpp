@@ -61,7 +61,9 @@ TEST(GpuOptions, BadValuesAreConfigErrorsNamingThem) {
         try {
           gemm_seconds(options);
         } catch (const ConfigError& error) {
-          EXPECT_STREQ(error.what(), "--opt gemm_seconds=ten: expected seconds in (0, 600]");
+          EXPECT_STREQ(error.what(),
+                       "--opt gemm_seconds=ten: not a number; expected a finite number above 0 "
+                       "and at most 600");
           throw;
         }
       },

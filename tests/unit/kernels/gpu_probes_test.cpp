@@ -53,7 +53,7 @@ TEST(GpuProbes, WaivedWithTheReasonWhereThereIsNoGpu) {
   auto world = make_single_world();
   const RunOptions options;
   for (Probe* probe : registry.all()) {
-    const Applicability applicability = probe->applies(*world, options);
+    const Applicability applicability = applicability_of(*probe, *world, options);
     EXPECT_FALSE(applicability.applies) << probe->id();
     if (probe->id() == "gpu.health") {
       EXPECT_EQ(applicability.reason,

@@ -55,7 +55,7 @@ TEST_P(StorageProbes, EmitsEveryDeclaredMetricAndLeavesNothingBehind) {
   ASSERT_NE(probe, nullptr);
   auto world = make_single_world();
   const RunOptions options = small_options(dir.path());
-  ASSERT_TRUE(probe->applies(*world, options).applies);
+  ASSERT_TRUE(applicability_of(*probe, *world, options).applies);
   RunContext context{*world, options, dir.path() / "run"};
   VectorSink sink;
   probe->run(context, sink);
@@ -97,7 +97,7 @@ TEST(StorageProbeRegistry, WaivedWithoutAPathAndOneFamily) {
   const auto probes = registry.select("storage.*");
   EXPECT_EQ(probes.size(), 9u);
   for (Probe* probe : probes) {
-    const Applicability applies = probe->applies(*world, RunOptions{});
+    const Applicability applies = applicability_of(*probe, *world, RunOptions{});
     EXPECT_FALSE(applies.applies) << probe->id();
     EXPECT_EQ(applies.reason, "no --storage-path given");
   }

@@ -1,0 +1,103 @@
+// Every built-in plan against the whole registry: each option it sets is declared, within its rule
+// and read by one of the plan's own probes; every declared option's default follows its own rule;
+// every probe declares what `fabcheck list` and the profiles need.
+#include <gtest/gtest.h>
+
+#include <set>
+
+#include "bench/cli/probe_families.hpp"
+#include "bench/core/plan.hpp"
+#include "results/config_error.hpp"
+
+namespace fabcheck {
+namespace {
+
+Registry whole_registry() {
+  Registry registry;
+  register_all_probes(registry);
+  return registry;
+}
+
+TEST(ShippedPlans, EveryOptionIsDeclaredValidAndReadByAProbeOfThePlan) {
+  const Registry registry = whole_registry();
+  ASSERT_GE(builtin_plans().size(), 3u);
+  for (const Plan& plan : builtin_plans()) {
+    SCOPED_TRACE(plan.name);
+    EXPECT_NO_THROW(registry.validate_options(plan.options.extra, "plan " + plan.name));
+    const auto probes = registry.select(plan.probes, /*skip_unknown=*/true);
+    EXPECT_TRUE(Registry::unread_options(plan.options.extra, probes).empty())
+        << "a key none of the plan's probes reads: "
+        << Registry::unread_options(plan.options.extra, probes).front();
+    EXPECT_NO_THROW(check_probe_options(probes, plan.options));
+    // Every id the plan names exists in every build (GPU probes are waived, not missing).
+    EXPECT_NO_THROW(registry.select(plan.probes));
+  }
+}
+
+TEST(ShippedPlans, AKeyNobodyReadsIsRefusedNamingPlanAndKey) {
+  const Registry registry = whole_registry();
+  Plan broken = find_plan("gate");
+  broken.options.extra["storage.profile"] = "gate";
+  try {
+    registry.validate_options(broken.options.extra, "plan " + broken.name);
+    FAIL() << "accepted";
+  } catch (const ConfigError& error) {
+    const std::string message = error.what();
+    EXPECT_EQ(message.rfind("plan gate storage.profile=gate: unknown option", 0), 0u) << message;
+    EXPECT_NE(message.find("the storage probes read"), std::string::npos) << message;
+  }
+}
+
+TEST(DeclaredOptions, EveryDefaultFollowsItsOwnRule) {
+  const Registry registry = whole_registry();
+  EXPECT_GE(registry.options().size(), 15u);
+  for (const auto& [key, declared] : registry.options()) {
+    SCOPED_TRACE(key);
+    EXPECT_FALSE(declared.spec.meaning.empty());
+    // No default: the probe chooses when the key is absent (the meaning says how).
+    if (declared.spec.default_value.empty()) continue;
+    EXPECT_NO_THROW(validate_option_value(declared.spec, declared.spec.default_value, "default"));
+  }
+}
+
+TEST(DeclaredProbes, EachHasADescriptionMetricsAndAFamily) {
+  const Registry registry = whole_registry();
+  std::set<std::string> families;
+  for (const Probe* probe : registry.all()) {
+    SCOPED_TRACE(probe->id());
+    EXPECT_FALSE(probe->description().empty());
+    EXPECT_FALSE(probe->metrics().empty());
+    EXPECT_NE(probe->id().find('.'), std::string::npos);
+    families.insert(family_of(probe->id()));
+    for (const Requirement& need : probe->info().needs) EXPECT_FALSE(need.name.empty());
+  }
+  EXPECT_EQ(families, (std::set<std::string>{"coll", "fabric", "gpu", "host", "node", "storage"}));
+}
+
+TEST(DeclaredProbes, StorageProbesNeedAPathAndDeclareTheirFootprint) {
+  const Registry registry = whole_registry();
+  RunOptions options;
+  options.extra = {{"storage.file_size", "256M"}, {"storage.ckpt_size", "100M"}};
+  EXPECT_EQ(planned_storage_bytes(registry.select("storage.seq_read"), options, 4), 256ull << 20);
+  EXPECT_EQ(
+      planned_storage_bytes(registry.select("storage.seq_read,storage.ckpt_write"), options, 4),
+      400ull << 20);
+  EXPECT_EQ(planned_storage_bytes(registry.select("storage.contention"), options, 1), 356ull << 20);
+  EXPECT_EQ(planned_storage_bytes(registry.select("coll.all_reduce"), options, 8), 0u);
+  EXPECT_EQ(planned_storage_bytes(registry.select("storage.loader"), options, 4), 512ull << 20);
+  // --every-rank: each rank writes its own local-pattern file.
+  RunOptions every_rank = options;
+  every_rank.host_probes_on_every_rank = true;
+  EXPECT_EQ(planned_storage_bytes(registry.select("storage.seq_read"), every_rank, 4),
+            1024ull << 20);
+  for (const Probe* probe : registry.select("storage.*")) {
+    SCOPED_TRACE(probe->id());
+    EXPECT_TRUE(probe->info().storage_bytes);
+    EXPECT_TRUE(probe->info().heavy);
+    ASSERT_FALSE(probe->info().needs.empty());
+    EXPECT_EQ(probe->info().needs.front().name, "--storage-path");
+  }
+}
+
+}  // namespace
+}  // namespace fabcheck

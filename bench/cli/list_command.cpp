@@ -57,7 +57,7 @@ int list_options(const Registry& registry, bool json) {
       continue;
     }
     std::printf("%s = %s  (%s)\n    %s\n    allowed: %s\n    read by: %s\n", key.c_str(),
-                spec.default_value.empty() ? "(none)" : spec.default_value.c_str(),
+                spec.default_value.empty() ? "(the probe's choice)" : spec.default_value.c_str(),
                 option_type_name(spec.type), spec.meaning.c_str(), option_rule(spec).c_str(),
                 fmt::format("{}", fmt::join(declared.probes, ", ")).c_str());
   }

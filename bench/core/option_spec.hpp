@@ -28,8 +28,10 @@ enum class OptionType {
 struct OptionSpec {
   std::string key{};  // "storage.file_size"
   OptionType type = OptionType::number;
-  std::string default_value{};  // as a user would write it; "" when absent means "not used"
-  std::string meaning{};        // one line: what it changes
+  // As a user would write it; "" when the probe chooses itself (the meaning says how) and reads
+  // the option only when option_given().
+  std::string default_value{};
+  std::string meaning{};  // one line: what it changes
   // Allowed values. Numbers, integers (each of a list) and byte sizes lie in [min, max] (min
   // excluded when min_exclusive, max when max_exclusive); byte sizes are multiples of multiple_of;
   // choices list every accepted word.

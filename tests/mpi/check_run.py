@@ -355,14 +355,13 @@ def scenario_bad_options(a):
                     fail(f"{extra}: message does not say {words!r}: {result.stderr!r}")
             if out.exists():
                 fail(f"{extra}: {out} was created")
-        for extra, named in [(["--expect-ib-rate", "-5"], "--expect-ib-rate -5"),
-                             (["--expect-ib-rate", "nan"], "--expect-ib-rate nan"),
-                             (["--counter-interval", "inf"], "--counter-interval inf")]:
+        for extra in (["--expect-ib-rate", "-5"], ["--expect-ib-rate", "nan"],
+                      ["--counter-interval", "inf"]):
             result = subprocess.run([a.fabcheck, "inventory", *extra], capture_output=True,
                                     text=True, timeout=60)
             print(f"$ fabcheck inventory {' '.join(extra)} -> {result.returncode}: "
                   f"{result.stderr.strip()}")
-            if result.returncode != 2 or named not in result.stderr:
+            if result.returncode != 2 or any(word not in result.stderr for word in extra):
                 fail(f"inventory {extra}: exit {result.returncode}: {result.stderr!r}")
 
 

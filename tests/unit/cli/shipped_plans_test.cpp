@@ -3,6 +3,8 @@
 // every probe declares what `fabcheck list` and the profiles need.
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
 #include <set>
 
 #include "bench/cli/probe_families.hpp"
@@ -57,6 +59,21 @@ TEST(DeclaredOptions, EveryDefaultFollowsItsOwnRule) {
     // No default: the probe chooses when the key is absent (the meaning says how).
     if (declared.spec.default_value.empty()) continue;
     EXPECT_NO_THROW(validate_option_value(declared.spec, declared.spec.default_value, "default"));
+  }
+}
+
+TEST(DeclaredOptions, EveryKeyIsInTheCliOptionsTable) {
+  std::ifstream file(std::string(FABCHECK_SOURCE_DIR) + "/docs/cli.md");
+  ASSERT_TRUE(file) << "docs/cli.md";
+  const std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
+  const auto start = text.find("## Family options");
+  ASSERT_NE(start, std::string::npos);
+  const std::string table = text.substr(start, text.find("\n## ", start + 1) - start);
+  const Registry registry = whole_registry();
+  for (const auto& [key, declared] : registry.options()) {
+    EXPECT_TRUE(table.find("| `" + key + "`") != std::string::npos ||
+                table.find(", `" + key + "`") != std::string::npos)
+        << key;
   }
 }
 

@@ -145,5 +145,40 @@ TEST(OptionSpec, RuleTextSaysTheRange) {
   EXPECT_EQ(option_rule(kChoice), "one of out, in, both");
 }
 
+TEST(OptionSpec, IntegerListsTextAndOpenRanges) {
+  const OptionSpec workers{.key = "t.workers",
+                           .type = OptionType::integer_list,
+                           .default_value = "1,4,16",
+                           .meaning = "m",
+                           .min = 1,
+                           .max = 1024};
+  EXPECT_EQ(option_integers(RunOptions{}, workers), (std::vector<std::int64_t>{1, 4, 16}));
+  EXPECT_EQ(option_integers(given("t.workers", "2"), workers), (std::vector<std::int64_t>{2}));
+  EXPECT_NE(refusal(workers, "1,0").find("t.workers=1,0: 0 is out of range"), std::string::npos)
+      << refusal(workers, "1,0");
+  EXPECT_NE(refusal(workers, "1,,2").find("not a whole number"), std::string::npos);
+  EXPECT_NE(refusal(workers, "").find("not a whole number"), std::string::npos);
+  EXPECT_EQ(option_rule(workers),
+            "whole numbers separated by commas (1,4,16), each from 1 to 1024");
+
+  const OptionSpec file{.key = "t.file", .type = OptionType::text, .meaning = "m"};
+  EXPECT_EQ(option_text(given("t.file", "/var/log/kern.log"), file), "/var/log/kern.log");
+  EXPECT_NE(refusal(file, "").find("t.file=: empty"), std::string::npos) << refusal(file, "");
+  EXPECT_FALSE(option_given(RunOptions{}, file));
+
+  const OptionSpec gap{.key = "t.gap",
+                       .type = OptionType::number,
+                       .default_value = "0.5",
+                       .meaning = "m",
+                       .min = 0,
+                       .max = 1,
+                       .min_exclusive = true,
+                       .max_exclusive = true};
+  EXPECT_EQ(option_rule(gap), "a finite number above 0 and below 1");
+  EXPECT_EQ(refusal(gap, "0.99"), "");
+  EXPECT_NE(refusal(gap, "1").find("out of range"), std::string::npos);
+  EXPECT_NE(refusal(gap, "0").find("out of range"), std::string::npos);
+}
+
 }  // namespace
 }  // namespace fabcheck

@@ -1,10 +1,14 @@
 // Runner: probe loop, gathering, evaluation, files and verdict.
 #include "bench/core/runner.hpp"
 
+#include <unistd.h>
+
 #include <fmt/format.h>
 
 #include <algorithm>
 #include <chrono>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <new>
 #include <sstream>
@@ -67,6 +71,25 @@ constexpr const char* kFailureRemedy =
     "check the ranks and hosts named (process stopped or killed, GPU or NIC stuck, host frozen, "
     "network partition), then rerun; raise --timeout only if the probe is just slow";
 
+// Seconds since this process started (/proc/self/stat starttime against /proc/uptime); 0 when
+// they cannot be read.
+double process_age_s() {
+  std::ifstream stat("/proc/self/stat");
+  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
+  const auto close = text.rfind(')');  // the command name may hold spaces
+  if (close == std::string::npos) return 0;
+  std::istringstream fields(text.substr(close + 2));
+  std::string field;
+  for (int i = 3; i < 22 && fields >> field; ++i) {
+  }
+  unsigned long long start_ticks = 0;
+  double uptime = 0;
+  if (!(fields >> start_ticks) || !(std::ifstream("/proc/uptime") >> uptime)) return 0;
+  const long ticks = ::sysconf(_SC_CLK_TCK);
+  if (ticks <= 0) return 0;
+  return std::max(0.0, uptime - static_cast<double>(start_ticks) / static_cast<double>(ticks));
+}
+
 }  // namespace
 
 struct Runner::State {
@@ -77,6 +100,15 @@ struct Runner::State {
   std::timed_mutex mutex;
   std::unique_ptr<RunWriter> writer;
   std::string started_utc;
+  // Where the time went (summary.json "timing"): the process's age when the first probe began
+  // (MPI start-up, the world, the run directory), each probe, the whole-run judges, evidence on a
+  // FAIL, and writing run.h5 and the final summary.
+  double startup_s = 0;
+  double first_probe_at = 0;  // now_seconds() when the first probe began
+  std::vector<std::pair<std::string, double>> probe_seconds;
+  double judgement_s = 0;
+  double evidence_s = 0;
+  double writing_s = 0;
   std::string current_probe;
   std::vector<std::string> probes_run;
   std::vector<std::pair<std::string, std::string>> probes_waived;
@@ -126,6 +158,25 @@ void Runner::keep(Write&& write) {
     s.stop_reason = error.what();
     std::fprintf(stderr, "fabcheck: %s; the run ends after this probe\n", error.what());
   }
+}
+
+nlohmann::json Runner::timing_json() const {
+  // Caller holds the mutex.
+  const State& s = *state_;
+  nlohmann::json probes = nlohmann::json::array();
+  double probes_s = 0;
+  for (const auto& [id, seconds] : s.probe_seconds) {
+    probes.push_back({{"id", id}, {"seconds", seconds}});
+    probes_s += seconds;
+  }
+  const double since_first = s.first_probe_at > 0 ? now_seconds() - s.first_probe_at : 0;
+  return {{"wall_s", s.startup_s + since_first},
+          {"startup_s", s.startup_s},
+          {"probes_s", probes_s},
+          {"probes", probes},
+          {"judgement_s", s.judgement_s},
+          {"evidence_s", s.evidence_s},
+          {"writing_s", s.writing_s}};
 }
 
 void Runner::write_summary(const std::string& reason) {
@@ -179,6 +230,7 @@ void Runner::write_summary(const std::string& reason) {
       {"versions", s.request.versions},
       {"environment", s.request.environment},
       {"run_dir", s.writer->dir().string()},
+      {"timing", timing_json()},
   };
   if (!s.evidence_hosts.empty())
     summary["evidence"] = {{"dir", "evidence"}, {"hosts", s.evidence_hosts}};
@@ -417,11 +469,15 @@ int Runner::execute(World& world) {
                  s.request.out_dir.c_str(), s.request.profile.name.c_str(),
                  s.request.profile_reason.c_str());
   }
+  s.first_probe_at = now_seconds();
+  s.startup_s = process_age_s();
   for (Probe* probe : s.request.probes) {
+    const double began = now_seconds();
     run_probe(world, *probe);
     std::string stop;
     if (world.is_root()) {
       std::lock_guard lock(s.mutex);
+      s.probe_seconds.emplace_back(probe->id(), now_seconds() - began);
       stop = s.stop_reason;
     }
     if (!world.broadcast_from_root(stop).empty()) break;
@@ -430,6 +486,7 @@ int Runner::execute(World& world) {
   int exit_code = 0;
   if (world.is_root()) {
     std::lock_guard lock(s.mutex);
+    const Stopwatch judging;
     // The writer holds every measurement of the run: the whole-run judges read them there.
     for (const auto& finding : run_judges(s.request.judges, JudgeScope::whole_run,
                                           s.writer->measurements(), s.request.profile)) {
@@ -437,16 +494,21 @@ int Runner::execute(World& world) {
     }
     // Data verified element by element is judged too: one PASS per probe that found none wrong.
     for (const auto& finding : verification_passes(s.writer->measurements())) record(finding);
+    s.judgement_s = judging.elapsed_s();
   }
+  const Stopwatch evidence;
   gather_evidence(world);
   if (world.is_root()) {
     std::lock_guard lock(s.mutex);
+    s.evidence_s = evidence.elapsed_s();
+    const Stopwatch writing;
     try {
       s.writer->write_hdf5();
     } catch (const ResultsWriteError& error) {
       if (error.out_of_space() && s.stop_reason.empty()) s.stop_reason = error.what();
       std::fprintf(stderr, "fabcheck: run.h5 not written: %s\n", error.what());
     }
+    s.writing_s = writing.elapsed_s();
     if (!s.stop_reason.empty() && s.incomplete_reason.empty())
       s.incomplete_reason = "results not fully written: " + s.stop_reason;
     // A run that judged nothing (an empty profile, sizes below one element, all waived) is not a
@@ -470,6 +532,12 @@ int Runner::execute(World& world) {
       std::fprintf(s.console, "%s\nresults: %s\n", verdict_line(findings, ended_early).c_str(),
                    s.request.out_dir.c_str());
       if (ended_early) std::fprintf(s.console, "incomplete: %s\n", s.incomplete_reason.c_str());
+      const nlohmann::json timing = timing_json();
+      std::fprintf(s.console,
+                   "time: %.1f s (start-up %.1f, probes %.1f, judgement %.2f, evidence %.1f, "
+                   "writing %.2f)\n",
+                   timing["wall_s"].get<double>(), s.startup_s, timing["probes_s"].get<double>(),
+                   s.judgement_s, s.evidence_s, s.writing_s);
       std::fflush(s.console);
     }
   }

@@ -56,6 +56,7 @@ class Runner {
   void run_probe(World& world, Probe& probe);
   void gather_evidence(World& world);
   void write_summary(const std::string& incomplete_reason);
+  nlohmann::json timing_json() const;  // summary.json "timing"; the caller holds the mutex
   void record(const Finding& finding);
   void write_last_words();
   // Writes through the writer; a write that fails ends the run after this probe (out of space).

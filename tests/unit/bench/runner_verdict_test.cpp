@@ -87,5 +87,21 @@ TEST(RunnerVerdict, AJudgedFigurePasses) {
   EXPECT_EQ(answer.summary["verdict"], "pass");
 }
 
+// Issue 14: the measured wall time and its split are in summary.json and on the console.
+TEST(RunnerVerdict, TheSummarySaysWhereTheTimeWent) {
+  testing::TempDir dir;
+  const Answer answer = run_with_profile("[profile]\nname = \"empty\"\n", dir.path() / "run");
+  const auto& timing = answer.summary.at("timing");
+  ASSERT_EQ(timing.at("probes").size(), 1u);
+  EXPECT_EQ(timing["probes"][0]["id"], "test.figure");
+  const double probe_s = timing["probes"][0]["seconds"].get<double>();
+  EXPECT_GE(probe_s, 0.0);
+  EXPECT_DOUBLE_EQ(timing["probes_s"].get<double>(), probe_s);
+  EXPECT_GT(timing["startup_s"].get<double>(), 0.0);  // this test process is not new
+  EXPECT_GE(timing["wall_s"].get<double>(),
+            timing["startup_s"].get<double>() + probe_s + timing["judgement_s"].get<double>());
+  EXPECT_NE(answer.console.find("time: "), std::string::npos) << answer.console;
+}
+
 }  // namespace
 }  // namespace fabcheck

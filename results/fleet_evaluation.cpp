@@ -27,23 +27,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-// Findings worst first: FAIL, ERROR, WARN, WAIVED, PASS.
-int rank_of(Severity severity) {
-  switch (severity) {
-    case Severity::fail:
-      return 0;
-    case Severity::error:
-      return 1;
-    case Severity::warn:
-      return 2;
-    case Severity::waived:
-      return 3;
-    case Severity::pass:
-      return 4;
-  }
-  return 5;
-}
-
 // What one worker found in one run, merged into the evaluation under its lock.
 struct RunResult {
   std::vector<Finding> findings;                  // non-PASS
@@ -210,8 +193,8 @@ FleetEvaluation evaluate_fleet(const std::vector<fs::path>& run_dirs,
   std::stable_sort(
       evaluation.findings.begin(), evaluation.findings.end(),
       [](const Finding& a, const Finding& b) {
-        return std::make_tuple(rank_of(a.severity), a.host, a.probe, a.subject, a.metric) <
-               std::make_tuple(rank_of(b.severity), b.host, b.probe, b.subject, b.metric);
+        return std::make_tuple(severity_order(a.severity), a.host, a.probe, a.subject, a.metric) <
+               std::make_tuple(severity_order(b.severity), b.host, b.probe, b.subject, b.metric);
       });
   for (const auto& [host, count] : passes) {
     nodes[host].host = host;

@@ -247,6 +247,7 @@ mpirun_flags() {  # dir
 --mca oob_tcp_if_include $subnet.0/24
 --mca btl self,vader,tcp
 --mca btl_tcp_if_include $subnet.0/24
+--mca mpi_yield_when_idle 1
 EOF
 }
 

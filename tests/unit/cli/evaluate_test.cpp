@@ -21,6 +21,7 @@
 #include "results/history.hpp"
 #include "results/profile.hpp"
 #include "tests/synthetic/synthetic_fleet.hpp"
+#include "tests/unit/storage/temp_dir.hpp"
 
 namespace fabcheck {
 namespace {
@@ -28,21 +29,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "fabcheck-evaluate-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code error;
-    fs::remove_all(path_, error);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using fabcheck::testing::TempDir;  // tests/unit/storage/temp_dir.hpp
 
 const Registry& registry() {
   static Registry instance = [] {
@@ -170,28 +157,28 @@ TEST(Evaluate, RefusesWhatIsNotARegularFileWithExit2) {
   ASSERT_EQ(::mkfifo((run / "measurements.jsonl").c_str(), 0600), 0);
   std::string text;
   const auto started = std::chrono::steady_clock::now();
-  testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStderr();
   EXPECT_EQ(evaluate({sweep.string()}, text), 2);
-  std::string error = testing::internal::GetCapturedStderr();
+  std::string error = ::testing::internal::GetCapturedStderr();
   EXPECT_LT(std::chrono::steady_clock::now() - started, std::chrono::seconds(5));
   EXPECT_THAT(error, HasSubstr("measurements.jsonl: refused: a FIFO (named pipe)"));
 
   fs::remove(run / "measurements.jsonl");
   fs::create_symlink("/dev/zero", run / "measurements.jsonl");
-  testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStderr();
   EXPECT_EQ(evaluate({sweep.string()}, text), 2);
-  EXPECT_THAT(testing::internal::GetCapturedStderr(), HasSubstr("refused: a character device"));
+  EXPECT_THAT(::testing::internal::GetCapturedStderr(), HasSubstr("refused: a character device"));
 
-  testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStderr();
   EXPECT_EQ(evaluate({"/dev/zero"}, text), 2);
-  EXPECT_THAT(testing::internal::GetCapturedStderr(), HasSubstr("/dev/zero: not a directory"));
-  testing::internal::CaptureStderr();
+  EXPECT_THAT(::testing::internal::GetCapturedStderr(), HasSubstr("/dev/zero: not a directory"));
+  ::testing::internal::CaptureStderr();
   EXPECT_EQ(evaluate({(dir.path() / "missing").string()}, text), 2);
-  EXPECT_THAT(testing::internal::GetCapturedStderr(), HasSubstr("no such directory"));
+  EXPECT_THAT(::testing::internal::GetCapturedStderr(), HasSubstr("no such directory"));
   fs::create_directories(dir.path() / "empty");
-  testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStderr();
   EXPECT_EQ(evaluate({(dir.path() / "empty").string()}, text), 2);
-  EXPECT_THAT(testing::internal::GetCapturedStderr(), HasSubstr("no run directory here"));
+  EXPECT_THAT(::testing::internal::GetCapturedStderr(), HasSubstr("no run directory here"));
 }
 
 TEST(Evaluate, MalformedRecordNamesFileAndLine) {
@@ -203,9 +190,9 @@ TEST(Evaluate, MalformedRecordNamesFileAndLine) {
   std::string line;
   for (std::ifstream in(file); std::getline(in, line);) ++lines;
   std::string text;
-  testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStderr();
   EXPECT_EQ(evaluate({sweep.string()}, text), 2);
-  EXPECT_THAT(testing::internal::GetCapturedStderr(),
+  EXPECT_THAT(::testing::internal::GetCapturedStderr(),
               HasSubstr(file.string() + ":" + std::to_string(lines) + ": missing field \"probe\""));
 }
 
@@ -235,9 +222,9 @@ TEST(Evaluate, OutWritesFindingsFleetAndDrainAndIsNeverWrittenOver) {
     EXPECT_NE(f["severity"], "pass");
   }
   EXPECT_GT(count, 0u);
-  testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStderr();
   EXPECT_EQ(evaluate({(dir.path() / "sweep").string()}, text, out.string()), 2);
-  EXPECT_THAT(testing::internal::GetCapturedStderr(), HasSubstr("not empty"));
+  EXPECT_THAT(::testing::internal::GetCapturedStderr(), HasSubstr("not empty"));
 }
 
 TEST(Evaluate, ASlowPathBetweenTwoNodesDrainsNeitherEnd) {
@@ -301,10 +288,10 @@ TEST(Baseline, RoundTripHealthyRunsPassARunTwentyPercentLowerFails) {
   EXPECT_EQ(loaded.node.at("gpu_pcie"), "5x16");
   EXPECT_EQ(loaded.node.at("ib_ports"), "8");
   // Never written over.
-  testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStderr();
   EXPECT_EQ(capture([&](std::FILE* out) { return baseline_command(args, registry(), out); }, text),
             2);
-  EXPECT_THAT(testing::internal::GetCapturedStderr(), HasSubstr("never written over"));
+  EXPECT_THAT(::testing::internal::GetCapturedStderr(), HasSubstr("never written over"));
 
   // Other healthy nodes of the same kind pass against it...
   const fs::path tonight = healthy_sweep(dir.path() / "tonight", 3);

@@ -15,6 +15,7 @@
 #include "results/history.hpp"
 #include "results/run_reader.hpp"
 #include "tests/synthetic/synthetic_fleet.hpp"
+#include "tests/unit/storage/temp_dir.hpp"
 
 namespace fabcheck {
 namespace {
@@ -22,21 +23,7 @@ namespace {
 namespace fs = std::filesystem;
 using synthetic::Fault;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "fabcheck-fleet-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code error;
-    fs::remove_all(path_, error);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using fabcheck::testing::TempDir;  // tests/unit/storage/temp_dir.hpp
 
 const Registry& registry() {
   static Registry instance = [] {

@@ -16,6 +16,7 @@
 #include "results/json_line.hpp"
 #include "results/record_json.hpp"
 #include "results/record_lines.hpp"
+#include "tests/unit/storage/temp_dir.hpp"
 
 namespace fabcheck {
 namespace {
@@ -23,21 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-class TempDir {
- public:
-  TempDir() {
-    std::string pattern = (fs::temp_directory_path() / "fabcheck-jsonl-XXXXXX").string();
-    path_ = ::mkdtemp(pattern.data());
-  }
-  ~TempDir() {
-    std::error_code error;
-    fs::remove_all(path_, error);
-  }
-  const fs::path& path() const { return path_; }
-
- private:
-  fs::path path_;
-};
+using fabcheck::testing::TempDir;  // tests/unit/storage/temp_dir.hpp
 
 std::vector<std::string> lines_of(const fs::path& file, std::size_t max_line = kMaxJsonlLineBytes,
                                   std::vector<bool>* terminated = nullptr) {

@@ -208,7 +208,11 @@ void FleetStore::absorb(FleetStore&& other) {
   const auto stats_base = static_cast<std::uint32_t>(stats.size());
   for (RunInfo& run : other.runs) runs.push_back(std::move(run));
   stats.insert(stats.end(), other.stats.begin(), other.stats.end());
-  rows.reserve(rows.size() + other.rows.size());
+  // Geometric growth: reserving exactly what this chunk needs would copy every row already held
+  // on each call, quadratic over a fleet absorbed one run at a time.
+  if (rows.capacity() < rows.size() + other.rows.size()) {
+    rows.reserve(std::max(rows.size() + other.rows.size(), 2 * rows.capacity()));
+  }
   for (FigureRow row : other.rows) {
     row.run += run_base;
     row.probe = ids[row.probe];

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <iterator>
 #include <set>
 #include <stdexcept>
 
@@ -160,10 +161,14 @@ MetricCatalog Registry::catalog() const {
 std::vector<Finding> run_judges(const std::vector<Judge>& judges, JudgeScope scope,
                                 const std::vector<Measurement>& measurements,
                                 const Profile& profile) {
-  std::vector<Measurement> ok;
-  for (const auto& m : measurements) {
-    if (m.status == MeasurementStatus::ok) ok.push_back(m);
-  }
+  // Judges see only the figures that were taken; copied only when some were not (a fleet's
+  // millions of measurements are almost all taken, and copying them was a third of `evaluate`).
+  const auto taken = [](const Measurement& m) { return m.status == MeasurementStatus::ok; };
+  std::vector<Measurement> only_taken;
+  const bool all_taken = std::all_of(measurements.begin(), measurements.end(), taken);
+  if (!all_taken)
+    std::copy_if(measurements.begin(), measurements.end(), std::back_inserter(only_taken), taken);
+  const std::vector<Measurement>& ok = all_taken ? measurements : only_taken;
   std::vector<Finding> findings;
   for (const auto& judge : judges) {
     if (judge.scope != scope) continue;

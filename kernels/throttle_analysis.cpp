@@ -139,6 +139,11 @@ std::vector<Finding> judge_throttling(const std::vector<Measurement>& measuremen
   std::vector<Finding> out;
   for (const Measurement& m : measurements) {
     if (m.status != MeasurementStatus::ok) continue;
+    // Only the burn's own figures (a fleet evaluation passes millions of others through here).
+    if (m.metric != "thermal_throttle_fraction" && m.metric != "hw_slowdown_fraction" &&
+        m.metric != "clock_end_vs_start") {
+      continue;
+    }
     const std::string gpu = "GPU " + m.subject + " (" + param_of(m, "bus_id") + ")";
     const std::string over = " of a " + param_of(m, "seconds") + " s burn (" +
                              param_of(m, "samples") + " samples; " +

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <set>
 #include <sstream>
@@ -277,7 +278,8 @@ std::vector<Finding> evaluate(const std::vector<Measurement>& measurements,
   std::vector<Finding> findings;
   for (const Measurement& measurement : measurements) {
     std::vector<Finding> judged = evaluate_measurement(measurement, profile);
-    findings.insert(findings.end(), judged.begin(), judged.end());
+    findings.insert(findings.end(), std::make_move_iterator(judged.begin()),
+                    std::make_move_iterator(judged.end()));
   }
   return findings;
 }

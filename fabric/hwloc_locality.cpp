@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "bench/core/cpu_list.hpp"
+
 #if defined(FABCHECK_HAVE_HWLOC)
 #include <hwloc.h>
 
@@ -10,22 +12,6 @@
 #endif
 
 namespace fabcheck {
-
-namespace {
-
-std::string cpu_list_text(const std::vector<int>& cpus) {
-  std::string out;
-  for (std::size_t i = 0; i < cpus.size();) {
-    std::size_t j = i;
-    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
-    out += (out.empty() ? "" : ",") + std::to_string(cpus[i]) +
-           (j > i ? "-" + std::to_string(cpus[j]) : "");
-    i = j + 1;
-  }
-  return out;
-}
-
-}  // namespace
 
 std::size_t shared_path(const HwlocPciDevice& a, const HwlocPciDevice& b) {
   std::size_t shared = 0;
@@ -45,7 +31,7 @@ HwlocLocality hwloc_pci_locality(const std::vector<std::string>& bdfs) {
     if (found == machine.pci.end()) continue;
     PciLocality locality;
     locality.numa_node = found->numa_node;
-    locality.cpus = cpu_list_text(found->cpus);
+    locality.cpus = format_cpu_list(found->cpus);
     result.by_bdf[bdf] = locality;
   }
   return result;

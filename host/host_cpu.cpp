@@ -18,18 +18,6 @@
 namespace fabcheck {
 namespace {
 
-std::string cpu_list_text(const std::vector<int>& cpus) {
-  std::string out;
-  for (std::size_t i = 0; i < cpus.size();) {
-    std::size_t j = i;
-    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
-    out += (out.empty() ? "" : ",") + std::to_string(cpus[i]) +
-           (j > i ? "-" + std::to_string(cpus[j]) : "");
-    i = j + 1;
-  }
-  return out;
-}
-
 std::string fixed(double value, int digits = 2) {
   char text[32];
   std::snprintf(text, sizeof text, "%.*f", digits, value);
@@ -114,12 +102,12 @@ std::vector<Measurement> host_cpu_measurements(const HostCpuSample& s, int ranks
   const double usable = usable_cpus(s);
   Measurement cpus = make("usable_cpus", usable, "count");
   cpus.params["online"] = std::to_string(s.online_cpus);
-  cpus.params["affinity"] = cpu_list_text(s.affinity);
+  cpus.params["affinity"] = format_cpu_list(s.affinity);
   cpus.params["ranks_on_host"] = std::to_string(ranks_on_host);
   if (s.cgroup.version > 0)
     cpus.params["cgroup"] = "v" + std::to_string(s.cgroup.version) + " " + s.cgroup.path;
   if (!s.cgroup.cpuset.empty()) {
-    cpus.params["cpuset"] = cpu_list_text(s.cgroup.cpuset);
+    cpus.params["cpuset"] = format_cpu_list(s.cgroup.cpuset);
     cpus.params["cpuset_file"] = s.cgroup.cpuset_file;
   }
   if (s.cgroup.quota_cores) {

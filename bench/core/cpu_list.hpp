@@ -11,4 +11,7 @@ namespace fabcheck {
 // number at or above CPU_SETSIZE). Trailing newline and spaces are allowed.
 std::optional<std::vector<int>> parse_cpu_list(const std::string& text);
 
+// The CPUs (ascending) written back as a list: {0,1,2,3,8,10,11} -> "0-3,8,10-11"; "" for none.
+std::string format_cpu_list(const std::vector<int>& cpus);
+
 }  // namespace fabcheck

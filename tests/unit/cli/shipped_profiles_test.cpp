@@ -7,6 +7,7 @@
 #include "bench/cli/cli_support.hpp"
 #include "bench/cli/probe_families.hpp"
 #include "results/config_error.hpp"
+#include "results/evaluator.hpp"
 
 namespace fabcheck {
 namespace {
@@ -36,6 +37,49 @@ TEST(ShippedProfiles, GpuNodeProfilesExpectTheirFabric) {
   EXPECT_EQ(h100.node.at("ib_ports"), "8");
   const Profile a100 = load_profile_for("a100-sxm-8", registry, nullptr);
   EXPECT_EQ(a100.node.at("ib_rate_gbps"), "200");
+}
+
+// A node pair's NCCL all-reduce over TCP sockets instead of IB: named by its tier with no
+// threshold written for it (h100: 8 NDR NICs; a100: 8 HDR).
+Measurement pair_allreduce(double busbw, std::uint64_t size) {
+  Measurement m;
+  m.probe = "coll.node_pairs";
+  m.metric = "allreduce_busbw";
+  m.unit = "GB/s";
+  m.value = busbw;
+  m.subject = "node07--node12";
+  m.size_bytes = size;
+  m.params = {{"backend", "nccl"}};
+  return m;
+}
+
+TEST(ShippedProfiles, NodePairOverSocketsMatchesTcpSocketNotIb) {
+  Registry registry;
+  register_all_probes(registry);
+  const Profile h100 = load_profile_for("h100-sxm-8", registry, nullptr);
+  const auto sockets = evaluate_measurement(pair_allreduce(12.1, 256u << 20), h100);
+  ASSERT_EQ(sockets.size(), 1u);
+  EXPECT_EQ(sockets[0].severity, Severity::fail);
+  EXPECT_NE(sockets[0].message.find("matches tcp-socket, expected ib-ndr"), std::string::npos)
+      << sockets[0].message;
+  EXPECT_EQ(sockets[0].subject, "node07--node12");
+  // 8 NDR NICs at ~46 GB/s busbw each.
+  const auto ndr = evaluate_measurement(pair_allreduce(368, 1u << 30), h100);
+  ASSERT_EQ(ndr.size(), 1u);
+  EXPECT_EQ(ndr[0].severity, Severity::pass) << ndr[0].message;
+  EXPECT_NE(ndr[0].message.find("matches ib-ndr"), std::string::npos) << ndr[0].message;
+  // HDR speed on an NDR node: a lower tier, FAIL naming it.
+  const auto hdr = evaluate_measurement(pair_allreduce(190, 1u << 30), h100);
+  ASSERT_EQ(hdr.size(), 1u);
+  EXPECT_EQ(hdr[0].severity, Severity::fail);
+  EXPECT_NE(hdr[0].message.find("matches ib-hdr, expected ib-ndr"), std::string::npos);
+  // The latency size reaches no tier: not judged by one.
+  EXPECT_TRUE(evaluate_measurement(pair_allreduce(0.5, 64u << 10), h100).empty());
+  // The same HDR figure is what an A100 node with 8 HDR NICs should give.
+  const Profile a100 = load_profile_for("a100-sxm-8", registry, nullptr);
+  const auto a100_hdr = evaluate_measurement(pair_allreduce(190, 1u << 30), a100);
+  ASSERT_EQ(a100_hdr.size(), 1u);
+  EXPECT_EQ(a100_hdr[0].severity, Severity::pass) << a100_hdr[0].message;
 }
 
 TEST(ShippedProfiles, AutoOnANodeWithoutGpusIsGenericCpuAndSaysWhy) {

@@ -49,6 +49,20 @@ LocalisationRule rule_from_profile(const Profile& profile) {
   return rule;
 }
 
+// The gap the run was given on the command line (on its records: the probe re-paired its suspects
+// by it), else the profile's.
+LocalisationRule rule_of_run(const std::vector<Measurement>& measurements, const Profile& profile) {
+  for (const Measurement& m : measurements) {
+    if (m.probe != kNodePairsProbe) continue;
+    const std::string given = param_of(m, kPairMinGapParam);
+    if (given.empty()) continue;
+    LocalisationRule rule;
+    rule.min_gap = parse_gap(given, std::string(kNodePairsProbe) + " record " + kPairMinGapParam);
+    return rule;
+  }
+  return rule_from_profile(profile);
+}
+
 const std::string& name_of(const PairMatrix& matrix, int node) {
   return matrix.nodes()[static_cast<std::size_t>(node)];
 }
@@ -133,7 +147,8 @@ const OptionSpec& pair_min_gap_option() {
                                .default_value = "0.5",
                                .meaning =
                                    "a pair below (1 - gap) x the cluster's median pair is slow "
-                                   "(the profile's [node] pair_min_gap sets it)",
+                                   "(given here, it wins over the profile's [node] "
+                                   "pair_min_gap)",
                                .min = 0,
                                .max = 1,
                                .min_exclusive = true,
@@ -284,7 +299,7 @@ std::vector<Finding> judge_node_pairs(const std::vector<Measurement>& measuremen
   const PairRecords records = pair_records_from(measurements);
   if (records.first.size() == 0) return {};
   const PairMatrix& matrix = records.first;
-  const PairSuspects suspects = find_suspects(matrix, rule_from_profile(profile));
+  const PairSuspects suspects = find_suspects(matrix, rule_of_run(measurements, profile));
   if (!suspects.any()) return {};
   const Localisation found = confirm_suspects(suspects, records.confirm);
   std::vector<Finding> findings;

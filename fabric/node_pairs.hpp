@@ -13,6 +13,9 @@
 namespace fabcheck {
 
 inline constexpr const char* kNodePairsProbe = "coll.node_pairs";
+// The parameter on coll.node_pairs' records naming the gap the run was given (--opt
+// pairs.min_gap); absent when the run used the default.
+inline constexpr const char* kPairMinGapParam = "min_gap";
 
 // Which pass measured a pair: every pair (first), or suspects re-paired with good nodes (confirm).
 enum class PairPass { first, confirm };
@@ -53,7 +56,8 @@ std::string format_size_list(const std::vector<std::uint64_t>& sizes);
 
 // Findings from coll.node_pairs' measurements: a FAIL per bad node (subject: its host name) and per
 // bad link (subject "HOST_A--HOST_B"), a WARN per suspect the second pass could not settle, and
-// nothing for a healthy cluster. The rule comes from the profile's [node] pair_min_gap when set.
+// nothing for a healthy cluster. The rule: the gap the run was given (--opt pairs.min_gap, on the
+// records), else the profile's [node] pair_min_gap, else 0.5.
 std::vector<Finding> judge_node_pairs(const std::vector<Measurement>& measurements,
                                       const Profile& profile);
 Judge make_node_pairs_judge();

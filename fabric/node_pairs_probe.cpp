@@ -56,13 +56,14 @@ void wire_read(WireReader& in, PairOutcome& value) {
 class PairSink final : public MeasurementSink {
  public:
   PairSink(MeasurementSink& inner, const std::string& a, const std::string& b, PairPass pass,
-           int round, std::vector<int> run_ranks)
+           int round, std::vector<int> run_ranks, std::string min_gap)
       : inner_(inner),
         a_(std::min(a, b)),
         b_(std::max(a, b)),
         pass_(pass),
         round_(round),
-        run_ranks_(std::move(run_ranks)) {}
+        run_ranks_(std::move(run_ranks)),
+        min_gap_(std::move(min_gap)) {}
   void set_operation(const char* operation) { operation_ = operation; }
 
   void emit(Measurement m) override {
@@ -75,6 +76,8 @@ class PairSink final : public MeasurementSink {
     m.params["operation"] = operation_;
     m.params["pass"] = pair_pass_name(pass_);
     m.params["round"] = std::to_string(round_ + 1);
+    // The gap this run chose (--opt pairs.min_gap), so that the judge uses the same rule.
+    if (!min_gap_.empty()) m.params[kPairMinGapParam] = min_gap_;
     for (auto& share : m.by_rank) {
       if (share.rank >= 0 && share.rank < static_cast<int>(run_ranks_.size()))
         share.rank = run_ranks_[static_cast<std::size_t>(share.rank)];
@@ -89,6 +92,7 @@ class PairSink final : public MeasurementSink {
   PairPass pass_;
   int round_;
   std::vector<int> run_ranks_;  // the run's rank of each rank of the pair
+  std::string min_gap_;         // "" unless given on the command line
   const char* operation_ = "exchange";
 };
 
@@ -177,7 +181,10 @@ std::optional<PairOutcome> NodePairsProbe::run_round(RunContext& context,
   outcome.pair = mine;
   PairSink pair_sink(sink, nodes_[static_cast<std::size_t>(mine.a)],
                      nodes_[static_cast<std::size_t>(mine.b)], pass, round_index,
-                     pair_world->all_gather_values(world.rank()));
+                     pair_world->all_gather_values(world.rank()),
+                     option_given(context.options, pair_min_gap_option())
+                         ? option_text(context.options, pair_min_gap_option())
+                         : std::string());
   try {
     pair_sink.set_operation("exchange");
     const auto exchanged =

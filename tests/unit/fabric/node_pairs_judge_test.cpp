@@ -101,6 +101,20 @@ TEST(NodePairsJudge, TheProfileSetsTheGap) {
   }
 }
 
+TEST(NodePairsJudge, TheGapGivenToTheRunWinsOverTheProfile) {
+  // The run was given --opt pairs.min_gap=0.99 (on its records): the slow link passes under it,
+  // whatever the profile says; without it the profile's default gap names the link.
+  auto records = cluster({{"n3", "n1"}});
+  Profile strict;
+  strict.node["pair_min_gap"] = "0.2";
+  strict.node_lines["pair_min_gap"] = 3;
+  ASSERT_FALSE(judge_node_pairs(records, strict).empty());
+  for (Measurement& m : records) m.params[kPairMinGapParam] = "0.99";
+  EXPECT_TRUE(judge_node_pairs(records, strict).empty());
+  for (Measurement& m : records) m.params[kPairMinGapParam] = "2";
+  EXPECT_THROW(judge_node_pairs(records, strict), ConfigError);
+}
+
 TEST(NodePairsOptions, ScheduleAndGapAreChecked) {
   RunOptions options;
   EXPECT_EQ(pair_schedule_from(options), PairSchedule::all);

@@ -289,6 +289,23 @@ const JsonLine::Node* JsonLine::member(const Node& object, std::string_view key)
   return nullptr;
 }
 
+const JsonLine::Node* JsonLine::member(const Node& object, std::string_view key,
+                                       std::uint32_t& cursor) const {
+  if (object.kind != Kind::object) return nullptr;
+  const std::uint32_t start = cursor != 0 ? cursor : object.first_child;
+  auto found = [&](std::uint32_t i) {
+    cursor = nodes_[i].next;
+    return &nodes_[i];
+  };
+  for (std::uint32_t i = start; i != 0; i = nodes_[i].next) {
+    if (nodes_[i].key == key) return found(i);
+  }
+  for (std::uint32_t i = object.first_child; i != start && i != 0; i = nodes_[i].next) {
+    if (nodes_[i].key == key) return found(i);
+  }
+  return nullptr;
+}
+
 std::optional<double> JsonLine::as_double(const Node& node) {
   if (node.kind != Kind::number) return std::nullopt;
   double value = 0;

@@ -35,6 +35,10 @@ class JsonLine {
   const Node& node(std::uint32_t index) const { return nodes_[index]; }
   // The member `key` of object `object`; nullptr when absent (or `object` is not an object).
   const Node* member(const Node& object, std::string_view key) const;
+  // The same, searching from `cursor` (a child index; 0: the first child) round to where it began,
+  // and leaving `cursor` after the member found: a record read in the order it was written finds
+  // each member at the first look. Where a key repeats, the first one from the cursor is found.
+  const Node* member(const Node& object, std::string_view key, std::uint32_t& cursor) const;
   // The children of an object or array, in order.
   template <typename Visit>
   void for_each_child(const Node& parent, Visit&& visit) const {

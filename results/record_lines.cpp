@@ -40,7 +40,7 @@ class Fields {
   }
 
   const Node& field(std::string_view name) const {
-    const Node* node = json_.member(object_, name);
+    const Node* node = json_.member(object_, name, cursor_);
     if (node == nullptr) fail("missing field \"" + std::string(prefix_) + std::string(name) + "\"");
     return *node;
   }
@@ -109,6 +109,8 @@ class Fields {
   const Node& object_;
   const RecordPlace& place_;
   const char* prefix_;
+  // Where the next field is looked for first: records are read in the order they were written.
+  mutable std::uint32_t cursor_ = 0;
 };
 
 void check_header(const Fields& fields, std::string_view kind) {

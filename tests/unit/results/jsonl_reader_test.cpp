@@ -128,6 +128,30 @@ TEST(JsonLine, ValuesAndEscapes) {
   EXPECT_EQ(json.member(root, "missing"), nullptr);
 }
 
+TEST(JsonLine, MemberFromACursorFindsEveryKeyInAnyOrder) {
+  JsonLine json;
+  ASSERT_TRUE(json.parse(R"({"a":1,"b":2,"c":3,"d":{"a":9}})")) << json.error();
+  const auto& root = json.root();
+  std::uint32_t cursor = 0;
+  // In the written order: each found where the cursor stands.
+  for (const char* key : {"a", "b", "c"}) {
+    const auto* node = json.member(root, key, cursor);
+    ASSERT_NE(node, nullptr) << key;
+    EXPECT_EQ(node->key, key);
+  }
+  // Out of order and wrapping round; the nested "a" is not the root's.
+  EXPECT_EQ(*JsonLine::as_int64(*json.member(root, "a", cursor)), 1);
+  EXPECT_EQ(*JsonLine::as_int64(*json.member(root, "c", cursor)), 3);
+  EXPECT_EQ(*JsonLine::as_int64(*json.member(root, "b", cursor)), 2);
+  EXPECT_EQ(json.member(root, "d", cursor)->kind, JsonLine::Kind::object);
+  EXPECT_EQ(*JsonLine::as_int64(*json.member(root, "a", cursor)), 1);  // after the last member
+  EXPECT_EQ(json.member(root, "missing", cursor), nullptr);
+  EXPECT_EQ(*JsonLine::as_int64(*json.member(root, "b", cursor)), 2);
+  std::uint32_t empty_cursor = 0;
+  ASSERT_TRUE(json.parse("{}"));
+  EXPECT_EQ(json.member(json.root(), "a", empty_cursor), nullptr);
+}
+
 TEST(JsonLine, RejectsWhatIsNotJson) {
   JsonLine json;
   for (const char* bad :

@@ -126,7 +126,6 @@ class NodePairsProbe final : public Probe {
                .options = {pair_schedule_option(), pair_min_gap_option(), pair_sizes_option("mpi"),
                            pair_sizes_option("nccl"), mpi_max_count_option(),
                            ops_per_sample_option()}}) {}
-  bool prints_own_table() const override { return true; }
 
   Applicability applies(const World& world, const RunOptions& /*options*/) const override {
     const auto hosts = world.distinct_hosts();
@@ -188,10 +187,10 @@ std::optional<PairOutcome> NodePairsProbe::run_round(RunContext& context,
   try {
     pair_sink.set_operation("exchange");
     const auto exchanged =
-        run_collective_sweep(*pair_backend, exchange_, *pair_world, pair_sink, id(), nullptr);
+        run_collective_sweep(*pair_backend, exchange_, *pair_world, pair_sink, id());
     pair_sink.set_operation("allreduce");
     const auto reduced =
-        run_collective_sweep(*pair_backend, all_reduce_, *pair_world, pair_sink, id(), nullptr);
+        run_collective_sweep(*pair_backend, all_reduce_, *pair_world, pair_sink, id());
     outcome.exchange_busbw = busbw_at_largest(exchanged);
     outcome.allreduce_busbw = busbw_at_largest(reduced);
     for (const auto* rows : {&exchanged, &reduced}) {
@@ -215,7 +214,6 @@ std::vector<PairOutcome> NodePairsProbe::run_rounds(RunContext& context, Collect
                                                     PairPass pass, MeasurementSink& sink) {
   World& world = context.world;
   std::vector<PairOutcome> outcomes;
-  std::FILE* console = world.is_root() ? stdout : nullptr;
   for (std::size_t r = 0; r < rounds.size(); ++r) {
     const auto mine = run_round(context, backend, rounds[r], pass, static_cast<int>(r), sink);
     // Each pair's first rank reports its outcome; the root prints the round.
@@ -223,7 +221,7 @@ std::vector<PairOutcome> NodePairsProbe::run_rounds(RunContext& context, Collect
     for (const auto& outcome : world.gather_values(mine)) {
       if (outcome) round_outcomes.push_back(*outcome);
     }
-    if (!console) continue;
+    if (!world.is_root()) continue;
     std::string line;
     for (const auto& outcome : round_outcomes) {
       line += fmt::format(
@@ -231,9 +229,8 @@ std::vector<PairOutcome> NodePairsProbe::run_rounds(RunContext& context, Collect
           nodes_[static_cast<std::size_t>(outcome.pair.b)],
           outcome.error.empty() ? short_gbps(outcome.exchange_busbw) + " GB/s" : "error");
     }
-    std::fprintf(console, "# %s round %zu/%zu:%s\n", pair_pass_name(pass), r + 1, rounds.size(),
-                 line.c_str());
-    std::fflush(console);
+    sink.note(
+        fmt::format("# {} round {}/{}:{}\n", pair_pass_name(pass), r + 1, rounds.size(), line));
     outcomes.insert(outcomes.end(), round_outcomes.begin(), round_outcomes.end());
   }
   return outcomes;
@@ -259,21 +256,18 @@ void NodePairsProbe::run(RunContext& context, MeasurementSink& sink) {
   const int n = static_cast<int>(nodes_.size());
   const std::vector<PairRound> rounds =
       schedule == PairSchedule::quick ? neighbour_rounds(n) : circle_rounds(n);
-  std::FILE* console = world.is_root() ? stdout : nullptr;
-  if (console) {
+  if (world.is_root()) {
     std::size_t pairs = 0;
     for (const auto& round : rounds) pairs += round.size();
-    std::fprintf(console,
-                 "# %s: backend %s, %d nodes, %zu pairs in %zu rounds (%s), sizes %s, %d warm-up + "
-                 "%d timed iterations; matrix figure: exchange busbw at %s\n",
-                 id().c_str(), choice.name.c_str(), n, pairs, rounds.size(),
-                 schedule == PairSchedule::quick ? "quick: ring + shuffles" : "circle method",
-                 format_size_list(exchange_.sizes).c_str(), exchange_.warmup, exchange_.iters,
-                 format_bytes(exchange_.sizes.empty() ? 0
-                                                      : *std::max_element(exchange_.sizes.begin(),
-                                                                          exchange_.sizes.end()))
-                     .c_str());
-    std::fflush(console);
+    sink.note(fmt::format(
+        "# {}: backend {}, {} nodes, {} pairs in {} rounds ({}), sizes {}, {} warm-up + {} timed "
+        "iterations; matrix figure: exchange busbw at {}\n",
+        id(), choice.name, n, pairs, rounds.size(),
+        schedule == PairSchedule::quick ? "quick: ring + shuffles" : "circle method",
+        format_size_list(exchange_.sizes), exchange_.warmup, exchange_.iters,
+        format_bytes(exchange_.sizes.empty()
+                         ? 0
+                         : *std::max_element(exchange_.sizes.begin(), exchange_.sizes.end()))));
   }
 
   // One backend over every rank; each round splits it into the round's pairs.
@@ -294,30 +288,27 @@ void NodePairsProbe::run(RunContext& context, MeasurementSink& sink) {
     suspects = find_suspects(matrix, rule);
     second_rounds = confirmation_rounds(suspects);
     localised = now_seconds();
-    std::fputs(format_pair_matrix(matrix, "exchange busbw (GB/s)").c_str(), console);
-    std::fputs(describe_suspects(matrix, suspects).c_str(), console);
-    std::fflush(console);
+    sink.note(format_pair_matrix(matrix, "exchange busbw (GB/s)") +
+              describe_suspects(matrix, suspects));
   }
   second_rounds = world.broadcast_value(second_rounds);
   std::vector<PairOutcome> second;
   if (!second_rounds.empty()) {
     second = run_rounds(context, *backend, second_rounds, PairPass::confirm, sink);
   }
-  if (!console) return;
+  if (!world.is_root()) return;
   if (!second_rounds.empty()) {
     std::vector<PairFigure> figures;
     for (const auto& outcome : second) {
       figures.push_back({outcome.pair, outcome.error.empty() ? outcome.exchange_busbw : kNaN});
     }
-    std::fputs(describe_localisation(matrix, suspects, confirm_suspects(suspects, figures)).c_str(),
-               console);
+    sink.note(describe_localisation(matrix, suspects, confirm_suspects(suspects, figures)));
   }
-  std::fprintf(console,
-               "# %s: first pass %zu rounds %.2f s, localisation %.3f ms, second pass %zu rounds "
-               "%.2f s\n",
-               id().c_str(), rounds.size(), first_done - started, (localised - first_done) * 1e3,
-               second_rounds.size(), now_seconds() - localised);
-  std::fflush(console);
+  sink.note(fmt::format(
+      "# {}: first pass {} rounds {:.2f} s, localisation {:.3f} ms, second pass {} rounds {:.2f} "
+      "s\n",
+      id(), rounds.size(), first_done - started, (localised - first_done) * 1e3,
+      second_rounds.size(), now_seconds() - localised));
 }
 
 }  // namespace

@@ -40,8 +40,7 @@ void LocalPatternProbe::run(RunContext& context, MeasurementSink& sink) {
   const std::string name = scratch_dir_name(run_id + "-" + owner + "-" + probe_short_name(id()));
   for (const std::string& path : context.options.storage_paths) {
     const StorageTarget target = discover_storage_target(path, context.options.sysfs_root);
-    std::printf("%s %s\n", id().c_str(), target.summary().c_str());
-    std::fflush(stdout);
+    sink.note(id() + " " + target.summary() + "\n");
     auto scratch = ScratchDir::create(path, name);
     LocalRun local{target, *scratch, options, selected_engine(options), world.rank(), sink, {}};
     run_on_path(local);

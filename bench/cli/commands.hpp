@@ -27,6 +27,8 @@ struct RunArgs {
   std::string prometheus_dir;      // node_exporter textfile directory
   bool every_rank = false;         // host-scoped probes on every rank
   bool single_process = false;
+  bool quiet = false;  // only the verdict line
+  bool json = false;   // the run's events as JSON lines on stdout
 };
 
 // Validates everything first (ConfigError -> exit 2 with nothing written), then starts MPI (unless

@@ -8,8 +8,8 @@
 #include "bench/cli/commands.hpp"
 #include "bench/cli/evaluate_command.hpp"
 #include "bench/cli/fabric_commands.hpp"
-#include "bench/cli/host_commands.hpp"
 #include "bench/cli/history_commands.hpp"
+#include "bench/cli/host_commands.hpp"
 #include "bench/cli/probe_families.hpp"
 #include "bench/core/interrupt.hpp"
 #include "bench/core/sentinel.hpp"
@@ -51,6 +51,12 @@ void add_run_options(CLI::App& command, fabcheck::RunArgs& args, bool with_selec
                    "per host");
   command.add_flag("--single-process", args.single_process,
                    "Do not start MPI even if built with it");
+  auto* quiet = command.add_flag(
+      "--quiet", args.quiet, "Print only the verdict line (and errors): no tables, no progress");
+  command
+      .add_flag("--json", args.json,
+                "JSON lines on stdout, one object per event (results/schema/README.md)")
+      ->excludes(quiet);
 }
 
 }  // namespace

@@ -12,6 +12,8 @@
 #include "bench/coll/coll_probes.hpp"
 #include "bench/coll/mpi_call_plan.hpp"
 #include "bench/coll/nccl_backend.hpp"
+#include "bench/core/console_reporter.hpp"
+#include "bench/core/json_lines_reporter.hpp"
 #include "bench/core/plan.hpp"
 #include "bench/core/runner.hpp"
 #include "bench/core/size_range.hpp"
@@ -178,7 +180,15 @@ int run_command(const RunArgs& args, const Registry& registry, int argc, char** 
     return 2;
   }
   request.command_line = joined_command_line(argc, argv);
-  Runner runner(std::move(request), stdout);
+  if (args.json) {
+    request.reporters.push_back(make_json_lines_reporter(stdout));
+  } else {
+    ConsoleOptions console;
+    console.quiet = args.quiet;
+    console.progress = progress_style_for(stderr);
+    request.reporters.push_back(make_console_reporter(console));
+  }
+  Runner runner(std::move(request));
   std::unique_ptr<World> world;
   if (mpi_available() && !args.single_process) world = make_mpi_world(&argc, &argv);
   if (!world) world = make_single_world();

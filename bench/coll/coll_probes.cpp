@@ -36,9 +36,12 @@ class CollectiveProbe final : public Probe {
                .scope = ProbeScope::world,
                .heavy = true,
                .options = {sizes_option("mpi"), sizes_option("nccl"), placement_option(),
-                           mpi_max_count_option(), ops_per_sample_option()}}),
+                           mpi_max_count_option(), ops_per_sample_option()},
+               .console_table =
+                   [collective](const std::vector<Measurement>& measurements) {
+                     return sweep_console_table(collective, measurements);
+                   }}),
         collective_(collective) {}
-  bool prints_own_table() const override { return true; }
 
   void run(RunContext& context, MeasurementSink& sink) override {
     const BackendChoice choice = choose_collective_backend(context.options.backend, context.world);
@@ -51,8 +54,7 @@ class CollectiveProbe final : public Probe {
     config.warmup = context.options.warmup;
     config.iters = context.options.iters;
     config.ops_per_sample = ops_per_sample_from(context.options);
-    run_collective_sweep(*backend, config, context.world, sink, id(),
-                         context.world.is_root() ? stdout : nullptr);
+    run_collective_sweep(*backend, config, context.world, sink, id());
   }
 
  private:

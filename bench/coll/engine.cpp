@@ -4,8 +4,11 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <map>
+#include <tuple>
 
 #include "bench/coll/verification.hpp"
+#include "bench/core/measurement_table.hpp"
 #include "bench/core/rank_agreement.hpp"
 #include "bench/core/stats.hpp"
 #include "results/units.hpp"
@@ -131,7 +134,7 @@ struct SweepStep {
 
 std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const SweepConfig& config,
                                            World& world, MeasurementSink& sink,
-                                           const std::string& probe_id, std::FILE* console) {
+                                           const std::string& probe_id) {
   const int nranks = backend.comm_size();
   const double factor = bus_factor(config.collective, nranks);
   const std::string hosts = world.joined_hosts();
@@ -144,25 +147,23 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
   const int ops_per_sample = std::max(
       1, config.ops_per_sample > 0 ? config.ops_per_sample : backend.preferred_ops_per_sample());
   const int samples_count = std::max(1, config.iters / ops_per_sample);
-  if (console) {
-    std::fprintf(console,
-                 "# %s: backend %s, %d ranks on %zu host(s), %s, %d warm-up + %d timed samples of "
-                 "%d operations (ranks aligned per sample)\n",
-                 probe_id.c_str(), backend.name().c_str(), nranks, host_count,
-                 backend.type_name().c_str(), std::max(1, config.warmup), samples_count,
-                 ops_per_sample);
-    for (const auto& line : members) std::fprintf(console, "#   %s\n", line.c_str());
-    std::fputs(sweep_table_header().c_str(), console);
-    std::fflush(console);
+  if (world.is_root()) {
+    std::string note = fmt::format(
+        "# {}: backend {}, {} ranks on {} host(s), {}, {} warm-up + {} timed samples of {} "
+        "operations (ranks aligned per sample)\n",
+        probe_id, backend.name(), nranks, host_count, backend.type_name(),
+        std::max(1, config.warmup), samples_count, ops_per_sample);
+    for (const auto& line : members) note += "#   " + line + "\n";
+    sink.note(note);
   }
 
   std::vector<SweepRow> rows;
   for (std::uint64_t size : config.sizes) {
     const CollectiveShape shape = collective_shape(config.collective, size, nranks, sizeof(float));
     if (shape.size_bytes == 0) {
-      if (console) {
-        std::fprintf(console, "# %s: %llu B is below one element per rank; skipped\n",
-                     probe_id.c_str(), static_cast<unsigned long long>(size));
+      if (world.is_root()) {
+        sink.note(
+            fmt::format("# {}: {} B is below one element per rank; skipped\n", probe_id, size));
       }
       continue;
     }
@@ -194,10 +195,6 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
       rows.push_back(row);
       if (!world.is_root()) continue;
 
-      if (console) {
-        std::fputs(sweep_table_row(row, config.collective, backend.type_name()).c_str(), console);
-        std::fflush(console);
-      }
       Measurement base;
       base.probe = probe_id;
       base.host = hosts;
@@ -241,6 +238,47 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
     }
   }
   return rows;
+}
+
+std::string sweep_console_table(Collective collective,
+                                const std::vector<Measurement>& measurements) {
+  // A row per size and placement, in the order the root emitted them.
+  using Key = std::tuple<std::uint64_t, std::string>;
+  std::vector<Key> order;
+  std::map<Key, std::map<std::string, const Measurement*>> rows;
+  std::vector<Measurement> others;
+  for (const auto& m : measurements) {
+    const auto count = m.params.find("count");
+    const auto placement = m.params.find("placement");
+    if (!m.size_bytes || count == m.params.end() || placement == m.params.end()) {
+      others.push_back(m);
+      continue;
+    }
+    const Key key{*m.size_bytes, placement->second};
+    if (!rows.contains(key)) order.push_back(key);
+    rows[key][m.metric] = &m;
+  }
+  std::string table = order.empty() ? std::string() : sweep_table_header();
+  for (const auto& key : order) {
+    const auto& figures = rows[key];
+    const auto value = [&](const char* metric) {
+      const auto it = figures.find(metric);
+      return it == figures.end() ? 0.0 : it->second->value;
+    };
+    const Measurement& any = *figures.begin()->second;
+    SweepRow row;
+    row.shape.size_bytes = std::get<0>(key);
+    row.shape.count = std::stoull(any.params.at("count"));
+    row.placement = std::get<1>(key) == "in" ? Placement::in_place : Placement::out_of_place;
+    row.time_us.median = value("time_us");
+    row.algbw_gbps = value("algbw");
+    row.busbw_gbps = value("busbw");
+    row.wrong_total = static_cast<std::uint64_t>(value("wrong_elements"));
+    const auto type = any.params.find("type");
+    table += sweep_table_row(row, collective, type == any.params.end() ? "" : type->second);
+  }
+  if (!others.empty()) table += measurement_table(others.front().probe, others);
+  return table;
 }
 
 }  // namespace fabcheck

@@ -1,11 +1,10 @@
 // The collective timing loop shared by every backend: size sweep, warm-up, timed samples of several
 // operations each with the ranks aligned per sample, combined across ranks (slowest rank per
-// sample), algbw/busbw, verification, the nccl-tests-style table. Generic over the backend and the
-// World (the whole job, a node's ranks, a pair of nodes).
+// sample), algbw/busbw, verification; and the nccl-tests-style table the console makes of its
+// rows. Generic over the backend and the World (the whole job, a node's ranks, a pair of nodes).
 #pragma once
 
 #include <cstdint>
-#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -42,18 +41,24 @@ std::string meaningless_figure_reason(Collective collective, Placement placement
                                       const std::string& metric);
 
 // Runs the sweep on every rank of `world` (the ranks of the backend's communicator); emits
-// measurements (time_us, algbw, busbw, wrong_elements per size) and prints the table on the root to
-// `console` (nullptr: no table). A step that fails on one rank fails on every rank at once
-// (RankFailure naming the rank, bench/core/rank_agreement.hpp), never a hang in the next
-// collective.
+// measurements (time_us, algbw, busbw, wrong_elements per size) and, on the root, a note of the
+// backend, ranks and samples and of each size skipped. Prints nothing. A step that fails on one
+// rank fails on every rank at once (RankFailure naming the rank, bench/core/rank_agreement.hpp),
+// never a hang in the next collective.
 std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const SweepConfig& config,
                                            World& world, MeasurementSink& sink,
-                                           const std::string& probe_id, std::FILE* console);
+                                           const std::string& probe_id);
 
 // Table header and rows, nccl-tests style (size, count, type, redop, root, time, algbw, busbw,
 // #wrong).
 std::string sweep_table_header();
 std::string sweep_table_row(const SweepRow& row, Collective collective,
                             const std::string& type_name);
+
+// The console's table of a sweep's gathered measurements (ProbeInfo::console_table): one row per
+// size and placement from the figures the root emitted, then any other measurement (an error, a
+// proof) in the generic table.
+std::string sweep_console_table(Collective collective,
+                                const std::vector<Measurement>& measurements);
 
 }  // namespace fabcheck

@@ -40,9 +40,12 @@ class NicLoopbackProbe final : public Probe {
                .needs = {nccl_requirement()},
                .scope = ProbeScope::host,
                .heavy = true,
-               .options = {ops_per_sample_option()}}),
+               .options = {ops_per_sample_option()},
+               .console_table =
+                   [](const std::vector<Measurement>& measurements) {
+                     return sweep_console_table(Collective::all_reduce, measurements);
+                   }}),
         proof_(std::move(proof)) {}
-  bool prints_own_table() const override { return true; }
 
   Applicability applies(const World& world, const RunOptions& /*options*/) const override {
     const NcclAvailability nccl = nccl_availability();
@@ -71,8 +74,7 @@ class NicLoopbackProbe final : public Probe {
     config.warmup = context.options.warmup;
     config.iters = context.options.iters;
     config.ops_per_sample = ops_per_sample_from(context.options);
-    run_collective_sweep(*backend, config, context.world, sink, id(),
-                         context.world.is_root() ? stdout : nullptr);
+    run_collective_sweep(*backend, config, context.world, sink, id());
     backend.reset();  // NCCL's log is complete and the probe's environment restored
     prove_network_only(context, sink);
   }

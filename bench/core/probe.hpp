@@ -42,10 +42,14 @@ struct RunOptions {
 // Where a probe puts its figures. A measurement with an empty host is this rank's own: the sink
 // stamps it with this rank's host and rank. A figure combined across ranks is emitted on the root
 // with rank -1 and host set to the hosts it covers (comma-separated). Empty times are stamped too.
+// A probe prints nothing: what a person should read about how it runs (the backend and ranks, a
+// round of node pairs) is a note, which the reporters show (the console as it comes).
 class MeasurementSink {
  public:
   virtual ~MeasurementSink() = default;
   virtual void emit(Measurement measurement) = 0;
+  // One or more whole lines ("# coll.all_reduce: backend mpi, 2 ranks ...").
+  virtual void note(const std::string& /*text*/) {}
 };
 
 // Why this rank's node is not fit to be measured (another job's process on a GPU, a GPU busy,
@@ -108,6 +112,9 @@ struct ProbeInfo {
   // Checks across options (a file at least one block long) beyond each option's own rule; throws
   // ConfigError. Called before anything runs.
   std::function<void(const RunOptions&)> check_options{};
+  // The console's table of the probe's gathered measurements (the collectives' nccl-tests-style
+  // table); empty: the generic table (measurement_table.hpp).
+  std::function<std::string(const std::vector<Measurement>&)> console_table{};
 };
 
 class Probe {
@@ -129,9 +136,6 @@ class Probe {
   virtual void run(RunContext& context, MeasurementSink& sink) = 0;
   // ProbeInfo::heavy.
   bool heavy() const { return info_.heavy; }
-  // True when run() prints its own console table (the collectives' nccl-tests table); otherwise
-  // the runner prints the gathered measurements as a generic table.
-  virtual bool prints_own_table() const { return false; }
 
  private:
   ProbeInfo info_;

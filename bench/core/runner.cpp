@@ -1,4 +1,4 @@
-// Runner: probe loop, gathering, evaluation, files and verdict.
+// Runner: probe loop, gathering, evaluation, events to the reporters, verdict.
 #include "bench/core/runner.hpp"
 
 #include <unistd.h>
@@ -8,14 +8,15 @@
 #include <algorithm>
 #include <chrono>
 #include <fstream>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <new>
 #include <sstream>
 
 #include "bench/core/interrupt.hpp"
-#include "bench/core/measurement_table.hpp"
 #include "bench/core/rank_status.hpp"
+#include "bench/core/run_dir_reporters.hpp"
 #include "bench/core/timer.hpp"
 #include "results/config_error.hpp"
 #include "results/evaluator.hpp"
@@ -29,40 +30,57 @@ namespace fabcheck {
 namespace {
 
 // Stamps this rank's host, rank and the time on its own measurements and keeps them for gathering.
+// On the root, each figure and note goes to the reporters as it comes (progress); another rank's
+// notes travel with its measurements.
 class CollectingSink final : public MeasurementSink {
  public:
-  explicit CollectingSink(const World& world) : world_(world) {}
+  using Forward = std::function<void(const Measurement*, const std::string*)>;
+  CollectingSink(const World& world, Forward forward)
+      : world_(world), forward_(std::move(forward)) {}
   void emit(Measurement measurement) override {
     if (measurement.host.empty()) {
       measurement.host = world_.host();
       measurement.rank = world_.rank();
     }
     if (measurement.time_utc.empty()) measurement.time_utc = utc_timestamp();
+    if (forward_) forward_(&measurement, nullptr);
     collected_.push_back(std::move(measurement));
   }
-  const std::vector<Measurement>& collected() const { return collected_; }
+  void note(const std::string& text) override {
+    if (forward_) {
+      forward_(nullptr, &text);
+    } else {
+      notes_.push_back(text);
+    }
+  }
+  // This rank's measurements and notes, one JSON object a line, for the gather.
+  std::string encoded() const {
+    std::string text;
+    for (const auto& note : notes_) text += nlohmann::json{{"note", note}}.dump() + "\n";
+    for (const auto& m : collected_) text += to_json(m).dump() + "\n";
+    return text;
+  }
 
  private:
   const World& world_;
+  Forward forward_;
   std::vector<Measurement> collected_;
+  std::vector<std::string> notes_;
 };
 
-std::string encode(const std::vector<Measurement>& measurements) {
-  std::string text;
-  for (const auto& m : measurements) text += to_json(m).dump() + "\n";
-  return text;
-}
-
-std::vector<Measurement> decode(const std::string& text, int rank) {
-  std::vector<Measurement> result;
+void decode(const std::string& text, int rank, std::vector<Measurement>& measurements,
+            std::vector<std::string>& notes) {
   std::istringstream lines(text);
   std::string line;
   while (std::getline(lines, line)) {
     if (line.empty()) continue;
-    result.push_back(
-        measurement_from_json(nlohmann::json::parse(line), "rank " + std::to_string(rank)));
+    auto json = nlohmann::json::parse(line);
+    if (json.contains("note")) {
+      notes.push_back(json["note"].get<std::string>());
+      continue;
+    }
+    measurements.push_back(measurement_from_json(json, "rank " + std::to_string(rank)));
   }
-  return result;
 }
 
 constexpr double kWatchdogMargin_s = 15;
@@ -90,15 +108,25 @@ double process_age_s() {
   return std::max(0.0, uptime - static_cast<double>(start_ticks) / static_cast<double>(ticks));
 }
 
+// summary.json's incomplete_reason, "" when null.
+std::string incomplete_reason_of(const nlohmann::json& summary) {
+  const auto reason = summary.find("incomplete_reason");
+  return reason != summary.end() && reason->is_string() ? reason->get<std::string>() : "";
+}
+
 }  // namespace
 
 struct Runner::State {
   RunRequest request;
-  std::FILE* console = nullptr;
-  // The writer and the lists below; the signal thread uses them too, and gives up when it cannot
-  // have them in time (the main thread is stuck in a write): the sentinel then writes instead.
+  // The reporters and the lists below; the signal thread uses them too, and gives up when it
+  // cannot have them in time (the main thread is stuck in a write): the sentinel then writes
+  // instead.
   std::timed_mutex mutex;
-  std::unique_ptr<RunWriter> writer;
+  std::unique_ptr<RunWriter> writer;                 // the run directory, on the root
+  std::vector<std::unique_ptr<Reporter>> reporters;  // its files first, then the request's
+  std::vector<Measurement> measurements;             // the run's, every rank's (root)
+  std::vector<Finding> findings;                     // as written, remedies included (root)
+  ProbeStart in_flight;                              // the probe running now
   std::string started_utc;
   // Where the time went (summary.json "timing"): the process's age when the first probe began
   // (MPI start-up, the world, the run directory), each probe, the whole-run judges, evidence on a
@@ -123,9 +151,8 @@ struct Runner::State {
   std::unique_ptr<ScopedCleanup> last_words;  // last: unregistered before the rest goes
 };
 
-Runner::Runner(RunRequest request, std::FILE* console) : state_(std::make_unique<State>()) {
+Runner::Runner(RunRequest request) : state_(std::make_unique<State>()) {
   state_->request = std::move(request);
-  state_->console = console;
 }
 
 Runner::~Runner() = default;
@@ -142,21 +169,32 @@ void Runner::write_last_words() {
     finding.probe = s.current_probe;
     finding.message = reason;
     finding.remedy = kFailureRemedy;
-    keep([&] { s.writer->append(finding); });
+    s.findings.push_back(finding);
+    report([&](Reporter& r) { r.finding(finding); });
     s.probes_errored.emplace_back(s.current_probe, reason);
   }
-  write_summary(reason);
+  const nlohmann::json summary = write_summary(reason);
+  RunEnd end;
+  end.verdict = verdict_of(s.findings, true);
+  end.exit_code = 3;
+  end.incomplete_reason = incomplete_reason_of(summary);
+  end.findings = &s.findings;
+  end.summary = &summary;
+  end.last_words = true;
+  report([&](Reporter& r) { r.run_finished(end); });
 }
 
-template <typename Write>
-void Runner::keep(Write&& write) {
+template <typename Event>
+void Runner::report(Event&& event) {
   State& s = *state_;
-  try {
-    write();
-  } catch (const ResultsWriteError& error) {
-    if (!s.stop_reason.empty()) return;
-    s.stop_reason = error.what();
-    std::fprintf(stderr, "fabcheck: %s; the run ends after this probe\n", error.what());
+  for (auto& reporter : s.reporters) {
+    try {
+      event(*reporter);
+    } catch (const ResultsWriteError& error) {
+      if (!s.stop_reason.empty()) continue;
+      s.stop_reason = error.what();
+      std::fprintf(stderr, "fabcheck: %s; the run ends after this probe\n", error.what());
+    }
   }
 }
 
@@ -179,20 +217,29 @@ nlohmann::json Runner::timing_json() const {
           {"writing_s", s.writing_s}};
 }
 
-void Runner::write_summary(const std::string& reason) {
+nlohmann::json Runner::write_summary(const std::string& reason) {
   // Caller holds the mutex. The first reason a run became incomplete (a timeout, a signal) sticks;
   // "in progress" is a placeholder that any later summary replaces.
   State& s = *state_;
-  if (!s.writer) return;
+  if (!s.writer) return {};
   if (s.incomplete_reason.empty() && !reason.empty() && reason != kInProgress)
     s.incomplete_reason = reason;
   const bool ended_early = !s.incomplete_reason.empty() || reason == kInProgress;
   std::string incomplete_reason = s.incomplete_reason.empty() ? reason : s.incomplete_reason;
-  const auto& findings = s.writer->findings();
   if (incomplete_reason.empty() && !s.probes_errored.empty()) {
     const auto& [probe, message] = s.probes_errored.front();
     incomplete_reason = probe + " errored: " + message;
   }
+  nlohmann::json summary = summary_json(incomplete_reason, ended_early);
+  // A final summary (the end, a timeout, an interrupt): metrics.prom and junit.xml follow it.
+  const bool final = reason != kInProgress;
+  report([&](Reporter& r) { r.summary(summary, final); });
+  return summary;
+}
+
+nlohmann::json Runner::summary_json(const std::string& incomplete_reason, bool ended_early) const {
+  const State& s = *state_;
+  const auto& findings = s.findings;
   const Verdict verdict = verdict_of(findings, !incomplete_reason.empty());
   nlohmann::json counts;
   for (Severity severity :
@@ -238,36 +285,17 @@ void Runner::write_summary(const std::string& reason) {
   const auto nodes = node_verdicts(findings, s.hosts, !incomplete_reason.empty());
   summary.update(
       node_answers_json(nodes, node_actions(nodes, findings, incomplete_reason), findings));
-  try {
-    s.writer->write_summary(summary);
-  } catch (const ResultsWriteError& error) {
-    if (s.stop_reason.empty()) s.stop_reason = error.what();
-    std::fprintf(stderr, "fabcheck: summary.json not updated: %s\n", error.what());
-  }
-  if (reason == kInProgress) return;
-  // A final summary (the end, a timeout, an interrupt): metrics.prom and junit.xml follow it.
-  try {
-    s.writer->write_prometheus(summary, s.request.prometheus_dir);
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "fabcheck: metrics.prom not written: %s\n", error.what());
-  }
-  try {
-    s.writer->write_junit(summary);
-  } catch (const std::exception& error) {
-    std::fprintf(stderr, "fabcheck: junit.xml not written: %s\n", error.what());
-  }
+  return summary;
 }
 
 void Runner::record(const Finding& finding) {
-  // Caller holds the mutex. The console shows what needs attention; the file keeps every finding.
+  // Caller holds the mutex. A FAIL naming one node carries the operator's action first ("drain
+  // node07: ...").
   State& s = *state_;
-  if (s.console && finding.severity != Severity::pass) {
-    std::fprintf(s.console, "%-6s %s\n", severity_label(finding.severity), finding.message.c_str());
-  }
-  // A FAIL naming one node carries the operator's action first ("drain node07: ...").
   Finding written = finding;
   written.remedy = remedy_with_operator_action(finding);
-  keep([&] { s.writer->append(written); });
+  s.findings.push_back(written);
+  report([&](Reporter& r) { r.finding(written); });
 }
 
 void Runner::run_probe(World& world, Probe& probe) {
@@ -276,7 +304,18 @@ void Runner::run_probe(World& world, Probe& probe) {
   {
     std::lock_guard lock(s.mutex);
     s.current_probe = id;
+    if (world.is_root()) {
+      s.in_flight.probe = &probe.info();
+      s.in_flight.index += 1;
+      s.in_flight.count = static_cast<int>(s.request.probes.size());
+      report([&](Reporter& r) { r.probe_started(s.in_flight); });
+    }
   }
+  const double began = now_seconds();
+  ProbeEnd end;
+  end.probe = &probe.info();
+  end.index = s.in_flight.index;
+  end.count = s.in_flight.count;
   // Every rank must agree: a probe that does not apply on one rank is waived on all.
   Applicability mine = applicability_of(probe, world, s.request.options);
   if (mine.applies && probe.heavy() && !s.fitness.fit()) {
@@ -308,17 +347,29 @@ void Runner::run_probe(World& world, Probe& probe) {
     finding.severity = Severity::waived;
     finding.probe = id;
     finding.message = id + " waived: " + waive_reason;
-    keep([&] { s.writer->append(finding); });
+    s.findings.push_back(finding);
+    report([&](Reporter& r) { r.finding(finding); });
     s.probes_waived.emplace_back(id, waive_reason);
-    if (s.console)
-      std::fprintf(s.console, "# %s: WAIVED (%s)\n\n", id.c_str(), waive_reason.c_str());
+    end.outcome = ProbeOutcome::waived;
+    end.reason = waive_reason;
+    end.seconds = now_seconds() - began;
+    report([&](Reporter& r) { r.probe_finished(end); });
+    write_summary(kInProgress);
     return;
   }
 
   // A margin over the probe's own limit, so a backend that bounds its operations itself (NCCL
   // aborts its communicators and names the GPUs) reports first.
   world.checkpoint("probe " + id, s.request.options.probe_timeout_s + kWatchdogMargin_s);
-  CollectingSink sink(world);
+  CollectingSink::Forward forward;
+  if (world.is_root()) {
+    forward = [&s, this](const Measurement* figure, const std::string* note) {
+      std::lock_guard lock(s.mutex);
+      if (figure) report([&](Reporter& r) { r.progress(s.in_flight, *figure); });
+      if (note) report([&](Reporter& r) { r.note(s.in_flight, *note); });
+    };
+  }
+  CollectingSink sink(world, forward);
   RunContext context{world, s.request.options, s.request.out_dir, &s.fitness};
   // Error counters around a heavy probe, read once a host.
   const bool watch = probe.heavy() && world.local_rank() == 0 && !s.request.monitors.empty();
@@ -345,24 +396,23 @@ void Runner::run_probe(World& world, Probe& probe) {
                         now_seconds() - started_s, sink);
   }
   world.checkpoint("gather results of " + id, 120);
-  const auto gathered = world.gather_to_root(encode(sink.collected()));
+  const auto gathered = world.gather_to_root(sink.encoded());
   if (!world.is_root()) return;
 
   std::lock_guard lock(s.mutex);
   s.probes_run.push_back(id);
   std::vector<Measurement> measurements;  // every rank's, in rank order
-  for (std::size_t r = 0; r < gathered.size(); ++r) {
-    for (auto& m : decode(gathered[r], static_cast<int>(r))) measurements.push_back(std::move(m));
-  }
-  if (s.console && !probe.prints_own_table()) {
-    std::fputs(measurement_table(id, measurements).c_str(), s.console);
-  }
-  bool errored = false;
+  std::vector<std::string> notes;         // the other ranks' (the root's went out as they came)
+  for (std::size_t r = 0; r < gathered.size(); ++r)
+    decode(gathered[r], static_cast<int>(r), measurements, notes);
+  for (const auto& note : notes) report([&](Reporter& r) { r.note(s.in_flight, note); });
+  s.measurements.insert(s.measurements.end(), measurements.begin(), measurements.end());
+  report([&](Reporter& r) { r.measurements(probe.info(), measurements); });
   for (const auto& measurement : measurements) {
-    keep([&] { s.writer->append(measurement); });
-    if (measurement.status == MeasurementStatus::error && !errored) {
+    if (measurement.status == MeasurementStatus::error && end.outcome != ProbeOutcome::errored) {
       s.probes_errored.emplace_back(id, measurement.message);
-      errored = true;
+      end.outcome = ProbeOutcome::errored;
+      end.reason = measurement.message;
     }
     for (const auto& finding : evaluate_measurement(measurement, s.request.profile))
       record(finding);
@@ -371,7 +421,8 @@ void Runner::run_probe(World& world, Probe& probe) {
        run_judges(s.request.judges, JudgeScope::each_probe, measurements, s.request.profile)) {
     record(finding);
   }
-  if (s.console) std::fputs("\n", s.console);
+  end.seconds = now_seconds() - began;
+  report([&](Reporter& r) { r.probe_finished(end); });
   write_summary(kInProgress);
 }
 
@@ -383,7 +434,7 @@ void Runner::gather_evidence(World& world) {
   if (world.is_root() && s.request.gather_evidence) {
     std::lock_guard lock(s.mutex);
     nlohmann::json by_host = nlohmann::json::object();
-    for (const Finding& finding : s.writer->findings()) {
+    for (const Finding& finding : s.findings) {
       if (finding.severity != Severity::fail || finding.host.empty()) continue;
       std::stringstream hosts(finding.host);
       std::string host;
@@ -420,12 +471,8 @@ void Runner::gather_evidence(World& world) {
     for (const auto& file : nlohmann::json::parse(gathered[r]))
       files.emplace_back(file.at("name").get<std::string>(), file.at("text").get<std::string>());
     const std::string& host = world.hosts()[r];
-    keep([&] { s.writer->write_evidence(host, files); });
+    report([&](Reporter& reporter) { reporter.evidence(host, files); });
     s.evidence_hosts.push_back(host);
-  }
-  if (s.console && !s.evidence_hosts.empty()) {
-    std::fprintf(s.console, "evidence of the failures: %s/evidence/ (%zu host(s))\n",
-                 s.request.out_dir.c_str(), s.evidence_hosts.size());
   }
 }
 
@@ -442,6 +489,9 @@ int Runner::execute(World& world) {
     try {
       std::lock_guard lock(s.mutex);
       s.writer = std::make_unique<RunWriter>(s.request.out_dir);
+      s.reporters = run_directory_reporters(*s.writer, s.request.prometheus_dir);
+      for (auto& reporter : s.request.reporters) s.reporters.push_back(std::move(reporter));
+      s.request.reporters.clear();
       rank_status().run_dir.store(std::filesystem::absolute(s.request.out_dir).string());
       s.started_utc = utc_timestamp();
       s.hosts = world.distinct_hosts();
@@ -449,6 +499,17 @@ int Runner::execute(World& world) {
       for (int r = 0; r < world.size(); ++r)
         s.host_ranks[world.hosts()[static_cast<std::size_t>(r)]].push_back(r);
       s.ranks = world.size();
+      RunStart start;
+      start.plan = s.request.plan_name;
+      for (const Probe* probe : s.request.probes) start.probes.push_back(&probe->info());
+      start.hosts = s.hosts;
+      start.ranks = s.ranks;
+      start.run_dir = s.request.out_dir;
+      start.profile = s.request.profile.name;
+      start.profile_reason = s.request.profile_reason;
+      start.version = s.request.versions.value("fabcheck", "");
+      start.estimated_s = s.request.estimated_s;
+      report([&](Reporter& r) { r.run_started(start); });
       write_summary(kInProgress);
     } catch (const std::exception& error) {
       failure = error.what();
@@ -461,14 +522,6 @@ int Runner::execute(World& world) {
   }
   s.last_words = std::make_unique<ScopedCleanup>([this] { write_last_words(); });
 
-  if (world.is_root() && s.console) {
-    std::fprintf(s.console,
-                 "# fabcheck %s: %d rank(s) on %zu host(s), results in %s\n"
-                 "# profile %s (%s)\n\n",
-                 s.request.versions.value("fabcheck", "").c_str(), world.size(), s.hosts.size(),
-                 s.request.out_dir.c_str(), s.request.profile.name.c_str(),
-                 s.request.profile_reason.c_str());
-  }
   s.first_probe_at = now_seconds();
   s.startup_s = process_age_s();
   for (Probe* probe : s.request.probes) {
@@ -487,13 +540,13 @@ int Runner::execute(World& world) {
   if (world.is_root()) {
     std::lock_guard lock(s.mutex);
     const Stopwatch judging;
-    // The writer holds every measurement of the run: the whole-run judges read them there.
-    for (const auto& finding : run_judges(s.request.judges, JudgeScope::whole_run,
-                                          s.writer->measurements(), s.request.profile)) {
+    // The runner holds every measurement of the run: the whole-run judges read them there.
+    for (const auto& finding :
+         run_judges(s.request.judges, JudgeScope::whole_run, s.measurements, s.request.profile)) {
       record(finding);
     }
     // Data verified element by element is judged too: one PASS per probe that found none wrong.
-    for (const auto& finding : verification_passes(s.writer->measurements())) record(finding);
+    for (const auto& finding : verification_passes(s.measurements)) record(finding);
     s.judgement_s = judging.elapsed_s();
   }
   const Stopwatch evidence;
@@ -502,44 +555,33 @@ int Runner::execute(World& world) {
     std::lock_guard lock(s.mutex);
     s.evidence_s = evidence.elapsed_s();
     const Stopwatch writing;
-    try {
-      s.writer->write_hdf5();
-    } catch (const ResultsWriteError& error) {
-      if (error.out_of_space() && s.stop_reason.empty()) s.stop_reason = error.what();
-      std::fprintf(stderr, "fabcheck: run.h5 not written: %s\n", error.what());
-    }
+    report([&](Reporter& r) { r.results_complete(s.measurements, s.findings); });
     s.writing_s = writing.elapsed_s();
     if (!s.stop_reason.empty() && s.incomplete_reason.empty())
       s.incomplete_reason = "results not fully written: " + s.stop_reason;
     // A run that judged nothing (an empty profile, sizes below one element, all waived) is not a
     // pass: the summary, the verdict line and the exit code all say so.
-    if (s.incomplete_reason.empty() && s.probes_errored.empty() &&
-        !judged_anything(s.writer->findings())) {
+    if (s.incomplete_reason.empty() && s.probes_errored.empty() && !judged_anything(s.findings)) {
       s.incomplete_reason =
           "nothing was judged: no expectation of profile " + s.request.profile.name +
           " matched a measurement" +
           (s.probes_run.empty() ? std::string(" (no probe ran: all waived)") : std::string());
     }
-    write_summary("");
+    nlohmann::json summary = write_summary("");
     if (!s.stop_reason.empty() && s.incomplete_reason.find(s.stop_reason) == std::string::npos) {
       s.incomplete_reason = "results not fully written: " + s.stop_reason;
-      write_summary("");  // the summary itself hit it: try once more, saying so
+      summary = write_summary("");  // the summary itself hit it: try once more, saying so
     }
-    const auto& findings = s.writer->findings();
     const bool ended_early = !s.incomplete_reason.empty();
-    exit_code = ended_early ? 3 : exit_code_of(verdict_of(findings));
-    if (s.console) {
-      std::fprintf(s.console, "%s\nresults: %s\n", verdict_line(findings, ended_early).c_str(),
-                   s.request.out_dir.c_str());
-      if (ended_early) std::fprintf(s.console, "incomplete: %s\n", s.incomplete_reason.c_str());
-      const nlohmann::json timing = timing_json();
-      std::fprintf(s.console,
-                   "time: %.1f s (start-up %.1f, probes %.1f, judgement %.2f, evidence %.1f, "
-                   "writing %.2f)\n",
-                   timing["wall_s"].get<double>(), s.startup_s, timing["probes_s"].get<double>(),
-                   s.judgement_s, s.evidence_s, s.writing_s);
-      std::fflush(s.console);
-    }
+    exit_code = ended_early ? 3 : exit_code_of(verdict_of(s.findings));
+    RunEnd end;
+    end.verdict = verdict_of(s.findings, ended_early);
+    end.exit_code = exit_code;
+    // The summary's: a probe that errored makes the run incomplete too.
+    end.incomplete_reason = incomplete_reason_of(summary);
+    end.findings = &s.findings;
+    end.summary = &summary;
+    report([&](Reporter& r) { r.run_finished(end); });
   }
   exit_code = std::stoi(world.broadcast_from_root(std::to_string(exit_code)));
   return exit_code;

@@ -1,8 +1,8 @@
 // Runner: runs the chosen probes on every rank, gathers their measurements to the root, judges them
-// against the profile and writes the run directory as it goes; the exit code follows the verdict.
+// against the profile and hands each step to the reporters (reporter.hpp): the run directory's
+// files and whatever the request adds (the console, JSON lines); the exit code follows the verdict.
 #pragma once
 
-#include <cstdio>
 #include <filesystem>
 #include <memory>
 #include <mutex>
@@ -14,6 +14,7 @@
 #include "bench/core/evidence.hpp"
 #include "bench/core/probe.hpp"
 #include "bench/core/registry.hpp"
+#include "bench/core/reporter.hpp"
 #include "results/profile.hpp"
 #include "results/run_writer.hpp"
 
@@ -38,11 +39,16 @@ struct RunRequest {
   EvidenceGatherer gather_evidence;
   // The most seconds gather_evidence takes on a node (the watchdog's limit for that step).
   double evidence_limit_s = 30;
+  // Outputs besides the run directory's files (which the runner always writes, on the root): the
+  // console or JSON lines. Only the root's reporters hear anything.
+  std::vector<std::unique_ptr<Reporter>> reporters;
+  // Seconds each probe is expected to take, in probe order (RunStart::estimated_s); may be empty.
+  std::vector<double> estimated_s;
 };
 
 class Runner {
  public:
-  Runner(RunRequest request, std::FILE* console);
+  explicit Runner(RunRequest request);
   ~Runner();
 
   // Runs everything; returns the exit code (0, 1 or 3; 2 when the run directory cannot be made),
@@ -55,13 +61,15 @@ class Runner {
   struct State;
   void run_probe(World& world, Probe& probe);
   void gather_evidence(World& world);
-  void write_summary(const std::string& incomplete_reason);
+  nlohmann::json write_summary(const std::string& incomplete_reason);  // returns it
+  nlohmann::json summary_json(const std::string& incomplete_reason, bool ended_early) const;
   nlohmann::json timing_json() const;  // summary.json "timing"; the caller holds the mutex
   void record(const Finding& finding);
   void write_last_words();
-  // Writes through the writer; a write that fails ends the run after this probe (out of space).
-  template <typename Write>
-  void keep(Write&& write);
+  // Hands an event to every reporter; one that cannot write its file ends the run after this
+  // probe (out of space). The caller holds the mutex.
+  template <typename Event>
+  void report(Event&& event);
   std::unique_ptr<State> state_;
 };
 

@@ -15,6 +15,10 @@
   reader        fabcheck_results reads its JSONL, summary.json and run.h5 back, equal, and every
                 record validates against results/schema/*.schema.json
   html-run      the report of that run rendered and opened in headless Chromium
+  console       fabcheck run under mpirun -np 2, three ways: --json (every line parses and validates
+                against results/schema/event.schema.json, the events come in order and match the
+                run directory), --quiet (only the verdict line, no progress) and the plain console
+                (progress on stderr, the findings grouped by severity, the verdict)
 """
 import argparse
 import html.parser
@@ -441,6 +445,116 @@ class DomFigures(html.parser.HTMLParser):
     def handle_endtag(self, tag):
         if tag == "figure":
             self.current = None
+
+
+# ---------------------------------------------------------------------------------------- Console
+
+CONSOLE_PROBES = "coll.all_reduce,gpu.h2d,coll.all_gather"
+
+
+def console_run(a, base, *flags):
+    run_dir = base / ("run" + "".join(f.replace("-", "_") for f in flags))
+    result = run([ROOT / "scripts" / "mpirun.sh", 2, a.fabcheck, "run", "--probes", CONSOLE_PROBES,
+                  "--sizes", "1K,64K", "--iters", "3", "--warmup", "1", "--profile",
+                  PROFILES / "integration.toml", "--out", run_dir, *flags], timeout=120)
+    print(result.stdout[-4000:])
+    print(result.stderr[-2000:], file=sys.stderr)
+    return result, run_dir
+
+
+def check_event_sequence(events, probes):
+    """run_started, then per probe: probe_started, notes, measurements, findings, probe_finished;
+    then findings of the whole run and run_finished, last and once."""
+    names = [e["event"] for e in events]
+    check(names[0] == "run_started" and names[-1] == "run_finished" and names.count("run_finished") == 1,
+          f"run_started ... run_finished expected, got {names}")
+    check(events[0]["probes"] == probes, f"run_started probes {events[0]['probes']}, expected {probes}")
+    order = {"probe_started": 0, "note": 1, "measurement": 2, "finding": 3, "probe_finished": 4}
+    position, in_probe, index = 4, None, 0
+    for e in events[1:-1]:
+        name = e["event"]
+        if name == "probe_started":
+            check(in_probe is None, f"{e['probe']} started inside {in_probe}")
+            index += 1
+            check(e["probe"] == probes[index - 1] and e["index"] == index and e["count"] == len(probes),
+                  f"probe_started {e}, expected {probes[index - 1]} {index}/{len(probes)}")
+            in_probe, position = e["probe"], 0
+            continue
+        if in_probe is None:
+            check(name in ("finding", "evidence"), f"{name} outside a probe: {e}")
+            continue
+        check(name in order and order[name] >= position, f"{name} after {position} in {in_probe}: {names}")
+        position = order[name]
+        if name == "measurement":
+            check(e["measurement"]["probe"] == in_probe, f"measurement of {e['measurement']['probe']} in {in_probe}")
+        if name == "probe_finished":
+            check(e["probe"] == in_probe, f"probe_finished {e['probe']} inside {in_probe}")
+            in_probe = None
+    check(index == len(probes), f"{index} probes started, expected {len(probes)}")
+
+
+def scenario_console(a):
+    import jsonschema
+    base = pathlib.Path(a.work) / "console"
+    if base.exists():
+        shutil.rmtree(base)
+    base.mkdir(parents=True)
+    probes = CONSOLE_PROBES.split(",")
+    schemas = {kind: jsonschema.Draft202012Validator(
+        json.loads((ROOT / "results" / "schema" / f"{kind}.schema.json").read_text()))
+        for kind in ("event", "measurement", "finding")}
+
+    result, run_dir = console_run(a, base, "--json")
+    check(result.returncode == 0, f"--json: exit {result.returncode}, expected 0")
+    events = []
+    for number, line in enumerate(result.stdout.splitlines(), 1):
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError as error:
+            fail(f"--json stdout line {number} is not JSON ({error}): {line!r}")
+        errors = list(schemas["event"].iter_errors(event))
+        check(not errors, f"line {number} fails event.schema.json: {errors[0].message if errors else ''}: {line}")
+        for kind in ("measurement", "finding"):
+            if event["event"] == kind:
+                errors = list(schemas[kind].iter_errors(event[kind]))
+                check(not errors, f"line {number}: the {kind} fails its schema: {errors[0].message if errors else ''}")
+        events.append(event)
+    check_event_sequence(events, probes)
+    by_probe = {e["probe"]: e for e in events if e["event"] == "probe_finished"}
+    check(by_probe["gpu.h2d"]["outcome"] == "waived" and by_probe["coll.all_reduce"]["outcome"] == "ran",
+          f"outcomes {[(p, e['outcome']) for p, e in by_probe.items()]}")
+    measurements = [e["measurement"] for e in events if e["event"] == "measurement"]
+    findings = [e["finding"] for e in events if e["event"] == "finding"]
+    on_disk = [json.loads(line) for line in (run_dir / "measurements.jsonl").read_text().splitlines()]
+    check(measurements == on_disk, f"{len(measurements)} measurement events, {len(on_disk)} records on disk, or different")
+    on_disk = [json.loads(line) for line in (run_dir / "findings.jsonl").read_text().splitlines()]
+    check(findings == on_disk, f"{len(findings)} finding events, {len(on_disk)} records on disk, or different")
+    summary = json.loads((run_dir / "summary.json").read_text())
+    end = events[-1]
+    check(end["verdict"] == summary["verdict"] and end["exit_code"] == summary["exit_code"] == 0
+          and end["counts"] == summary["counts"] and end["last_words"] is False,
+          f"run_finished {end} against summary verdict {summary['verdict']}")
+    check("fabcheck [" not in result.stderr, "--json printed progress")
+
+    result, _ = console_run(a, base, "--quiet")
+    check(result.returncode == 0, f"--quiet: exit {result.returncode}, expected 0")
+    check(re.fullmatch(r"verdict: PASS \(\d+ pass, 0 warn, 0 fail, \d+ waived, 0 error\); exit code 0\n",
+                       result.stdout) is not None, f"--quiet printed more than the verdict line: {result.stdout!r}")
+    check("fabcheck [" not in result.stderr, "--quiet printed progress")
+
+    result, _ = console_run(a, base)
+    check(result.returncode == 0, f"console: exit {result.returncode}, expected 0")
+    progress = [line for line in result.stderr.splitlines() if line.startswith("fabcheck [")]
+    check(progress and progress[0].startswith("fabcheck [1/3] coll.all_reduce started, 0:00 elapsed"),
+          f"no progress lines on stderr (not a terminal: plain lines): {progress}")
+    check(any(line.startswith("fabcheck [3/3] coll.all_gather ran in ") for line in progress),
+          f"no line for the last probe's end: {progress}")
+    out = result.stdout
+    for text in ("#wrong", "busbw", "# gpu.h2d: WAIVED (", "# findings by severity\nWAIVED (1)\n  gpu.h2d  [gpu.h2d] gpu.h2d waived: ",
+                 "verdict: PASS"):
+        check(text in out, f"console lacks {text!r}")
+    check(out.index("# coll.all_gather: backend mpi") < out.index("# findings by severity") < out.index("verdict: PASS"),
+          "the console's end is out of order")
 
 
 def render(a, inputs, output):

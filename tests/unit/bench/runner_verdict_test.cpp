@@ -6,6 +6,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "bench/core/console_reporter.hpp"
 #include "bench/core/registry.hpp"
 #include "bench/core/runner.hpp"
 #include "bench/core/world.hpp"
@@ -48,9 +49,10 @@ Answer run_with_profile(const std::string& profile_text, const std::filesystem::
   request.out_dir = out;
   request.versions = nlohmann::json::object();
   std::FILE* console = std::tmpfile();
+  request.reporters.push_back(make_console_reporter({.out = console, .err = console}));
   Answer answer;
   {
-    Runner runner(std::move(request), console);
+    Runner runner(std::move(request));
     auto world = make_single_world();
     answer.code = runner.execute(*world);
   }

@@ -114,7 +114,7 @@ TEST(EngineTiming, EveryRankQueuesASampleBeforeAnyRankStartsIt) {
     RecordingBackend backend(world.rank(), world.size(), timeline);
     backend.slow_queue = world.rank() == 2;
     CollectingSink sink;
-    run_collective_sweep(backend, config_of(12), world, sink, "coll.all_reduce", nullptr);
+    run_collective_sweep(backend, config_of(12), world, sink, "coll.all_reduce");
     ops[world.rank()] = backend.ops;
     untimed[world.rank()] = backend.untimed;
   });
@@ -144,13 +144,13 @@ TEST(EngineTiming, OperationsPerSampleAreTheBackendsUnlessTheRunSays) {
     CollectingSink sink;
     RecordingBackend one(0, 1, timeline);
     one.preferred_ops = 1;
-    run_collective_sweep(one, config_of(3), world, sink, "coll.all_reduce", nullptr);
+    run_collective_sweep(one, config_of(3), world, sink, "coll.all_reduce");
     preferred_ops = one.ops;
     RecordingBackend other(0, 1, timeline);
     other.preferred_ops = 1;
     SweepConfig config = config_of(12);
     config.ops_per_sample = 6;
-    run_collective_sweep(other, config, world, sink, "coll.all_reduce", nullptr);
+    run_collective_sweep(other, config, world, sink, "coll.all_reduce");
     chosen_ops = other.ops;
   });
   EXPECT_EQ(errors, std::vector<std::string>{""});
@@ -187,7 +187,7 @@ TEST(EngineTiming, TimeIsPerOperationOfTheSlowestRank) {
     backend.seconds_per_sample = world.rank() == 1 ? 0.008 : 0.004;
     CollectingSink sink;
     run_collective_sweep(backend, config_of(8), world, world.is_root() ? sink0 : sink,
-                         "coll.all_reduce", nullptr);
+                         "coll.all_reduce");
   });
   EXPECT_EQ(errors, std::vector<std::string>(2, ""));
   const Measurement* time = sink0.find("time_us", "out");
@@ -209,7 +209,7 @@ TEST(EngineTiming, OneRanksErrorEndsEveryRankAtOnceNamingIt) {
     if (world.rank() == 1)
       backend.fill_error = "cuda: filling the input failed: an illegal address";
     CollectingSink sink;
-    run_collective_sweep(backend, config_of(8), world, sink, "coll.all_reduce", nullptr);
+    run_collective_sweep(backend, config_of(8), world, sink, "coll.all_reduce");
   });
   EXPECT_LT(now_seconds() - start, 2.0);
   for (const auto& error : errors) {
@@ -224,7 +224,7 @@ TEST(EngineTiming, AFailedSampleOnOneRankEndsEveryRankNamingIt) {
     RecordingBackend backend(world.rank(), world.size(), timeline);
     if (world.rank() == 0) backend.complete_error = "nccl: remote process exited";
     CollectingSink sink;
-    run_collective_sweep(backend, config_of(12), world, sink, "coll.all_reduce", nullptr);
+    run_collective_sweep(backend, config_of(12), world, sink, "coll.all_reduce");
   });
   for (const auto& error : errors) {
     EXPECT_NE(error.find("rank 0 (node-a)"), std::string::npos) << error;
@@ -241,7 +241,7 @@ TEST(EngineTiming, FiguresOfOneRankThatMeanNothingAreWaivedWithTheReason) {
   const auto errors = testing::run_ranks({"a"}, [&](World& world) {
     RecordingBackend backend(0, 1, timeline);
     run_collective_sweep(backend, config_of(4, {Placement::out_of_place, Placement::in_place}),
-                         world, sink, "coll.all_reduce", nullptr);
+                         world, sink, "coll.all_reduce");
   });
   EXPECT_EQ(errors, std::vector<std::string>{""});
   const Measurement* busbw = sink.find("busbw", "out");

@@ -49,7 +49,7 @@ TEST(CounterMonitor, GrowthDuringAHeavyProbeIsEmittedWithIt) {
   request.monitors = {monitor};
   request.out_dir = dir.path() / "run";
   request.versions = nlohmann::json::object();
-  Runner runner(std::move(request), nullptr);
+  Runner runner(std::move(request));
   auto world = make_single_world();
   runner.execute(*world);
   EXPECT_EQ(reads, 2);  // before and after the heavy probe only

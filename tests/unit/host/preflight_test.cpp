@@ -134,7 +134,7 @@ nlohmann::json run_with(std::vector<testing::FakeGpu> gpus,
   request.options.sysfs_root = out / "no-sysfs";
   request.out_dir = out;
   request.versions = nlohmann::json::object();
-  Runner runner(std::move(request), nullptr);
+  Runner runner(std::move(request));
   auto world = make_single_world();
   const int code = runner.execute(*world);
   std::ifstream in(out / "summary.json");

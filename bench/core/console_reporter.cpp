@@ -1,0 +1,254 @@
+// The console reporter: tables and findings on stdout, progress on stderr.
+#include "bench/core/console_reporter.hpp"
+
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+
+#include "bench/core/measurement_table.hpp"
+#include "results/units.hpp"
+
+namespace fabcheck {
+
+ProgressStyle progress_style_for(std::FILE* err) {
+  return ::isatty(::fileno(err)) ? ProgressStyle::in_place : ProgressStyle::lines;
+}
+
+std::optional<double> estimate_remaining_s(const std::vector<double>& estimated_s,
+                                           const std::vector<double>& finished_s, int count,
+                                           int in_flight, double in_flight_elapsed_s) {
+  double mean = 0;
+  for (const double seconds : finished_s) mean += seconds;
+  const bool have_mean = !finished_s.empty();
+  if (have_mean) mean /= static_cast<double>(finished_s.size());
+  double left = 0;
+  for (int probe = std::max(0, in_flight); probe < count; ++probe) {
+    const auto at = static_cast<std::size_t>(probe);
+    double expected = 0;
+    if (at < estimated_s.size() && estimated_s[at] > 0) {
+      expected = estimated_s[at];
+    } else if (have_mean) {
+      expected = mean;
+    } else {
+      return std::nullopt;
+    }
+    left += probe == in_flight ? std::max(0.0, expected - in_flight_elapsed_s) : expected;
+  }
+  return left;
+}
+
+std::string format_duration(double seconds) {
+  const auto total = static_cast<long long>(std::llround(std::max(0.0, seconds)));
+  if (total >= 3600)
+    return fmt::format("{}:{:02}:{:02}", total / 3600, total / 60 % 60, total % 60);
+  return fmt::format("{}:{:02}", total / 60, total % 60);
+}
+
+namespace {
+
+double monotonic_s() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// The subject a person looks for first: what was measured, else where, else the probe.
+std::string finding_line(const Finding& f) {
+  const std::string& subject = !f.subject.empty() ? f.subject : !f.host.empty() ? f.host : f.probe;
+  std::string line = "  " + subject;
+  if (!f.host.empty() && f.host != subject) line += " (" + f.host + ")";
+  std::string what = f.probe;
+  if (!f.metric.empty()) what += " " + f.metric;
+  if (f.size_bytes) what += " " + format_bytes(*f.size_bytes);
+  return line + "  [" + what + "] " + f.message + "\n";
+}
+
+class ConsoleReporter final : public Reporter {
+ public:
+  explicit ConsoleReporter(ConsoleOptions options) : o_(std::move(options)) {
+    if (!o_.clock) o_.clock = monotonic_s;
+    if (o_.quiet) o_.progress = ProgressStyle::none;
+  }
+
+  void run_started(const RunStart& run) override {
+    started_ = o_.clock();
+    count_ = static_cast<int>(run.probes.size());
+    estimated_s_ = run.estimated_s;
+    run_dir_ = run.run_dir.string();
+    if (o_.quiet) return;
+    out(fmt::format("# fabcheck {}: {} rank(s) on {} host(s), results in {}\n# profile {} ({})\n\n",
+                    run.version, run.ranks, run.hosts.size(), run_dir_, run.profile,
+                    run.profile_reason));
+  }
+
+  void probe_started(const ProbeStart& probe) override {
+    in_probe_ = true;
+    probe_findings_.clear();
+    probe_started_ = o_.clock();
+    current_ = probe;
+    show_progress(probe.probe->id + " started", /*always=*/true);
+  }
+
+  void note(const ProbeStart&, const std::string& text) override {
+    if (o_.quiet || text.empty()) return;
+    out(text.back() == '\n' ? text : text + "\n");
+  }
+
+  void progress(const ProbeStart& probe, const Measurement& figure) override {
+    if (!figure.size_bytes) return;
+    show_progress(probe.probe->id + " " + format_bytes(*figure.size_bytes), /*always=*/false);
+  }
+
+  void measurements(const ProbeInfo& probe, const std::vector<Measurement>& every_rank) override {
+    if (o_.quiet) return;
+    out(probe.console_table ? probe.console_table(every_rank)
+                            : measurement_table(probe.id, every_rank));
+  }
+
+  void finding(const Finding& finding) override {
+    if (o_.quiet || finding.severity == Severity::pass) return;
+    // A probe's findings follow its table; the whole-run judges' come as they are made.
+    if (in_probe_) {
+      probe_findings_.push_back(finding);
+    } else {
+      out(severity_line(finding));
+    }
+  }
+
+  void probe_finished(const ProbeEnd& probe) override {
+    in_probe_ = false;
+    finished_s_.push_back(probe.seconds);
+    show_progress(
+        fmt::format("{} {} in {:.1f} s", probe.probe->id, to_string(probe.outcome), probe.seconds),
+        /*always=*/true, /*finished=*/true);
+    if (o_.quiet) return;
+    if (probe.outcome == ProbeOutcome::waived) {
+      out(fmt::format("# {}: WAIVED ({})\n\n", probe.probe->id, probe.reason));
+      return;
+    }
+    std::string text;
+    for (const auto& finding : probe_findings_) text += severity_line(finding);
+    out(text + "\n");
+  }
+
+  void evidence(const std::string&,
+                const std::vector<std::pair<std::string, std::string>>&) override {
+    ++evidence_hosts_;
+  }
+
+  void run_finished(const RunEnd& run) override {
+    clear_progress();
+    if (run.last_words) return;  // the signal thread: stdout may be gone; the summary says it
+    const bool incomplete = !run.incomplete_reason.empty();
+    if (o_.quiet) {
+      out(verdict_line(*run.findings, incomplete) + "\n");
+      return;
+    }
+    std::string text;
+    if (evidence_hosts_ > 0) {
+      text += fmt::format("evidence of the failures: {}/evidence/ ({} host(s))\n", run_dir_,
+                          evidence_hosts_);
+    }
+    text += grouped_findings(*run.findings);
+    text += verdict_line(*run.findings, incomplete) + "\nresults: " + run_dir_ + "\n";
+    if (incomplete) text += "incomplete: " + run.incomplete_reason + "\n";
+    if (run.summary && run.summary->contains("timing")) {
+      const auto& t = (*run.summary)["timing"];
+      text += fmt::format(
+          "time: {:.1f} s (start-up {:.1f}, probes {:.1f}, judgement {:.2f}, evidence {:.1f}, "
+          "writing {:.2f})\n",
+          t.value("wall_s", 0.0), t.value("startup_s", 0.0), t.value("probes_s", 0.0),
+          t.value("judgement_s", 0.0), t.value("evidence_s", 0.0), t.value("writing_s", 0.0));
+    }
+    out(text);
+  }
+
+ private:
+  static std::string severity_line(const Finding& finding) {
+    return fmt::format("{:<6} {}\n", severity_label(finding.severity), finding.message);
+  }
+
+  // Every finding but the passes, worst first (results/verdict's severity_order), subject first.
+  static std::string grouped_findings(const std::vector<Finding>& findings) {
+    std::vector<const Finding*> shown;
+    for (const auto& f : findings)
+      if (f.severity != Severity::pass) shown.push_back(&f);
+    if (shown.empty()) return "";
+    std::stable_sort(shown.begin(), shown.end(), [](const Finding* a, const Finding* b) {
+      return severity_order(a->severity) < severity_order(b->severity);
+    });
+    std::string text = "# findings by severity\n";
+    for (std::size_t i = 0; i < shown.size(); ++i) {
+      if (i == 0 || shown[i]->severity != shown[i - 1]->severity) {
+        const auto n =
+            std::count_if(shown.begin() + static_cast<std::ptrdiff_t>(i), shown.end(),
+                          [&](const Finding* f) { return f->severity == shown[i]->severity; });
+        text += fmt::format("{} ({})\n", severity_label(shown[i]->severity), n);
+      }
+      text += finding_line(*shown[i]);
+    }
+    return text + "\n";
+  }
+
+  void out(const std::string& text) {
+    if (text.empty()) return;
+    clear_progress();
+    std::fputs(text.c_str(), o_.out);
+    std::fflush(o_.out);
+  }
+
+  void clear_progress() {
+    if (!drawn_) return;
+    std::fputs("\r\033[K", o_.err);
+    std::fflush(o_.err);
+    drawn_ = false;
+  }
+
+  void show_progress(const std::string& what, bool always, bool finished = false) {
+    if (o_.progress == ProgressStyle::none) return;
+    const double now = o_.clock();
+    const double interval =
+        o_.progress == ProgressStyle::lines ? o_.line_interval_s : o_.redraw_interval_s;
+    if (!always && now - last_drawn_ < interval) return;
+    last_drawn_ = now;
+    const int index = current_.index;
+    // After a probe finished, the one in flight is the next.
+    const auto left =
+        estimate_remaining_s(estimated_s_, finished_s_, count_, finished ? index : index - 1,
+                             finished ? 0.0 : now - probe_started_);
+    const std::string line = fmt::format(
+        "[{}/{}] {}, {} elapsed, {}", index, count_, what, format_duration(now - started_),
+        left ? "~" + format_duration(*left) + " left" : "time left unknown");
+    if (o_.progress == ProgressStyle::lines) {
+      std::fprintf(o_.err, "fabcheck %s\n", line.c_str());
+    } else {
+      std::fprintf(o_.err, "\r\033[K%s", line.c_str());
+      drawn_ = true;
+    }
+    std::fflush(o_.err);
+  }
+
+  ConsoleOptions o_;
+  double started_ = 0;
+  double probe_started_ = 0;
+  double last_drawn_ = -1e9;
+  int count_ = 0;
+  std::vector<double> estimated_s_;  // hook: the plan's per-probe estimates (issue 14), if any
+  std::vector<double> finished_s_;
+  ProbeStart current_;
+  bool in_probe_ = false;
+  bool drawn_ = false;
+  std::vector<Finding> probe_findings_;
+  int evidence_hosts_ = 0;
+  std::string run_dir_;
+};
+
+}  // namespace
+
+std::unique_ptr<Reporter> make_console_reporter(ConsoleOptions options) {
+  return std::make_unique<ConsoleReporter>(std::move(options));
+}
+
+}  // namespace fabcheck

@@ -79,10 +79,12 @@ const NodeSettingCatalog kFabricNodeKeys{{"gpu_pcie", ""},
                                          {"ib_rate_gbps", ""},
                                          {"gpu_nvlinks", ""}};
 
-// Likewise the fabric figure their inter-node [[path]] classifies (per HCA RDMA bandwidth).
+// Likewise the fabric figures their inter-node [[path]]s classify (per HCA RDMA bandwidth, a node
+// pair's all-reduce).
 MetricCatalog catalog_with_fabric_figures(const Registry& registry) {
   MetricCatalog catalog = registry.catalog();
   catalog["fabric.rdma_bw"]["write_bw"] = MetricInfo{"Gb/s", Better::higher};
+  catalog["coll.node_pairs"]["allreduce_busbw"] = MetricInfo{"GB/s", Better::higher};
   return catalog;
 }
 

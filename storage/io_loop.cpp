@@ -1,15 +1,16 @@
-// The timed I/O loop: slots of aligned buffers, batch submission, reap-one-or-more completion.
+// The timed I/O loop: slots of aligned buffers, requests kept queue_depth deep, reaped blocks
+// verified while their replacements are in flight.
 #include "storage/io_loop.hpp"
 
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <random>
 #include <stdexcept>
 
 #include "bench/core/timer.hpp"
 #include "storage/aligned_buffer.hpp"
 #include "storage/data_pattern.hpp"
+#include "storage/io_offsets.hpp"
 
 namespace fabcheck {
 
@@ -48,18 +49,21 @@ IoLoopResult run_io_loop(IoEngine& engine, int file, const IoLoopConfig& config)
       1, std::min(config.queue_depth, engine.caps().asynchronous ? engine.queue_depth() : 1u));
   const bool verify = config.verify && engine.caps().touches_files && config.op == IoOp::read;
   const bool fill = config.op == IoOp::write;
-  const std::uint64_t blocks = config.region_bytes / config.block_size;
 
+  // A verified read keeps a second set of buffers: the blocks just reaped are checked while their
+  // replacements are already in flight, so the device never waits for the check (fio, which does
+  // not verify, resubmits right after reaping too). depth requests in flight plus at most depth
+  // reaped and unchecked never need more than 2 * depth buffers.
+  const std::uint32_t buffers = verify ? 2 * depth : depth;
   std::vector<Slot> slots;
-  slots.reserve(depth);
-  for (std::uint32_t i = 0; i < depth; ++i) {
+  slots.reserve(buffers);
+  for (std::uint32_t i = 0; i < buffers; ++i) {
     slots.push_back(Slot{AlignedBuffer(config.block_size), 0, 0, 0});
   }
   std::vector<std::uint32_t> free_slots;
-  for (std::uint32_t i = depth; i > 0; --i) free_slots.push_back(i - 1);
+  for (std::uint32_t i = buffers; i > 0; --i) free_slots.push_back(i - 1);
 
-  std::mt19937_64 random(config.seed);
-  std::uint64_t next_offset = 0;
+  IoOffsets offsets(config.random, config.block_size, config.region_bytes, config.seed);
   std::uint64_t issued_bytes = 0;
   std::uint32_t in_flight = 0;
   bool stopping = false;
@@ -71,22 +75,18 @@ IoLoopResult run_io_loop(IoEngine& engine, int file, const IoLoopConfig& config)
 
   std::vector<IoRequest> batch;
   std::vector<IoCompletion> completions(depth);
+  std::vector<std::uint32_t> unchecked;  // reaped, verified after the next submission
   batch.reserve(depth);
+  unchecked.reserve(depth);
   while (true) {
     batch.clear();
-    while (!stopping && !free_slots.empty()) {
+    while (!stopping && in_flight + batch.size() < depth && !free_slots.empty()) {
       const std::uint32_t index = free_slots.back();
       free_slots.pop_back();
       Slot& slot = slots[index];
-      if (config.random) {
-        slot.offset = (random() % blocks) * config.block_size;
-      } else {
-        if (next_offset >= config.region_bytes) next_offset = 0;
-        slot.offset = next_offset;
-      }
-      slot.length = static_cast<std::uint32_t>(
-          std::min<std::uint64_t>(config.block_size, config.region_bytes - slot.offset));
-      next_offset = slot.offset + slot.length;
+      const IoOffsets::Block block = offsets.next();
+      slot.offset = block.offset;
+      slot.length = block.length;
       if (fill) fill_pattern({slot.buffer.data(), slot.length}, config.pattern_rank, slot.offset);
       batch.push_back({config.op, file, slot.buffer.data(), slot.length, slot.offset, index});
       issued_bytes += slot.length;
@@ -98,13 +98,26 @@ IoLoopResult run_io_loop(IoEngine& engine, int file, const IoLoopConfig& config)
       engine.submit(batch);
       in_flight += static_cast<std::uint32_t>(batch.size());
     }
+    for (const std::uint32_t index : unchecked) {
+      const Slot& slot = slots[index];
+      const auto mismatch =
+          verify_pattern({slot.buffer.data(), slot.length}, config.pattern_rank, slot.offset);
+      if (mismatch) {
+        result.wrong_bytes += mismatch->wrong_bytes;
+        if (!result.first_bad_offset || mismatch->first_offset < *result.first_bad_offset) {
+          result.first_bad_offset = mismatch->first_offset;
+        }
+      }
+      free_slots.push_back(index);
+    }
+    unchecked.clear();
     if (in_flight == 0) break;
     const std::size_t reaped = engine.reap(1, completions);
     const std::uint64_t done_ns = now_ns();
     for (std::size_t i = 0; i < reaped; ++i) {
       const IoCompletion& completion = completions[i];
       const auto index = static_cast<std::uint32_t>(completion.tag);
-      Slot& slot = slots[index];
+      const Slot& slot = slots[index];
       if (completion.result != static_cast<std::int64_t>(slot.length)) {
         throw std::runtime_error(describe_failure(config, slot, completion.result));
       }
@@ -112,16 +125,10 @@ IoLoopResult run_io_loop(IoEngine& engine, int file, const IoLoopConfig& config)
       ++result.ops;
       result.bytes += slot.length;
       if (verify) {
-        const auto mismatch =
-            verify_pattern({slot.buffer.data(), slot.length}, config.pattern_rank, slot.offset);
-        if (mismatch) {
-          result.wrong_bytes += mismatch->wrong_bytes;
-          if (!result.first_bad_offset || mismatch->first_offset < *result.first_bad_offset) {
-            result.first_bad_offset = mismatch->first_offset;
-          }
-        }
+        unchecked.push_back(index);
+      } else {
+        free_slots.push_back(index);
       }
-      free_slots.push_back(index);
     }
     in_flight -= static_cast<std::uint32_t>(reaped);
     result.end_s = static_cast<double>(done_ns) / 1e9;

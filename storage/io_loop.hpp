@@ -1,6 +1,7 @@
 // The one timed I/O loop every storage pattern uses: keeps queue_depth requests in flight over a
-// region of a file, sequentially or at random block offsets, fills written blocks with the data
-// pattern and verifies every block read, and times each request from submission to completion.
+// region of a file, sequentially or at random block offsets (IoOffsets), fills written blocks with
+// the data pattern and verifies every block read (while its replacement is already in flight), and
+// times each request from submission to completion.
 #pragma once
 
 #include <atomic>
@@ -16,7 +17,8 @@ namespace fabcheck {
 
 struct IoLoopConfig {
   IoOp op = IoOp::read;  // read or write
-  bool random = false;   // random block-aligned offsets instead of sequential (wrapping) ones
+  bool random = false;   // random block-aligned offsets, each block once a pass (fio's random map),
+                         // instead of sequential (wrapping) ones
   std::uint64_t block_size = 1ull << 20;
   std::uint32_t queue_depth = 1;
   std::uint64_t region_bytes = 0;  // requests fall in [0, region_bytes)
@@ -24,7 +26,7 @@ struct IoLoopConfig {
   std::uint64_t max_bytes = 0;     // stop issuing once this much was issued (0: no byte bound)
   int pattern_rank = 0;            // whose data pattern is written or expected
   bool verify = true;              // check every block read (skipped by engines that touch no file)
-  std::uint64_t seed = 1;          // random offsets
+  std::uint64_t seed = 1;          // the random passes' orders
   std::string file_label;          // the file's path, for error and mismatch messages
   double time_origin = 0;          // now_seconds() value progress times are measured from
   bool record_progress = false;
@@ -53,6 +55,7 @@ struct IoLoopResult {
 };
 
 // Throws std::runtime_error naming the file and offset when a request fails or comes back short.
+// A verified read holds 2 * queue_depth buffers of block_size (the others queue_depth).
 IoLoopResult run_io_loop(IoEngine& engine, int file, const IoLoopConfig& config);
 
 // Bytes completed by `seconds` after the origin according to recorded progress (0 before the

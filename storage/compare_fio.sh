@@ -1,20 +1,49 @@
 #!/usr/bin/env bash
-# Runs fabcheck's sequential write, sequential read and 4 KiB random read (QD 32) and the same
-# patterns with fio (same file size, block size, queue depth, O_DIRECT, io_uring), one after the
-# other on the same path, and prints fabcheck / fio ratios (targets: >= 0.95 bandwidth, >= 0.9 IOPS).
+# Runs fabcheck's storage patterns and the fio jobs that do the same I/O, side by side on the same
+# path, and prints fabcheck / fio ratios against targets (a benchmark: nothing in CI runs it).
+#
+#   seq_write, seq_read  1M, QD 32, io_uring, O_DIRECT, a FILE_SIZE file       target 0.95 (GB/s)
+#   rand_read            4 KiB, QD 32, io_uring, O_DIRECT, a FILE_SIZE file    target 0.95 (IOPS)
+#                        both visit every block once a pass in random order (fio's random map)
+#   loader               storage.loader's small files against fio's --nrfiles job:  target 0.90
+#                        LOADER_BYTES (1G) in files of LOADER_SAMPLE (128K), read whole at random,
+#                        each once, by W threads for each W in LOADER_WORKERS (1,4); samples/s
+#
+# How the loader's small-file path and the fio job correspond, file for file:
+#   fabcheck storage.loader                      fio
+#   files written, then one syncfs               --rw=write, then `sync -f` (syncfs)
+#   page cache dropped before the point          the same fadvise(DONTNEED) over every file
+#   W threads share one shuffled list of all     --numjobs=W --thread, each job --nrfiles=N/W of
+#     N files, each file read once                 its own, --file_service_type=random, each once
+#   open, read the sample whole (buffered),      --ioengine=psync --direct=0 --bs=--filesize=SAMPLE
+#     read to EOF, close                           (open, one pread, close; --invalidate=0 and
+#                                                   --fadvise_hint=0: no fadvise per open, as the
+#                                                   loader makes none)
+#   stops after all files or SECONDS             --runtime=SECONDS (without --time_based)
+# The loader's target is 0.90, not 0.95: a 1-thread point lasts about a second here (samples/s
+# from ~8000 opens), and the fio job splits the files into W fixed shares where the loader's
+# threads share one list, so their last files do not end together.
+#
 # A shared VM is noisy: each round runs both tools back to back (which goes first alternates by
-# round), and the verdict is the median of the per-round ratios.
-# Usage: storage/compare_fio.sh PATH/TO/fabcheck DIRECTORY [FILE_SIZE=1G] [ROUNDS=3] [SECONDS=10]
+# round), and the verdict is the median of the per-round ratios; every round's figures are printed.
+# Usage: storage/compare_fio.sh PATH/TO/fabcheck DIRECTORY [FILE_SIZE=1G] [ROUNDS=5] [SECONDS=10]
+# Environment: COMPARE_PATTERNS (default "seq_write seq_read rand_read loader"), LOADER_BYTES,
+# LOADER_SAMPLE, LOADER_WORKERS (comma-separated), FABCHECK_PROFILE.
 set -euo pipefail
 
 USAGE="usage: $0 PATH/TO/fabcheck DIRECTORY [FILE_SIZE] [ROUNDS] [SECONDS]"
 FABCHECK=${1:?$USAGE}
 TARGET=${2:?$USAGE}
 SIZE=${3:-1G}
-ROUNDS=${4:-3}
+ROUNDS=${4:-5}
 SECONDS_PER_PATTERN=${5:-10}
-command -v fio > /dev/null || { echo "fio not found" >&2; exit 2; }
+PATTERNS=${COMPARE_PATTERNS:-seq_write seq_read rand_read loader}
+LOADER_BYTES=${LOADER_BYTES:-1G}
+LOADER_SAMPLE=${LOADER_SAMPLE:-128K}
+LOADER_WORKERS=${LOADER_WORKERS:-1,4}
+command -v fio > /dev/null || { echo "fio not found (scripts/setup.sh installs it)" >&2; exit 2; }
 command -v python3 > /dev/null || { echo "python3 not found" >&2; exit 2; }
+FABCHECK=$(realpath "$FABCHECK")
 
 # Judged against thresholds any storage meets: the ratios are the point here (FABCHECK_PROFILE overrides).
 PROFILE=${FABCHECK_PROFILE:-$(cd "$(dirname "$0")/../tests/fixtures/storage" && pwd)/storage-smoke.toml}
@@ -23,34 +52,50 @@ WORK=$(mktemp -d "${TMPDIR:-/tmp}/fabcheck-compare-fio.XXXXXX")
 FIO_DIR=$(mktemp -d "$TARGET/.fabcheck-compare-fio.XXXXXX")  # fio's files, removed at the end
 trap 'rm -rf "$WORK" "$FIO_DIR"' EXIT
 
-# fabcheck_figure PROBE METRIC: runs one probe single-process and prints the metric's value.
-fabcheck_figure() {
+bytes_of() {  # 128K -> 131072
+  python3 -c "import sys; s = sys.argv[1]; u = {'K': 1 << 10, 'M': 1 << 20, 'G': 1 << 30}
+print(int(s[:-1]) * u[s[-1].upper()] if s[-1].upper() in u else int(s))" "$1"
+}
+LOADER_FILES=$(($(bytes_of "$LOADER_BYTES") / $(bytes_of "$LOADER_SAMPLE")))
+
+# fabcheck_figures PROBE METRIC [OPTION...]: runs one probe single-process and prints the metric's
+# value, one per record (the loader gives one per worker count, in LOADER_WORKERS' order).
+fabcheck_figures() {
   local probe=$1 metric=$2 out="$WORK/fabcheck-${1#storage.}-$round"
-  "$FABCHECK" run --single-process --profile "$PROFILE" --probes "$probe" --storage-path "$TARGET" --out "$out" \
-    --opt storage.engine=io_uring --opt storage.direct=1 --opt storage.file_size="$SIZE" \
-    --opt storage.block_size=1M --opt storage.queue_depth=32 \
-    --opt storage.duration_s="$SECONDS_PER_PATTERN" > "$out.console" 2>&1 ||
+  shift 2
+  local options=()
+  for option in "$@"; do options+=(--opt "$option"); done
+  "$FABCHECK" run --single-process --profile "$PROFILE" --probes "$probe" --storage-path "$TARGET" \
+    --out "$out" "${options[@]}" > "$out.console" 2>&1 ||
     { cat "$out.console" >&2; echo "fabcheck $probe failed" >&2; exit 1; }
   python3 - "$out/measurements.jsonl" "$probe" "$metric" <<'PY'
 import json, sys
 path, probe, metric = sys.argv[1:]
-for line in open(path):
-    record = json.loads(line)
-    if record.get("probe") == probe and record.get("metric") == metric:
-        print(record["value"])
-        break
-else:
+values = [r["value"] for r in map(json.loads, open(path))
+          if r.get("probe") == probe and r.get("metric") == metric]
+if not values:
     sys.exit(f"{probe} {metric} not in {path}")
+print(" ".join(map(str, values)))
 PY
 }
 
+local_pattern() {  # the options every local pattern gets
+  echo storage.engine=io_uring storage.direct=1 storage.file_size="$SIZE" storage.block_size=1M \
+    storage.queue_depth=32 storage.duration_s="$SECONDS_PER_PATTERN"
+}
+
 # fio_figure RW BS KIND: runs fio on its own file and prints GB/s (KIND=bw) or IOPS (KIND=iops).
+# fio's defaults stand: random map (every block once a pass), latency taken per I/O, one job.
 fio_figure() {
   local rw=$1 bs=$2 kind=$3
   fio --name="fabcheck-compare-$rw" --filename="$FIO_DIR/fio.dat" --size="$SIZE" --bs="$bs" \
     --rw="$rw" --iodepth=32 --direct=1 --ioengine=io_uring --time_based \
     --runtime="$SECONDS_PER_PATTERN" --output-format=json > "$WORK/fio-$rw.json"
-  python3 - "$WORK/fio-$rw.json" "$kind" <<'PY'
+  fio_value "$WORK/fio-$rw.json" "$kind"
+}
+
+fio_value() {  # fio_value JSON bw|iops
+  python3 - "$1" "$2" <<'PY'
 import json, sys
 job = json.load(open(sys.argv[1]))["jobs"][0]
 side = job["write"] if job["write"]["io_bytes"] > 0 else job["read"]
@@ -58,8 +103,47 @@ print(side["bw_bytes"] / 1e9 if sys.argv[2] == "bw" else side["iops"])
 PY
 }
 
-# pair FABCHECK_FIGURE FIO_FIGURE: runs both commands, fabcheck first in odd rounds and fio first
-# in even ones, and prints "fabcheck fio".
+fio_layout() {  # fio reads a fully written file, as fabcheck does
+  fio --name=layout --filename="$FIO_DIR/fio.dat" --size="$SIZE" --bs=1M --rw=write --direct=1 \
+    --ioengine=io_uring --iodepth=32 > /dev/null
+}
+
+drop_cached() {  # drop_cached DIR: fadvise(DONTNEED) over every file below DIR, as the loader does
+  python3 - "$1" <<'PY'
+import os, sys
+for root, _, files in os.walk(sys.argv[1]):
+    for name in files:
+        fd = os.open(os.path.join(root, name), os.O_RDONLY)
+        os.posix_fadvise(fd, 0, 0, os.POSIX_FADV_DONTNEED)
+        os.close(fd)
+PY
+}
+
+# fio_loader: for each W in LOADER_WORKERS, writes the small files afresh (as the loader writes
+# its own each run), drops them from the page cache and reads them as the loader does; prints
+# samples/s per W.
+fio_loader() {
+  local figures=() workers
+  for workers in ${LOADER_WORKERS//,/ }; do
+    local dir="$FIO_DIR/loader-$workers" per_job=$((LOADER_FILES / workers))
+    local job=(--name=loader --directory="$dir" --filename_format='$jobnum/$filenum'
+      --nrfiles="$per_job" --filesize="$LOADER_SAMPLE" --bs="$LOADER_SAMPLE" --ioengine=psync
+      --direct=0 --numjobs="$workers" --thread)
+    rm -rf "$dir" && mkdir -p "$dir"
+    fio "${job[@]}" --rw=write --openfiles=1 > /dev/null
+    sync -f "$dir"
+    drop_cached "$dir"
+    fio "${job[@]}" --rw=read --file_service_type=random --invalidate=0 --fadvise_hint=0 \
+      --runtime="$SECONDS_PER_PATTERN" --group_reporting --output-format=json \
+      > "$WORK/fio-loader-$workers.json"
+    figures+=("$(fio_value "$WORK/fio-loader-$workers.json" iops)")
+    rm -rf "$dir"
+  done
+  echo "${figures[*]}"
+}
+
+# pair FABCHECK_COMMAND FIO_COMMAND: runs both, fabcheck first in odd rounds and fio first in even
+# ones; prints fabcheck's figures, "|", fio's.
 pair() {
   local mine theirs
   if ((round % 2 == 1)); then
@@ -69,42 +153,80 @@ pair() {
     theirs=$(eval "$2") || exit 1
     mine=$(eval "$1") || exit 1
   fi
-  echo "$mine $theirs"
+  echo "$mine | $theirs"
 }
 
-fio_layout() {  # fio reads a fully written file, as fabcheck does
-  fio --name=layout --filename="$FIO_DIR/fio.dat" --size="$SIZE" --bs=1M --rw=write --direct=1 \
-    --ioengine=io_uring --iodepth=32 > /dev/null
+# record NAME UNIT TARGET "MINE... | THEIRS...": one line per figure in $FIGURES, and the round's
+# figures on the console.
+record() {
+  local name=$1 unit=$2 target=$3 mine theirs
+  mine=(${4%|*})
+  theirs=(${4#*|})
+  ((${#mine[@]} == ${#theirs[@]})) || { echo "$name: ${#mine[@]} figures vs ${#theirs[@]}" >&2; exit 1; }
+  for i in "${!mine[@]}"; do
+    local label=$name
+    ((${#mine[@]} > 1)) && label="$name[$i]"
+    echo "$label $unit $target ${mine[$i]} ${theirs[$i]}" >> "$FIGURES"
+    printf 'round %d  %-28s %-9s fabcheck %12.6g  fio %12.6g  ratio %.3f\n' "$round" "$label" \
+      "$unit" "${mine[$i]}" "${theirs[$i]}" "$(python3 -c "print(${mine[$i]} / ${theirs[$i]})")"
+  done
 }
+
+wants() { [[ " $PATTERNS " == *" $1 "* ]]; }
 
 echo "target: $TARGET, file $SIZE, $ROUNDS rounds of $SECONDS_PER_PATTERN s per pattern, io_uring," \
-  "O_DIRECT, QD 32"
+  "O_DIRECT, QD 32; loader: $LOADER_FILES files of $LOADER_SAMPLE, threads $LOADER_WORKERS;" \
+  "patterns: $PATTERNS"
 FIGURES="$WORK/figures"
+: > "$FIGURES"
+LOADER_NAMES=()
+for workers in ${LOADER_WORKERS//,/ }; do LOADER_NAMES+=("loader_small_files_${workers}thr"); done
+laid_out=0
 for ((round = 1; round <= ROUNDS; ++round)); do
-  write=$(pair "fabcheck_figure storage.seq_write bw" "fio_figure write 1M bw") || exit 1
-  fio_layout
-  read=$(pair "fabcheck_figure storage.seq_read bw" "fio_figure read 1M bw") || exit 1
-  rand=$(pair "fabcheck_figure storage.rand_read iops_qd32" "fio_figure randread 4k iops") || exit 1
-  echo "$round $write $read $rand" >> "$FIGURES"
+  if wants seq_write; then
+    record "seq_write_1M_QD32" GB/s 0.95 "$(pair "fabcheck_figures storage.seq_write bw $(local_pattern)" \
+      "fio_figure write 1M bw")"
+  fi
+  if wants seq_read || wants rand_read; then
+    ((laid_out)) || fio_layout
+    laid_out=1
+  fi
+  if wants seq_read; then
+    record "seq_read_1M_QD32" GB/s 0.95 "$(pair "fabcheck_figures storage.seq_read bw $(local_pattern)" \
+      "fio_figure read 1M bw")"
+  fi
+  if wants rand_read; then
+    record "rand_read_4K_QD32" IOPS 0.95 "$(pair \
+      "fabcheck_figures storage.rand_read iops_qd32 $(local_pattern)" "fio_figure randread 4k iops")"
+  fi
+  if wants loader; then
+    result=$(pair "fabcheck_figures storage.loader small_files_samples_per_s \
+      storage.loader_bytes=$LOADER_BYTES storage.loader_sample=$LOADER_SAMPLE \
+      storage.loader_workers=$LOADER_WORKERS storage.duration_s=$SECONDS_PER_PATTERN" fio_loader)
+    mine=(${result%|*})
+    theirs=(${result#*|})
+    for i in "${!LOADER_NAMES[@]}"; do
+      record "${LOADER_NAMES[$i]}" samples/s 0.90 "${mine[$i]} | ${theirs[$i]}"
+    done
+  fi
 done
 
 python3 - "$FIGURES" <<'PY'
 import statistics, sys
-rounds = [list(map(float, line.split()[1:])) for line in open(sys.argv[1])]
-rows = [("seq_write 1M QD32", "GB/s", 0, 0.95),
-        ("seq_read 1M QD32", "GB/s", 2, 0.95),
-        ("rand_read 4K QD32", "IOPS", 4, 0.90)]
-print(f"{'pattern':<20}{'unit':<6}{'fabcheck':>12}{'fio':>12}{'ratio':>8}  target   per-round ratios")
+rows = {}
+for line in open(sys.argv[1]):
+    name, unit, target, mine, theirs = line.split()
+    rows.setdefault((name, unit, float(target)), []).append((float(mine), float(theirs)))
+print(f"{'pattern':<30}{'unit':<10}{'fabcheck':>12}{'fio':>12}{'ratio':>8}  target      per-round ratios")
 worst = 0
-for name, unit, column, target in rows:
-    mine = [r[column] for r in rounds]
-    theirs = [r[column + 1] for r in rounds]
-    ratios = [m / t if t > 0 else 0 for m, t in zip(mine, theirs)]
+for (name, unit, target), figures in rows.items():
+    ratios = [m / t if t > 0 else 0 for m, t in figures]
     ratio = statistics.median(ratios)
     ok = ratio >= target
     worst |= not ok
-    print(f"{name:<20}{unit:<6}{statistics.median(mine):>12.4g}{statistics.median(theirs):>12.4g}"
-          f"{ratio:>8.3f}  >= {target} {'ok' if ok else 'BELOW'}  "
-          + " ".join(f"{r:.3f}" for r in ratios))
+    print(f"{name:<30}{unit:<10}{statistics.median(m for m, _ in figures):>12.4g}"
+          f"{statistics.median(t for _, t in figures):>12.4g}{ratio:>8.3f}  >= {target:<5}"
+          f"{'ok' if ok else 'BELOW':<6}" + " ".join(f"{r:.3f}" for r in ratios)
+          + f"  (spread {min(ratios):.3f}-{max(ratios):.3f})")
 sys.exit(1 if worst else 0)
 PY

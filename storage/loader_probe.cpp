@@ -55,8 +55,14 @@ void write_file(const std::filesystem::path& file, std::uint64_t size, int rank,
       throw std::system_error(errno, std::generic_category(), "write " + file.string());
     done += static_cast<std::uint64_t>(wrote);
   }
-  if (::fsync(fd.get()) != 0)
-    throw std::system_error(errno, std::generic_category(), "fsync " + file.string());
+}
+
+// Writes back every file written so far with one syncfs instead of one fsync a file (thousands of
+// cache flushes, most of the probe's time): pages must be clean before drop_cached can drop them.
+void sync_written(const std::filesystem::path& dir) {
+  Descriptor fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
+  if (fd.get() < 0 || ::syncfs(fd.get()) != 0)
+    throw std::system_error(errno, std::generic_category(), "syncfs " + dir.string());
 }
 
 // Drops the files' clean pages so every read comes from the device or the server.
@@ -176,6 +182,7 @@ class LoaderProbe final : public LocalPatternProbe {
       shard_offsets.push_back(static_cast<std::uint64_t>(i) * o.loader_shard);
       write_file(shard_files.back(), o.loader_shard, run.rank, shard_offsets.back());
     }
+    sync_written(run.scratch.path());
     run.params["samples"] = std::to_string(samples);
     run.params["sample_bytes"] = std::to_string(o.loader_sample);
     run.params["shards"] = std::to_string(shards);

@@ -85,9 +85,12 @@ local_pattern() {  # the options every local pattern gets
 }
 
 # fio_figure RW BS KIND: runs fio on its own file and prints GB/s (KIND=bw) or IOPS (KIND=iops).
-# fio's defaults stand: random map (every block once a pass), latency taken per I/O, one job.
+# fio's defaults stand: random map (every block once a pass), latency taken per I/O, one job. A
+# read reads a file written just before, as fabcheck's patterns read the file they just wrote (a
+# VM's host may still cache it).
 fio_figure() {
   local rw=$1 bs=$2 kind=$3
+  [[ $rw == write ]] || fio_layout
   fio --name="fabcheck-compare-$rw" --filename="$FIO_DIR/fio.dat" --size="$SIZE" --bs="$bs" \
     --rw="$rw" --iodepth=32 --direct=1 --ioengine=io_uring --time_based \
     --runtime="$SECONDS_PER_PATTERN" --output-format=json > "$WORK/fio-$rw.json"
@@ -103,7 +106,7 @@ print(side["bw_bytes"] / 1e9 if sys.argv[2] == "bw" else side["iops"])
 PY
 }
 
-fio_layout() {  # fio reads a fully written file, as fabcheck does
+fio_layout() {  # writes fio's file whole
   fio --name=layout --filename="$FIO_DIR/fio.dat" --size="$SIZE" --bs=1M --rw=write --direct=1 \
     --ioengine=io_uring --iodepth=32 > /dev/null
 }
@@ -126,6 +129,7 @@ fio_loader() {
   local figures=() workers
   for workers in ${LOADER_WORKERS//,/ }; do
     local dir="$FIO_DIR/loader-$workers" per_job=$((LOADER_FILES / workers))
+    # shellcheck disable=SC2016  # fio expands $jobnum and $filenum
     local job=(--name=loader --directory="$dir" --filename_format='$jobnum/$filenum'
       --nrfiles="$per_job" --filesize="$LOADER_SAMPLE" --bs="$LOADER_SAMPLE" --ioengine=psync
       --direct=0 --numjobs="$workers" --thread)
@@ -156,21 +160,16 @@ pair() {
   echo "$mine | $theirs"
 }
 
-# record NAME UNIT TARGET "MINE... | THEIRS...": one line per figure in $FIGURES, and the round's
-# figures on the console.
+# record NAME UNIT TARGET MINE THEIRS: one line in $FIGURES and the round's figures on the console.
 record() {
-  local name=$1 unit=$2 target=$3 mine theirs
-  mine=(${4%|*})
-  theirs=(${4#*|})
-  ((${#mine[@]} == ${#theirs[@]})) || { echo "$name: ${#mine[@]} figures vs ${#theirs[@]}" >&2; exit 1; }
-  for i in "${!mine[@]}"; do
-    local label=$name
-    ((${#mine[@]} > 1)) && label="$name[$i]"
-    echo "$label $unit $target ${mine[$i]} ${theirs[$i]}" >> "$FIGURES"
-    printf 'round %d  %-28s %-9s fabcheck %12.6g  fio %12.6g  ratio %.3f\n' "$round" "$label" \
-      "$unit" "${mine[$i]}" "${theirs[$i]}" "$(python3 -c "print(${mine[$i]} / ${theirs[$i]})")"
-  done
+  local name=$1 unit=$2 target=$3 mine=$4 theirs=$5
+  echo "$name $unit $target $mine $theirs" >> "$FIGURES"
+  printf 'round %d  %-28s %-9s fabcheck %12.6g  fio %12.6g  ratio %.3f\n' "$round" "$name" "$unit" \
+    "$mine" "$theirs" "$(python3 -c "print($mine / $theirs)")"
 }
+
+# record_pair NAME UNIT TARGET "MINE | THEIRS" (a pair's output)
+record_pair() { record "$1" "$2" "$3" "${4%% |*}" "${4##*| }"; }
 
 wants() { [[ " $PATTERNS " == *" $1 "* ]]; }
 
@@ -181,32 +180,29 @@ FIGURES="$WORK/figures"
 : > "$FIGURES"
 LOADER_NAMES=()
 for workers in ${LOADER_WORKERS//,/ }; do LOADER_NAMES+=("loader_small_files_${workers}thr"); done
-laid_out=0
 for ((round = 1; round <= ROUNDS; ++round)); do
   if wants seq_write; then
-    record "seq_write_1M_QD32" GB/s 0.95 "$(pair "fabcheck_figures storage.seq_write bw $(local_pattern)" \
+    record_pair "seq_write_1M_QD32" GB/s 0.95 "$(pair "fabcheck_figures storage.seq_write bw $(local_pattern)" \
       "fio_figure write 1M bw")"
   fi
-  if wants seq_read || wants rand_read; then
-    ((laid_out)) || fio_layout
-    laid_out=1
-  fi
   if wants seq_read; then
-    record "seq_read_1M_QD32" GB/s 0.95 "$(pair "fabcheck_figures storage.seq_read bw $(local_pattern)" \
+    record_pair "seq_read_1M_QD32" GB/s 0.95 "$(pair "fabcheck_figures storage.seq_read bw $(local_pattern)" \
       "fio_figure read 1M bw")"
   fi
   if wants rand_read; then
-    record "rand_read_4K_QD32" IOPS 0.95 "$(pair \
+    record_pair "rand_read_4K_QD32" IOPS 0.95 "$(pair \
       "fabcheck_figures storage.rand_read iops_qd32 $(local_pattern)" "fio_figure randread 4k iops")"
   fi
   if wants loader; then
     result=$(pair "fabcheck_figures storage.loader small_files_samples_per_s \
       storage.loader_bytes=$LOADER_BYTES storage.loader_sample=$LOADER_SAMPLE \
       storage.loader_workers=$LOADER_WORKERS storage.duration_s=$SECONDS_PER_PATTERN" fio_loader)
-    mine=(${result%|*})
-    theirs=(${result#*|})
+    read -r -a mine <<< "${result%%|*}"
+    read -r -a theirs <<< "${result##*|}"
+    ((${#mine[@]} == ${#LOADER_NAMES[@]} && ${#theirs[@]} == ${#LOADER_NAMES[@]})) ||
+      { echo "loader: figures ${mine[*]} | ${theirs[*]} for ${LOADER_NAMES[*]}" >&2; exit 1; }
     for i in "${!LOADER_NAMES[@]}"; do
-      record "${LOADER_NAMES[$i]}" samples/s 0.90 "${mine[$i]} | ${theirs[$i]}"
+      record "${LOADER_NAMES[$i]}" samples/s 0.90 "${mine[$i]}" "${theirs[$i]}"
     done
   fi
 done

@@ -1,10 +1,14 @@
 // fabric.ib_counters: growth of the RDMA ports' error counters since fabric.ib_ports read them
 // (or over --opt ib_counters.interval_s=S when it did not run); and the same counters, with RoCE's
 // congestion counters, read around each heavy probe (the monitor the runner calls).
+#include <fmt/format.h>
+
+#include <algorithm>
 #include <chrono>
 #include <thread>
 
 #include "bench/core/counter_monitor.hpp"
+#include "bench/core/plan_estimate.hpp"
 #include "bench/core/probe.hpp"
 #include "bench/core/timer.hpp"
 #include "fabric/ib_counter_snapshot.hpp"
@@ -33,7 +37,19 @@ class IbCountersProbe : public Probe {
                               "fabric.ib_ports, i.e. across the heavy probes",
                .metrics = ib_counter_metrics(),
                .scope = ProbeScope::host,
-               .options = {kInterval}}) {}
+               .options = {kInterval},
+               // The counters' interval: none when fabric.ib_ports took the snapshot earlier.
+               .estimate =
+                   [](const RunOptions& options, const JobShape& job) {
+                     const bool snapshot = std::find(job.plan.begin(), job.plan.end(),
+                                                     kIbPortsProbe) != job.plan.end();
+                     const double interval_s = option_number(options, kInterval);
+                     return ProbeEstimate{0.2 + (snapshot ? 0 : interval_s),
+                                          snapshot
+                                              ? std::string("since fabric.ib_ports' snapshot")
+                                              : fmt::format("an interval of {:g} s", interval_s)};
+                   },
+               .budget_priority = BudgetPriority::essential}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;
     const std::string& root = context.options.sysfs_root;

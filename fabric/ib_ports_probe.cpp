@@ -1,5 +1,6 @@
 // fabric.ib_ports: state, physical state, rate and stuck counters of every RDMA port; keeps a
 // counter snapshot for fabric.ib_counters.
+#include "bench/core/plan_estimate.hpp"
 #include "bench/core/probe.hpp"
 #include "bench/core/timer.hpp"
 #include "fabric/ib_counter_snapshot.hpp"
@@ -19,7 +20,9 @@ class IbPortsProbe : public Probe {
                .description = "InfiniBand/RoCE ports: state, physical state, rate, link layer, "
                               "counters stuck at their maximum (sysfs and libibverbs)",
                .metrics = ib_port_metrics(),
-               .scope = ProbeScope::host}) {}
+               .scope = ProbeScope::host,
+               .estimate = fixed_estimate(0.2, "reads sysfs and libibverbs"),
+               .budget_priority = BudgetPriority::essential}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;
     std::vector<SysfsProblem> problems;

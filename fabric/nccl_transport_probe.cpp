@@ -2,6 +2,7 @@
 // debug logs they left in <run_dir>/nccl-logs.
 #include <algorithm>
 
+#include "bench/core/plan_estimate.hpp"
 #include "bench/core/probe.hpp"
 #include "fabric/nccl_log.hpp"
 #include "fabric/nccl_log_files.hpp"
@@ -37,7 +38,9 @@ class NcclTransportProbe : public Probe {
                               "NET/Socket, P2P, SHM), read from the NCCL debug logs of the NCCL "
                               "probes",
                .metrics = transport_metrics(),
-               .scope = ProbeScope::host}) {}
+               .scope = ProbeScope::host,
+               .estimate = fixed_estimate(0.2, "reads this run's NCCL logs"),
+               .budget_priority = BudgetPriority::essential}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;
     auto dir = nccl_log_dir(context.run_dir);

@@ -162,7 +162,8 @@ const OptionSpec& pair_sizes_option(const std::string& backend) {
                       .type = OptionType::size_sweep,
                       .default_value = "64K,4M",
                       .meaning = std::string("message sizes of coll.node_pairs on the ") + name +
-                                 " backend (--sizes overrides)"};
+                                 " backend (--sizes overrides)",
+                      .budget_floor = std::string(name) == "nccl" ? "64M" : "1M"};
   };
   static const OptionSpec mpi = make("mpi");
   static const OptionSpec nccl = make("nccl");

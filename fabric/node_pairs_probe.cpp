@@ -13,6 +13,7 @@
 #include "bench/coll/coll_probes.hpp"
 #include "bench/coll/engine.hpp"
 #include "bench/coll/mpi_call_plan.hpp"
+#include "bench/core/plan_estimate.hpp"
 #include "bench/core/size_range.hpp"
 #include "bench/core/timer.hpp"
 #include "fabric/node_pairs.hpp"
@@ -113,6 +114,36 @@ std::string short_gbps(double value) {
   return std::isnan(value) ? "-" : fmt::format("{:.3g}", value);
 }
 
+// Seconds a backend takes to split its communicator for one round (assumed: MPI_Comm_split is
+// milliseconds; ncclCommSplit connects anew).
+double assumed_split_s(const std::string& backend) { return backend == "nccl" ? 2.0 : 0.2; }
+
+// The first pass: every round runs the exchange and the two-node all-reduce sweeps on each pair's
+// ranks side by side (engine.hpp's model at the backend's assumed rates). The second pass re-pairs
+// only suspects, so a healthy fleet has none; it is not counted.
+ProbeEstimate estimate_node_pairs(const RunOptions& options, const JobShape& job) {
+  const std::string backend = job.backend.empty() ? "mpi" : job.backend;
+  SweepConfig exchange;
+  exchange.collective = Collective::sendrecv;
+  exchange.sizes = pair_sizes(options, backend);
+  exchange.warmup = options.warmup;
+  exchange.iters = options.iters;
+  exchange.ops_per_sample = ops_per_sample_from(options);
+  SweepConfig all_reduce = exchange;
+  all_reduce.collective = Collective::all_reduce;
+  const int pair_ranks = 2 * std::max(1, job.ranks_per_host);
+  const SweepCostModel model = assumed_sweep_cost(backend);
+  const std::size_t rounds = pair_schedule_from(options) == PairSchedule::quick
+                                 ? neighbour_rounds(job.hosts).size()
+                                 : circle_rounds(job.hosts).size();
+  const double round_s = assumed_split_s(backend) +
+                         estimated_sweep_seconds(exchange, pair_ranks, model) +
+                         estimated_sweep_seconds(all_reduce, pair_ranks, model);
+  return {static_cast<double>(rounds) * round_s,
+          fmt::format("{} round(s) of {} node(s), sizes {}, {}", rounds, job.hosts,
+                      describe_sizes(exchange.sizes), describe_iterations(options))};
+}
+
 class NodePairsProbe final : public Probe {
  public:
   NodePairsProbe()
@@ -125,7 +156,9 @@ class NodePairsProbe final : public Probe {
                .scope = ProbeScope::world,
                .options = {pair_schedule_option(), pair_min_gap_option(), pair_sizes_option("mpi"),
                            pair_sizes_option("nccl"), mpi_max_count_option(),
-                           ops_per_sample_option()}}) {}
+                           ops_per_sample_option()},
+               .estimate = estimate_node_pairs,
+               .budget_priority = BudgetPriority::high}) {}
 
   Applicability applies(const World& world, const RunOptions& /*options*/) const override {
     const auto hosts = world.distinct_hosts();

@@ -1,4 +1,5 @@
 // fabric.pcie_links: link generation, width and AER totals of every GPU, HCA, NIC and NVMe device.
+#include "bench/core/plan_estimate.hpp"
 #include "bench/core/probe.hpp"
 #include "fabric/link_measurements.hpp"
 #include "fabric/pcie_link.hpp"
@@ -21,7 +22,9 @@ class PcieLinksProbe : public Probe {
                               "their maximum, and AER error totals (sysfs)",
                .metrics = pcie_link_metrics(),
                .scope = ProbeScope::host,
-               .options = {kGpusUnderLoad}}) {}
+               .options = {kGpusUnderLoad},
+               .estimate = fixed_estimate(0.2, "reads sysfs"),
+               .budget_priority = BudgetPriority::essential}) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;  // one reading per host

@@ -1,5 +1,6 @@
 // fabric.topology: for each GPU, its nearest HCA, the PCIe hops between them and whether they
 // share a NUMA node; recorded so reports can show the placement, and judged by profiles.
+#include "bench/core/plan_estimate.hpp"
 #include "bench/core/probe.hpp"
 #include "fabric/hwloc_locality.hpp"
 #include "fabric/topology.hpp"
@@ -18,7 +19,9 @@ class TopologyProbe : public Probe {
                    "GPU to nearest HCA placement: PCIe hops, NUMA nodes, PCIe path (sysfs)",
                .metrics = {{"nearest_hca_hops", MetricInfo{"count", Better::lower}},
                            {"numa_mismatch", MetricInfo{"count", Better::lower}}},
-               .scope = ProbeScope::host}) {}
+               .scope = ProbeScope::host,
+               .estimate = fixed_estimate(0.2, "reads sysfs"),
+               .budget_priority = BudgetPriority::essential}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;
     auto placements = gpu_placements(context.options.sysfs_root);

@@ -4,6 +4,8 @@
 
 #include <sstream>
 
+#include <fmt/format.h>
+
 #include "bench/core/cpu_list.hpp"
 #include "host/host_cpu.hpp"
 #include "host/probes.hpp"
@@ -47,7 +49,8 @@ const OptionSpec kWindow{.key = "host.cpu.window_s",
                          .default_value = "2",
                          .meaning = "seconds host.cpu watches other processes' CPU use",
                          .min = 0.1,
-                         .max = 600};
+                         .max = 600,
+                         .budget_floor = "0.5"};
 
 class HostCpuProbe final : public Probe {
  public:
@@ -64,7 +67,14 @@ class HostCpuProbe final : public Probe {
                            {"steal_pct", {"%", Better::lower}},
                            {"other_cpu_cores", {"cores", Better::lower}}},
                .scope = ProbeScope::host,
-               .options = {kWindow}}) {}
+               .options = {kWindow},
+               // The window, and reading /proc and the cgroup around it.
+               .estimate =
+                   [](const RunOptions& options, const JobShape&) {
+                     const double window_s = option_number(options, kWindow);
+                     return ProbeEstimate{0.2 + window_s, fmt::format("window {:g} s", window_s)};
+                   },
+               .budget_priority = BudgetPriority::essential}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     HostCpuSampling how;
     how.window_s = option_number(context.options, kWindow);

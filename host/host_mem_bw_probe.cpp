@@ -8,6 +8,7 @@
 
 #include "host/memory_bandwidth.hpp"
 #include "host/probes.hpp"
+#include "results/units.hpp"
 
 namespace fabcheck {
 namespace {
@@ -38,7 +39,25 @@ const OptionSpec kRepeats{.key = "host.mem_bw.repeats",
                           .default_value = "5",
                           .meaning = "STREAM triad runs per figure, the best kept",
                           .min = 1,
-                          .max = 100};
+                          .max = 100,
+                          .budget_floor = "2"};
+
+// Assumed for the estimate: 2 GB/s of triad (a loaded small VM; a server socket does 100+).
+constexpr double kAssumedTriadGBps = 2;
+
+// Each figure (every NUMA node, every pair of them, the whole host) is `repeats` triads over three
+// arrays at the assumed rate.
+ProbeEstimate estimate_mem_bw(const RunOptions& options, const JobShape&) {
+  const double bytes = option_given(options, kArrayBytes)
+                           ? static_cast<double>(option_bytes(options, kArrayBytes))
+                           : default_array_bytes();
+  const auto repeats = option_integer(options, kRepeats);
+  const double nodes = static_cast<double>(std::max<std::size_t>(1, numa_nodes_and_cpus().size()));
+  const double figures = nodes * nodes + 1;
+  return {figures * static_cast<double>(repeats) * 3 * bytes / (kAssumedTriadGBps * 1e9),
+          std::to_string(repeats) + " repeats of " +
+              format_bytes(static_cast<std::uint64_t>(bytes)) + " arrays"};
+}
 
 class HostMemBwProbe final : public Probe {
  public:
@@ -52,7 +71,8 @@ class HostMemBwProbe final : public Probe {
                            {"node_triad_bw", {"GB/s", Better::higher}}},
                .scope = ProbeScope::host,
                .heavy = true,
-               .options = {kArrayBytes, kRepeats}}) {}
+               .options = {kArrayBytes, kRepeats},
+               .estimate = estimate_mem_bw}) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;

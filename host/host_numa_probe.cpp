@@ -2,6 +2,7 @@
 // NIC's) NUMA node, from hwloc (the live machine, or --opt host.numa.topology=FILE.xml).
 #include <cstdlib>
 
+#include "bench/core/plan_estimate.hpp"
 #include "host/numa_binding.hpp"
 #include "host/probes.hpp"
 
@@ -26,7 +27,9 @@ class HostNumaProbe final : public Probe {
                            {"cpus_off_gpu_numa", {"fraction", Better::lower}},
                            {"memory_off_gpu_numa", {"fraction", Better::lower}}},
                .scope = ProbeScope::rank,
-               .options = {kTopology}}) {}
+               .options = {kTopology},
+               .estimate = fixed_estimate(0.5, "loads the hwloc topology"),
+               .budget_priority = BudgetPriority::essential}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     const std::string xml =
         option_given(context.options, kTopology) ? option_text(context.options, kTopology) : "";

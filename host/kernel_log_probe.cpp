@@ -7,6 +7,7 @@
 #include <cstring>
 #include <ctime>
 
+#include "bench/core/plan_estimate.hpp"
 #include "fabric/child_process.hpp"
 #include "host/kernel_log_scan.hpp"
 #include "host/probes.hpp"
@@ -107,7 +108,9 @@ class KernelLogProbe final : public Probe {
                               "kernel_log.file=PATH judges a saved log instead",
                .metrics = kernel_log_metrics(),
                .scope = ProbeScope::host,
-               .options = {kWindowHours, kFlapLimit, kLogFile}}) {}
+               .options = {kWindowHours, kFlapLimit, kLogFile},
+               .estimate = fixed_estimate(1, "reads the journal or /dev/kmsg"),
+               .budget_priority = BudgetPriority::essential}) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;  // one reading per host

@@ -4,6 +4,7 @@
 #include <set>
 
 #include "bench/coll/nccl_backend.hpp"
+#include "bench/core/plan_estimate.hpp"
 #include "host/node_versions.hpp"
 #include "host/preflight.hpp"
 #include "host/probes.hpp"
@@ -52,7 +53,9 @@ class PreflightProbe final : public Probe {
                    "(--opt preflight.enforce=0 runs them anyway)",
                .metrics = preflight_metrics(),
                .scope = ProbeScope::host,
-               .options = {kEnforce}}),
+               .options = {kEnforce},
+               .estimate = fixed_estimate(0.5, "NVML, sysfs and version queries"),
+               .budget_priority = BudgetPriority::essential}),
         nvml_(std::move(nvml)) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {

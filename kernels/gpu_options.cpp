@@ -16,7 +16,8 @@ const OptionSpec kGemmSeconds{.key = "gemm_seconds",
                                   "temperature settle)",
                               .min = 0,
                               .max = 600,
-                              .min_exclusive = true};
+                              .min_exclusive = true,
+                              .budget_floor = "1"};
 const OptionSpec kGemmSize{.key = "gemm_size",
                            .type = OptionType::integer,
                            .default_value = "8192",
@@ -30,7 +31,8 @@ const OptionSpec kBurnSeconds{.key = "gpu.burn_s",
                                   "seconds the bf16 GEMM burns every GPU with clocks sampled "
                                   "throughout (absent: gemm_seconds)",
                               .min = 0.1,
-                              .max = 3600};
+                              .max = 3600,
+                              .budget_floor = "10"};
 const OptionSpec kSampleMs{.key = "gpu.sample_ms",
                            .type = OptionType::number,
                            .default_value = "100",

@@ -31,7 +31,16 @@ struct GpuProbeSpec {
   std::vector<OptionSpec> options{};
   ProbeScope scope = ProbeScope::rank;
   bool heavy = true;
+  std::function<ProbeEstimate(const RunOptions&, const JobShape&)> estimate{};  // none: default
 };
+
+// The bf16 burn and the sustained tf32 GEMM, plus cuBLAS start-up (assumed 2 s).
+ProbeEstimate estimate_gemm(const RunOptions& options, const JobShape&) {
+  const double burn_s = gemm_burn_seconds(options);
+  const double tf32_s = gemm_seconds(options);
+  return {2 + burn_s + tf32_s, "bf16 " + std::to_string(static_cast<int>(burn_s)) + " s + tf32 " +
+                                   std::to_string(static_cast<int>(tf32_s)) + " s"};
+}
 
 ProbeInfo info_of(const GpuProbeSpec& spec) {
   std::vector<Requirement> needs = {nccl_requirement()};
@@ -42,7 +51,8 @@ ProbeInfo info_of(const GpuProbeSpec& spec) {
           .needs = std::move(needs),
           .scope = spec.scope,
           .heavy = spec.heavy,
-          .options = spec.options};
+          .options = spec.options,
+          .estimate = spec.estimate};
 }
 
 class GpuProbe final : public Probe {
@@ -122,7 +132,7 @@ void register_kernel_probes(Registry& registry) {
        with(with({higher("bf16_tflops", "TFLOP/s"), higher("tf32_tflops", "TFLOP/s"), wrong},
                  telemetry_metric_specs()),
             throttle_metric_specs()),
-       Needs::cuda, run_gpu_gemm, gemm_options()},
+       Needs::cuda, run_gpu_gemm, gemm_options(), ProbeScope::rank, true, estimate_gemm},
   };
   for (GpuProbeSpec& spec : specs) registry.add(std::make_unique<GpuProbe>(std::move(spec)));
   registry.add_counter_monitor(gpu_error_counter_monitor());

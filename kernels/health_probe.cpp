@@ -1,5 +1,6 @@
 // gpu.health: every GPU's NVML telemetry at rest, read once a host (by its first rank); memory of
 // this run's own ranks is not counted as foreign.
+#include "bench/core/plan_estimate.hpp"
 #include "kernels/gpu_requirements.hpp"
 #include "kernels/run_processes.hpp"
 #include "kernels/telemetry_measurements.hpp"
@@ -25,7 +26,9 @@ class GpuHealthProbe final : public Probe {
                               "counter growth around each heavy probe",
                .metrics = health_metrics(),
                .needs = {nvml_requirement()},
-               .scope = ProbeScope::host}) {}
+               .scope = ProbeScope::host,
+               .estimate = fixed_estimate(1, "NVML queries"),
+               .budget_priority = BudgetPriority::essential}) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {
     // Every rank's pids (a World collective), so the other ranks' CUDA contexts are not foreign.

@@ -6,6 +6,7 @@
 #include <thread>
 
 #include "bench/core/timer.hpp"
+#include "results/units.hpp"
 #include "storage/local_probe.hpp"
 #include "storage/probe_support.hpp"
 
@@ -40,6 +41,20 @@ class ContentionProbe final : public LocalPatternProbe {
                 [](const RunOptions& options, int) {
                   const StorageOptions storage = storage_options_from(options);
                   return storage.file_size + storage.ckpt_size;
+                },
+            // The data file written; reads alone (a timed phase), the checkpoint written alone,
+            // then both together (reads while the checkpoint is written, taken as twice as slow).
+            .estimate =
+                [](const RunOptions& options, const JobShape&) {
+                  const StorageOptions storage = storage_options_from(options);
+                  const double file_s =
+                      assumed_storage_seconds(static_cast<double>(storage.file_size));
+                  const double ckpt_s =
+                      assumed_storage_seconds(static_cast<double>(storage.ckpt_size));
+                  return storage_estimate(options, file_s + storage.duration_s + 3 * ckpt_s,
+                                          number_seconds(storage.duration_s) + ", file " +
+                                              format_bytes(storage.file_size) + ", checkpoint " +
+                                              format_bytes(storage.ckpt_size));
                 },
         }) {}
 

@@ -6,6 +6,7 @@
 #include <system_error>
 
 #include "bench/core/timer.hpp"
+#include "results/units.hpp"
 #include "storage/aligned_buffer.hpp"
 #include "storage/data_pattern.hpp"
 #include "storage/latency_histogram.hpp"
@@ -40,6 +41,12 @@ class FsyncLatencyProbe final : public LocalPatternProbe {
             .storage_bytes =
                 [](const RunOptions& options, int) {
                   return storage_options_from(options).fsync_block * kFsyncBlocks;
+                },
+            // One timed phase.
+            .estimate =
+                [](const RunOptions& options, const JobShape&) {
+                  const double duration_s = storage_options_from(options).duration_s;
+                  return storage_estimate(options, duration_s, number_seconds(duration_s));
                 },
         }) {}
 

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <random>
@@ -22,6 +23,19 @@ Requirement storage_path_requirement() {
             return options.storage_paths.empty() ? std::string("no --storage-path given")
                                                  : std::string();
           }};
+}
+
+std::string number_seconds(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%g s", seconds);
+  return text;
+}
+
+double assumed_storage_seconds(double bytes) { return bytes / (kAssumedStorageGBps * 1e9); }
+
+ProbeEstimate storage_estimate(const RunOptions& options, double per_path_s, std::string knobs) {
+  const double paths = static_cast<double>(std::max<std::size_t>(1, options.storage_paths.size()));
+  return {paths * (kAssumedStoragePathSetup_s + per_path_s), std::move(knobs)};
 }
 
 ProbeInfo storage_probe_info(ProbeInfo info) {

@@ -1,5 +1,6 @@
 // storage.rand_read: 4 KiB random reads with O_DIRECT at QD 1 and QD 32 over a file per node:
 // IOPS and latency p50/p99/p99.9 from a histogram, every block verified.
+#include "results/units.hpp"
 #include "storage/latency_histogram.hpp"
 #include "storage/local_probe.hpp"
 #include "storage/probe_support.hpp"
@@ -38,6 +39,17 @@ class RandReadProbe final : public LocalPatternProbe {
                 [](const RunOptions& options, int world_size) {
                   return local_pattern_bytes(options, world_size,
                                              storage_options_from(options).file_size);
+                },
+            // The file written once, then a timed phase at QD 1 and one at QD 32.
+            .estimate =
+                [](const RunOptions& options, const JobShape&) {
+                  const StorageOptions storage = storage_options_from(options);
+                  return storage_estimate(
+                      options,
+                      assumed_storage_seconds(static_cast<double>(storage.file_size)) +
+                          2 * storage.duration_s,
+                      "2 phases of " + number_seconds(storage.duration_s) + ", file " +
+                          format_bytes(storage.file_size));
                 },
         }) {}
 

@@ -1,5 +1,6 @@
 // storage.seq_write and storage.seq_read: 1 MiB transfers at QD 32 with O_DIRECT over a file per
 // node, time-bounded, every byte written with the data pattern and every byte read verified.
+#include "results/units.hpp"
 #include "storage/local_probe.hpp"
 #include "storage/probe_support.hpp"
 
@@ -55,6 +56,15 @@ std::uint64_t one_file(const RunOptions& options, int world_size) {
   return local_pattern_bytes(options, world_size, storage_options_from(options).file_size);
 }
 
+// A timed phase of storage.duration_s plus the file written (seq_read) or read back (seq_write)
+// once at the assumed rate.
+ProbeEstimate estimate_sequential(const RunOptions& options, const JobShape&) {
+  const StorageOptions storage = storage_options_from(options);
+  return storage_estimate(
+      options, storage.duration_s + assumed_storage_seconds(static_cast<double>(storage.file_size)),
+      number_seconds(storage.duration_s) + ", file " + format_bytes(storage.file_size));
+}
+
 class SeqWriteProbe final : public LocalPatternProbe {
  public:
   SeqWriteProbe()
@@ -66,6 +76,7 @@ class SeqWriteProbe final : public LocalPatternProbe {
             .scope = ProbeScope::host,
             .options = local_pattern_options(),
             .storage_bytes = one_file,
+            .estimate = estimate_sequential,
         }) {}
 
  protected:
@@ -106,6 +117,7 @@ class SeqReadProbe final : public LocalPatternProbe {
             .scope = ProbeScope::host,
             .options = local_pattern_options(),
             .storage_bytes = one_file,
+            .estimate = estimate_sequential,
         }) {}
 
  protected:

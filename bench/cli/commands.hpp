@@ -29,6 +29,8 @@ struct RunArgs {
   bool single_process = false;
   bool quiet = false;  // only the verdict line
   bool json = false;   // the run's events as JSON lines on stdout
+  std::optional<double> budget_s;  // --budget: trim the plan to fit (bench/core/plan_estimate.hpp)
+  bool dry_run = false;            // print the plan and its estimate only
 };
 
 // Validates everything first (ConfigError -> exit 2 with nothing written), then starts MPI (unless

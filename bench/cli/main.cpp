@@ -57,6 +57,11 @@ void add_run_options(CLI::App& command, fabcheck::RunArgs& args, bool with_selec
       .add_flag("--json", args.json,
                 "JSON lines on stdout, one object per event (results/schema/README.md)")
       ->excludes(quiet);
+  command.add_option("--budget", args.budget_s,
+                     "Seconds the run should take: repetitions, durations, sizes and then "
+                     "probes are trimmed until the estimate fits");
+  command.add_flag("--dry-run", args.dry_run,
+                   "Print the plan with each probe's estimated time, and exit (runs nothing)");
 }
 
 }  // namespace

@@ -15,6 +15,7 @@
 #include "bench/core/console_reporter.hpp"
 #include "bench/core/json_lines_reporter.hpp"
 #include "bench/core/plan.hpp"
+#include "bench/core/plan_estimate.hpp"
 #include "bench/core/runner.hpp"
 #include "bench/core/size_range.hpp"
 #include "fabric/node_pairs.hpp"
@@ -169,16 +170,80 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
   return request;
 }
 
+// What is known of the job before it starts: ranks and hosts from the launcher, the backend the
+// collectives would choose.
+JobShape job_shape(const RunArgs& args, const RunRequest& request) {
+  JobShape job;
+  job.ranks = std::max(1, launcher_size());
+  job.ranks_per_host = std::clamp(launcher_local_size(), 1, job.ranks);
+  job.hosts = (job.ranks + job.ranks_per_host - 1) / job.ranks_per_host;
+  job.mpi = mpi_available() && !args.single_process;
+  const std::string& backend = request.options.backend;
+  job.backend = !backend.empty()                ? backend
+                : nccl_availability().available ? "nccl"
+                : job.mpi                       ? "mpi"
+                                                : "";
+  for (const Probe* probe : request.probes) job.plan.push_back(probe->id());
+  return job;
+}
+
+// Estimates the plan, trims it to --budget, and prints it on the first rank (exit 2 on a budget
+// that is not a positive number). The request's options and probes become the trimmed ones.
+void plan_the_run(const RunArgs& args, const Registry& registry, RunRequest& request) {
+  if (args.budget_s)
+    check_cli_number("--budget", *args.budget_s, 0, kMaxTimeout_s, /*min_exclusive=*/true);
+  const JobShape job = job_shape(args, request);
+  const auto world = make_planning_world(job);
+  const WaiverCheck waived = [&world](const Probe& probe, const RunOptions& options) {
+    const Applicability here = applicability_of(probe, *world, options);
+    return here.applies ? std::string() : here.reason;
+  };
+  std::optional<BudgetFit> fit;
+  PlanEstimate plan;
+  if (args.budget_s) {
+    fit = fit_to_budget(request.probes, request.options, job, *args.budget_s, waived);
+    // Trimmed values follow the options' rules (a failure here is a bug in the trimming).
+    registry.validate_options(fit->options.extra, "--budget");
+    check_probe_options(fit->probes, fit->options);
+    request.options = fit->options;
+    request.probes = fit->probes;
+    plan = fit->trimmed;
+  } else {
+    plan = estimate_plan(request.probes, request.options, job, waived);
+  }
+  request.estimate = plan_estimate_json(plan, fit ? &*fit : nullptr);
+  for (const PlannedProbe& probe : plan.probes) request.estimated_s.push_back(probe.seconds);
+  // Printed before the first probe, except where stdout is JSON lines of the run's events or
+  // --quiet asked for the verdict alone; --dry-run prints it whatever (as one JSON line with --json).
+  if (launcher_rank() != 0 || (!args.dry_run && (args.json || args.quiet))) return;
+  const std::string name = request.plan_name.empty() ? "--probes" : request.plan_name;
+  if (args.json) {
+    nlohmann::json line = request.estimate;
+    line["kind"] = "plan";
+    line["plan"] = name;
+    std::puts(line.dump().c_str());
+  } else {
+    std::fputs(format_plan(name, job, plan, fit ? &*fit : nullptr).c_str(), stdout);
+    std::fputs("\n", stdout);
+  }
+  std::fflush(stdout);
+}
+
 }  // namespace
 
 int run_command(const RunArgs& args, const Registry& registry, int argc, char** argv) {
   RunRequest request;
+  std::vector<Probe*> untrimmed;
   try {
     request = build_request(args, registry);
+    untrimmed = request.probes;
+    plan_the_run(args, registry, request);
   } catch (const ConfigError& error) {
     report_usage_error(error.what());
     return 2;
   }
+  // The plan alone: no MPI, no run directory, nothing on the storage paths.
+  if (args.dry_run) return 0;
   request.command_line = joined_command_line(argc, argv);
   if (args.json) {
     request.reporters.push_back(make_json_lines_reporter(stdout));
@@ -188,11 +253,20 @@ int run_command(const RunArgs& args, const Registry& registry, int argc, char** 
     console.progress = progress_style_for(stderr);
     request.reporters.push_back(make_console_reporter(console));
   }
-  Runner runner(std::move(request));
+  // Declared before the World, destroyed after it (MPI's finalize is covered by its last words).
+  std::unique_ptr<Runner> runner;
   std::unique_ptr<World> world;
   if (mpi_available() && !args.single_process) world = make_mpi_world(&argc, &argv);
   if (!world) world = make_single_world();
-  const int exit_code = runner.execute(*world);
+  // Every rank runs the root's trimmed plan, even where its own estimate differed (another
+  // backend, another number of ranks on its host).
+  if (args.budget_s) {
+    const std::string plan = world->broadcast_from_root(
+        world->is_root() ? encode_trimmed_options(request.options, request.probes) : std::string());
+    apply_trimmed_options(plan, request.options, request.probes, untrimmed);
+  }
+  runner = std::make_unique<Runner>(std::move(request));
+  const int exit_code = runner->execute(*world);
   world.reset();
   return exit_code;
 }

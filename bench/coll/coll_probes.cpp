@@ -8,6 +8,7 @@
 #include "bench/coll/mpi_backend.hpp"
 #include "bench/coll/mpi_call_plan.hpp"
 #include "bench/coll/nccl_backend.hpp"
+#include "bench/core/plan_estimate.hpp"
 #include "bench/core/size_range.hpp"
 #include "results/config_error.hpp"
 
@@ -21,7 +22,42 @@ OptionSpec sizes_option(const char* backend) {
       .key = std::string("coll.sizes.") + backend,
       .type = OptionType::size_sweep,
       .default_value = "1K:64M:4",
-      .meaning = std::string("message sizes on the ") + backend + " backend (--sizes overrides)"};
+      .meaning = std::string("message sizes on the ") + backend + " backend (--sizes overrides)",
+      // --budget keeps a size where bandwidth shows: host memory saturates near 1 MiB, GPUs near
+      // 64 MiB and above.
+      .budget_floor = std::string(backend) == "nccl" ? "64M" : "1M"};
+}
+
+// What the sweep costs (engine.hpp's model at the backend's assumed rates).
+ProbeEstimate estimate_collective(Collective collective, const RunOptions& options,
+                                  const JobShape& job) {
+  const std::string backend = job.backend.empty() ? "mpi" : job.backend;
+  SweepConfig config;
+  config.collective = collective;
+  config.placements = placements_from(options);
+  config.sizes = collective_sizes_for(options, backend);
+  config.warmup = options.warmup;
+  config.iters = options.iters;
+  config.ops_per_sample = ops_per_sample_from(options);
+  return {estimated_sweep_seconds(config, job.ranks, assumed_sweep_cost(backend)),
+          "sizes " + describe_sizes(config.sizes) + ", " + describe_iterations(options) +
+              (config.placements.size() > 1 ? ", in and out of place" : "")};
+}
+
+// The collectives a gate cannot do without first; --budget drops the others before them.
+BudgetPriority budget_priority_of(Collective collective) {
+  switch (collective) {
+    case Collective::all_reduce:
+      return BudgetPriority::high;
+    case Collective::all_gather:
+    case Collective::reduce_scatter:
+      return BudgetPriority::normal;
+    case Collective::broadcast:
+    case Collective::alltoall:
+    case Collective::sendrecv:
+      return BudgetPriority::low;
+  }
+  return BudgetPriority::low;
 }
 
 class CollectiveProbe final : public Probe {
@@ -40,7 +76,12 @@ class CollectiveProbe final : public Probe {
                .console_table =
                    [collective](const std::vector<Measurement>& measurements) {
                      return sweep_console_table(collective, measurements);
-                   }}),
+                   },
+               .estimate =
+                   [collective](const RunOptions& options, const JobShape& job) {
+                     return estimate_collective(collective, options, job);
+                   },
+               .budget_priority = budget_priority_of(collective)}),
         collective_(collective) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {

@@ -281,4 +281,32 @@ std::string sweep_console_table(Collective collective,
   return table;
 }
 
+SweepCostModel assumed_sweep_cost(const std::string& backend) {
+  // MPI: 0.25 GB/s bus bandwidth and 0.25 GB/s to fill and check, below what a loaded two-core VM
+  // measured (busbw 0.39-4.4 GB/s from 1 MiB to 64 MiB); a real node's host memory is faster.
+  if (backend != "nccl") return {.latency_s = 50e-6, .busbw_gbps = 0.25, .memory_gbps = 0.25};
+  // NCCL: 10 GB/s, a PCIe Gen3 x16 path (NVLink and InfiniBand NDR are 10-50x that); the buffers
+  // are filled and checked on the GPU.
+  return {.latency_s = 100e-6, .busbw_gbps = 10, .memory_gbps = 50, .ops_per_sample = 4};
+}
+
+double estimated_sweep_seconds(const SweepConfig& config, int nranks, const SweepCostModel& model) {
+  const int ops_per_sample =
+      std::max(1, config.ops_per_sample > 0 ? config.ops_per_sample : model.ops_per_sample);
+  const int samples = std::max(1, config.iters / ops_per_sample);
+  const int operations = std::max(1, config.warmup) + samples * ops_per_sample + 1;
+  const double moved_fraction = std::max(bus_factor(config.collective, nranks), 0.5);
+  double seconds = 0;
+  for (std::uint64_t size : config.sizes) {
+    const CollectiveShape shape = collective_shape(config.collective, size, nranks, sizeof(float));
+    if (shape.size_bytes == 0) continue;
+    const double bytes = static_cast<double>(shape.size_bytes);
+    const double operation_s = model.latency_s + bytes * moved_fraction / (model.busbw_gbps * 1e9);
+    const double buffers_s = 3 * bytes / (model.memory_gbps * 1e9);
+    seconds +=
+        static_cast<double>(config.placements.size()) * (operations * operation_s + buffers_s);
+  }
+  return seconds;
+}
+
 }  // namespace fabcheck

@@ -49,6 +49,28 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
                                            World& world, MeasurementSink& sink,
                                            const std::string& probe_id);
 
+// What a sweep costs before anything was measured, as run_collective_sweep spends it: per size and
+// placement, the buffers filled twice and checked once, max(1, warmup) untimed operations,
+// samples x ops_per_sample timed ones and one checked. An operation takes `latency_s` plus the
+// bytes each rank moves (the size x the bus factor, at least half the size on one rank) at
+// `busbw_gbps`; filling and checking touch the size three times at `memory_gbps`. The rates are
+// assumed, not measured: conservative ones (assumed_sweep_cost) so that a budget planned with them
+// holds.
+struct SweepCostModel {
+  double latency_s = 0;
+  double busbw_gbps = 1;
+  double memory_gbps = 1;
+  int ops_per_sample = 1;  // the backend's preferred_ops_per_sample(), used when the config has 0
+};
+
+// The assumed rates of a backend: "mpi" (host memory, shared memory or TCP between ranks; every
+// element filled and checked on the CPU) or "nccl" (GPU buffers over PCIe-class links, filled and
+// checked by kernels).
+SweepCostModel assumed_sweep_cost(const std::string& backend);
+
+// Seconds run_collective_sweep takes for `config` on `nranks` ranks under `model`.
+double estimated_sweep_seconds(const SweepConfig& config, int nranks, const SweepCostModel& model);
+
 // Table header and rows, nccl-tests style (size, count, type, redop, root, time, algbw, busbw,
 // #wrong).
 std::string sweep_table_header();

@@ -41,6 +41,10 @@ struct OptionSpec {
   bool max_exclusive = false;
   std::uint64_t multiple_of = 1;
   std::vector<std::string> choices{};
+  // How far --budget may trim it (bench/core/plan_estimate.hpp); empty: --budget leaves it alone.
+  // A number or integer (a duration, a repetition count) is scaled down to no less than this; a
+  // size sweep loses its largest sizes while one at least this large (a byte size) is kept.
+  std::string budget_floor{};
 
   bool operator==(const OptionSpec&) const = default;
 };

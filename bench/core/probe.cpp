@@ -15,6 +15,20 @@ const char* to_string(ProbeScope scope) {
   return "?";
 }
 
+const char* to_string(BudgetPriority priority) {
+  switch (priority) {
+    case BudgetPriority::essential:
+      return "essential";
+    case BudgetPriority::high:
+      return "high";
+    case BudgetPriority::normal:
+      return "normal";
+    case BudgetPriority::low:
+      return "low";
+  }
+  return "?";
+}
+
 Applicability applicability_of(const Probe& probe, const World& world, const RunOptions& options) {
   for (const Requirement& need : probe.info().needs) {
     if (!need.in_build) return Applicability::waived("built without " + need.name);

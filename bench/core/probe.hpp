@@ -88,6 +88,32 @@ struct Requirement {
   std::function<std::string(const World&, const RunOptions&)> unmet{};
 };
 
+// What is known about the job before anything runs (from the launcher and the options): what a
+// probe's estimate and the waivers known in advance are derived from.
+struct JobShape {
+  int ranks = 1;
+  int hosts = 1;
+  int ranks_per_host = 1;
+  // The collective backend the run would use ("mpi", "nccl"), "" when there is none.
+  std::string backend{};
+  bool mpi = false;  // an MPI world (false: --single-process or built without MPI)
+  // The plan's probe ids in order: what runs before a probe can change its cost (fabric.ib_counters
+  // reads no interval when fabric.ib_ports took a snapshot).
+  std::vector<std::string> plan{};
+};
+
+// A probe's estimated run time, from the options it reads, and the knobs that set it ("sizes
+// 1MiB..64MiB (3), 3 warm-up + 10 iters").
+struct ProbeEstimate {
+  double seconds = 0;
+  std::string knobs{};
+};
+
+// How readily --budget drops a probe once trimming the options is not enough: low first, then
+// normal, then high; essential probes (cheap reads of the node: preflight, kernel log, links) stay.
+enum class BudgetPriority { essential, high, normal, low };
+const char* to_string(BudgetPriority priority);
+
 // What one measurement of the probe covers: each rank's own share, one reading per host (taken by
 // the host's first rank), or one figure across ranks or hosts (collectives, node pairs).
 enum class ProbeScope { rank, host, world };
@@ -115,6 +141,12 @@ struct ProbeInfo {
   // The console's table of the probe's gathered measurements (the collectives' nccl-tests-style
   // table); empty: the generic table (measurement_table.hpp).
   std::function<std::string(const std::vector<Measurement>&)> console_table{};
+  // Seconds it takes with these (validated) options on a job of this shape, derived from what it
+  // reads (sizes, iterations, durations, bytes at a stated conservative rate); empty: no model,
+  // and the plan uses kDefaultProbeEstimate_s and says "estimate: default". Clamped by
+  // RunOptions::probe_timeout_s where it is used (bench/core/plan_estimate.hpp).
+  std::function<ProbeEstimate(const RunOptions&, const JobShape&)> estimate{};
+  BudgetPriority budget_priority = BudgetPriority::normal;
 };
 
 class Probe {

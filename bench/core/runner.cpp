@@ -279,6 +279,7 @@ nlohmann::json Runner::summary_json(const std::string& incomplete_reason, bool e
       {"run_dir", s.writer->dir().string()},
       {"timing", timing_json()},
   };
+  if (!s.request.estimate.is_null()) summary["estimate"] = s.request.estimate;
   if (!s.evidence_hosts.empty())
     summary["evidence"] = {{"dir", "evidence"}, {"hosts", s.evidence_hosts}};
   // Per node: its verdict, and the nodes a scheduler should drain or hold, with the reason.

@@ -44,6 +44,9 @@ struct RunRequest {
   std::vector<std::unique_ptr<Reporter>> reporters;
   // Seconds each probe is expected to take, in probe order (RunStart::estimated_s); may be empty.
   std::vector<double> estimated_s;
+  // summary.json "estimate": the plan's estimate, the budget and its trimming (plan_estimate.hpp);
+  // null: not written.
+  nlohmann::json estimate;
 };
 
 class Runner {

@@ -139,7 +139,7 @@ ProbeEstimate estimate_node_pairs(const RunOptions& options, const JobShape& job
   const double round_s = assumed_split_s(backend) +
                          estimated_sweep_seconds(exchange, pair_ranks, model) +
                          estimated_sweep_seconds(all_reduce, pair_ranks, model);
-  return {static_cast<double>(rounds) * round_s,
+  return {model.setup_s + static_cast<double>(rounds) * round_s,
           fmt::format("{} round(s) of {} node(s), sizes {}, {}", rounds, job.hosts,
                       describe_sizes(exchange.sizes), describe_iterations(options))};
 }

@@ -39,7 +39,8 @@ ProbeEstimate estimate_collective(Collective collective, const RunOptions& optio
   config.warmup = options.warmup;
   config.iters = options.iters;
   config.ops_per_sample = ops_per_sample_from(options);
-  return {estimated_sweep_seconds(config, job.ranks, assumed_sweep_cost(backend)),
+  const SweepCostModel model = assumed_sweep_cost(backend);
+  return {model.setup_s + estimated_sweep_seconds(config, job.ranks, model),
           "sizes " + describe_sizes(config.sizes) + ", " + describe_iterations(options) +
               (config.placements.size() > 1 ? ", in and out of place" : "")};
 }

@@ -284,10 +284,13 @@ std::string sweep_console_table(Collective collective,
 SweepCostModel assumed_sweep_cost(const std::string& backend) {
   // MPI: 0.25 GB/s bus bandwidth and 0.25 GB/s to fill and check, below what a loaded two-core VM
   // measured (busbw 0.39-4.4 GB/s from 1 MiB to 64 MiB); a real node's host memory is faster.
-  if (backend != "nccl") return {.latency_s = 50e-6, .busbw_gbps = 0.25, .memory_gbps = 0.25};
+  // Its communicator is duplicated in a fraction of a second.
+  if (backend != "nccl")
+    return {.latency_s = 50e-6, .busbw_gbps = 0.25, .memory_gbps = 0.25, .setup_s = 0.2};
   // NCCL: 10 GB/s, a PCIe Gen3 x16 path (NVLink and InfiniBand NDR are 10-50x that); the buffers
-  // are filled and checked on the GPU.
-  return {.latency_s = 100e-6, .busbw_gbps = 10, .memory_gbps = 50, .ops_per_sample = 4};
+  // are filled and checked on the GPU; ncclCommInitRank takes seconds.
+  return {
+      .latency_s = 100e-6, .busbw_gbps = 10, .memory_gbps = 50, .ops_per_sample = 4, .setup_s = 3};
 }
 
 double estimated_sweep_seconds(const SweepConfig& config, int nranks, const SweepCostModel& model) {

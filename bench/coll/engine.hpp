@@ -61,6 +61,8 @@ struct SweepCostModel {
   double busbw_gbps = 1;
   double memory_gbps = 1;
   int ops_per_sample = 1;  // the backend's preferred_ops_per_sample(), used when the config has 0
+  // Making the backend once a probe (a communicator, its buffers); not part of the sweep itself.
+  double setup_s = 0;
 };
 
 // The assumed rates of a backend: "mpi" (host memory, shared memory or TCP between ranks; every

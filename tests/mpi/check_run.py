@@ -5,6 +5,7 @@ import argparse
 import json
 import os
 import pathlib
+import re
 import signal
 import subprocess
 import sys
@@ -382,6 +383,125 @@ def scenario_sweep_one_host(a):
             fail(f"host_ranks {summary['host_ranks']}")
 
 
+PLAN_LINE = re.compile(r"^#   (\S+) +(?:(\d+\.\d) s  (.*)|-  WAIVED here: (.*))$")
+TOTAL_LINE = re.compile(r"^# estimated total (\d+\.\d) s \(probes (\d+\.\d) s \+ start-up and "
+                        r"writing (\d+\.\d) s\)$")
+
+
+def printed_plan(stdout):
+    """The plan fabcheck printed: {probe: seconds or None when waived}, in order; the total."""
+    probes = {}
+    totals = None
+    for line in stdout.splitlines():
+        match = PLAN_LINE.match(line)
+        if match and match.group(1) != "probe":
+            if match.group(1) in probes:
+                fail(f"{match.group(1)} printed twice (more than one rank printed?): {stdout!r}")
+            probes[match.group(1)] = float(match.group(2)) if match.group(2) else None
+        match = TOTAL_LINE.match(line)
+        if match:
+            if totals:
+                fail(f"two totals printed (more than one rank printed?): {stdout!r}")
+            totals = tuple(float(group) for group in match.groups())
+    if not totals:
+        fail(f"no estimated total printed: {stdout!r}")
+    return probes, totals
+
+
+def scenario_dry_run(a):
+    """--dry-run for run, gate, acceptance and sweep under mpirun: exit 0, the plan printed once
+    (rank 0) with every probe of the plan, an estimate or the reason it is waived here, and a total
+    that adds up; no run directory, nothing under --storage-path; a bad --opt is still exit 2."""
+    plans = {plan["name"]: plan["probes"] for plan in list_json(a.fabcheck, "--plans")}
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = pathlib.Path(tmp)
+        storage = tmp / "storage"
+        storage.mkdir()
+        for name, command in (("quick", ["run", "--plan", "quick"]), ("gate", ["gate"]),
+                              ("acceptance", ["acceptance"]), ("sweep", ["sweep"])):
+            out = tmp / f"out-{name}"
+            result = run(a, a.fabcheck, a.np, command + ["--storage-path", str(storage), "--out",
+                                                         str(out), "--dry-run"], timeout=120)
+            if result.returncode != 0:
+                fail(f"{name} --dry-run: exit {result.returncode}")
+            if out.exists() or list(storage.iterdir()):
+                fail(f"{name} --dry-run wrote: {out.exists()}, {list(storage.iterdir())}")
+            if "results:" in result.stdout or "verdict:" in result.stdout:
+                fail(f"{name} --dry-run ran something: {result.stdout!r}")
+            if f"# plan {name}:" not in result.stdout:
+                fail(f"{name}: no plan header")
+            probes, (total, probes_s, startup_s) = printed_plan(result.stdout)
+            if list(probes) != plans[name]:
+                fail(f"{name}: printed {list(probes)}, the plan is {plans[name]}")
+            estimated = [s for s in probes.values() if s is not None]
+            if not estimated or any(s <= 0 for s in estimated):
+                fail(f"{name}: a probe without a positive estimate: {probes}")
+            if abs(sum(estimated) - probes_s) > 0.05 * len(estimated) + 0.1:
+                fail(f"{name}: probes add up to {sum(estimated)}, the total says {probes_s}")
+            if abs(probes_s + startup_s - total) > 0.11:
+                fail(f"{name}: {probes_s} + {startup_s} != {total}")
+        out = tmp / "out-bad"
+        result = run(a, a.fabcheck, a.np, ["gate", "--dry-run", "--out", str(out), "--opt",
+                                           "storage.file_sise=1G"], timeout=120)
+        if result.returncode != 2 or "storage.file_sise" not in result.stderr or out.exists():
+            fail(f"bad --opt with --dry-run: exit {result.returncode}")
+        result = run(a, a.fabcheck, a.np, ["gate", "--dry-run", "--budget", "-1"], timeout=120)
+        if result.returncode != 2 or "--budget" not in result.stderr:
+            fail(f"--budget -1: exit {result.returncode}")
+
+
+BUDGET_S = 10
+
+
+def scenario_budget(a):
+    """fabcheck gate --storage-path TMP --budget 10 under mpirun: the plan over the budget shrinks
+    (printed, and in summary.json's estimate), the run passes, and its measured wall time (timing)
+    is within the budget; the trimmed plan differs from the untrimmed one."""
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = pathlib.Path(tmp)
+        storage = tmp / "storage"
+        storage.mkdir()
+        base = ["gate", "--storage-path", str(storage), "--profile",
+                str(FIXTURES / "integration.toml")]
+        full = run(a, a.fabcheck, a.np, base + ["--dry-run"], timeout=120)
+        full_probes, (full_total, _, _) = printed_plan(full.stdout)
+        if full.returncode != 0 or full_total <= BUDGET_S:
+            fail(f"the untrimmed gate's estimate {full_total} s is not over {BUDGET_S} s: the test "
+                 "would prove nothing")
+        out = tmp / "run"
+        result = run(a, a.fabcheck, a.np, base + ["--budget", str(BUDGET_S), "--out", str(out)],
+                     timeout=300)
+        if result.returncode != 0:
+            fail(f"exit code {result.returncode}")
+        trimmed_probes, (trimmed_total, _, _) = printed_plan(result.stdout)
+        if f"# budget {BUDGET_S} s: the plan's estimate {full_total:.1f} s is over it" not in \
+                result.stdout:
+            fail("no trimming printed")
+        if trimmed_total > BUDGET_S or trimmed_probes == full_probes:
+            fail(f"trimmed plan {trimmed_probes} ({trimmed_total} s) against {full_probes}")
+        _, _, summary = check_files(out)
+        estimate, timing = summary["estimate"], summary["timing"]
+        print(f"budget {BUDGET_S} s: estimated {estimate['estimated_s']:.1f} s (untrimmed "
+              f"{estimate['untrimmed_s']:.1f} s), measured {timing['wall_s']:.1f} s; trimmed: "
+              f"{estimate['trimmed']}", flush=True)
+        if estimate["budget_s"] != BUDGET_S or not estimate["fits"] or not estimate["trimmed"]:
+            fail(f"summary estimate: {estimate}")
+        if abs(estimate["estimated_s"] - trimmed_total) > 0.06:
+            fail(f"summary estimate {estimate['estimated_s']} against the printed {trimmed_total}")
+        if abs(estimate["untrimmed_s"] - full_total) > 0.06:
+            fail(f"summary untrimmed {estimate['untrimmed_s']} against the dry run's {full_total}")
+        if timing["wall_s"] > BUDGET_S:
+            fail(f"measured {timing['wall_s']} s, over the budget of {BUDGET_S} s")
+        ran = set(summary["probes"]["run"]) | {w["id"] for w in summary["probes"]["waived"]}
+        if ran != {p for p in trimmed_probes}:
+            fail(f"ran {sorted(ran)}, the trimmed plan was {sorted(trimmed_probes)}")
+        # The trimmed sizes reached every rank: the collective ran its trimmed sweep.
+        sizes = {m["size_bytes"] for m in read_jsonl(out / "measurements.jsonl")
+                 if m["probe"] == "coll.all_reduce" and m["metric"] == "time_us"}
+        if "coll.all_reduce" in trimmed_probes and (not sizes or max(sizes) >= 64 << 20):
+            fail(f"coll.all_reduce sizes {sorted(sizes)}: the 64 MiB size was not trimmed")
+
+
 SCENARIOS = {
     "pieces": scenario_pieces,
     "collective": scenario_collective,
@@ -392,6 +512,8 @@ SCENARIOS = {
     "sweep-one-host": scenario_sweep_one_host,
     "plans": scenario_plans,
     "bad-options": scenario_bad_options,
+    "dry-run": scenario_dry_run,
+    "budget": scenario_budget,
 }
 
 if __name__ == "__main__":

@@ -61,7 +61,8 @@ TEST(Schema, SummaryNamesTheDocumentedFields) {
   // Fields added since version 1 was first written are documented but not required, so that
   // older summaries still validate.
   std::set<std::string> documented = required_of(schema);
-  for (const char* added : {"plan", "nodes", "drain", "hold", "across_nodes", "evidence", "timing"})
+  for (const char* added :
+       {"plan", "nodes", "drain", "hold", "across_nodes", "evidence", "timing", "estimate"})
     documented.insert(added);
   EXPECT_EQ(documented, keys_of(schema.at("properties")));
   EXPECT_EQ(schema.at("properties").at("verdict").at("enum"),

@@ -9,6 +9,7 @@
 
 #include "fabric/ib_port.hpp"
 #include "fabric/link_measurements.hpp"
+#include "fabric/nccl_transport_judge.hpp"
 #include "fabric/pcie_link.hpp"
 #include "fabric/text_scan.hpp"
 #include "fabric/verbs_devices.hpp"
@@ -142,7 +143,14 @@ int nccl_log_command(const std::vector<std::string>& files, const NcclLogOptions
   }
   if (options.list_connections && !log.connections.empty()) print_connections(log, out);
   std::string subject = files.size() == 1 ? files.front() : std::to_string(files.size()) + " files";
-  auto findings = judge_nccl_transports(log, options.expectations, "nccl-log", subject);
+  NcclNodeEvidence node;
+  if (!options.sysfs_root.empty()) {
+    node = nccl_node_evidence_from_sysfs(options.sysfs_root);
+    std::fprintf(out, "  node         %s: %s%s%s\n", options.sysfs_root.c_str(),
+                 node.active_rdma_ports ? node.ports_evidence.c_str() : "no RDMA port",
+                 node.placement_evidence.empty() ? "" : "; ", node.placement_evidence.c_str());
+  }
+  auto findings = judge_nccl_transports(log, options.expectations, "nccl-log", subject, node);
   const NcclTransportExpectations& e = options.expectations;
   auto stated = [](const std::optional<bool>& value, const char* what) {
     return std::string(", ") + what +

@@ -17,6 +17,9 @@ struct NcclLogOptions {
   NcclTransportExpectations
       expectations;              // --expect-network IB|Socket|any, --expect-gdr, --expect-p2p
   bool list_connections = true;  // print the rank pairs and their transports
+  // --sysfs-root: the node's sysfs (its active RDMA ports and GPU-to-HCA placement are evidence of
+  // what NCCL should have used); "" reads none.
+  std::string sysfs_root;
 };
 
 // Exit code: 0 pass, 1 a FAIL finding, 2 a file missing or unreadable (message on stderr),

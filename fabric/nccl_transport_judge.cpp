@@ -4,14 +4,15 @@
 #include <map>
 #include <utility>
 
+#include "fabric/ib_port.hpp"
 #include "fabric/link_measurements.hpp"
+#include "fabric/topology_records.hpp"
 #include "results/config_error.hpp"
 
 namespace fabcheck {
 namespace {
 
 constexpr const char* kTransportProbe = "fabric.nccl_transport";
-constexpr const char* kTopologyProbe = "fabric.topology";
 // A GPU and a HCA below one PCIe switch are 4 hops apart (two downstream ports); fewer is closer.
 constexpr double kSameSwitchHops = 4;
 
@@ -108,6 +109,18 @@ NcclNodeEvidence nccl_node_evidence(const std::vector<Measurement>& measurements
     }
   }
   return evidence;
+}
+
+NcclNodeEvidence nccl_node_evidence_from_sysfs(const std::filesystem::path& sysfs_root) {
+  std::vector<SysfsProblem> problems;
+  std::vector<Measurement> records =
+      ib_port_records(read_ib_ports(sysfs_root, &problems), problems);
+  HwlocLocality no_hwloc;
+  no_hwloc.problem = "a sysfs tree, not the live machine";
+  for (Measurement& m : topology_records(gpu_placements(sysfs_root), no_hwloc))
+    records.push_back(std::move(m));
+  for (Measurement& m : records) m.host.clear();
+  return nccl_node_evidence(records, "");
 }
 
 std::vector<Finding> judge_nccl_transport_measurements(

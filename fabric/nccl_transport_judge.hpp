@@ -3,6 +3,7 @@
 // GPU-to-HCA placement) and of the log itself.
 #pragma once
 
+#include <filesystem>
 #include <vector>
 
 #include "bench/core/registry.hpp"
@@ -25,6 +26,10 @@ NcclTransportExpectations nccl_expectations_from(const Profile& profile);
 // `host` in these measurements.
 NcclNodeEvidence nccl_node_evidence(const std::vector<Measurement>& measurements,
                                     const std::string& host);
+
+// The same from a sysfs tree (`nccl-log --sysfs-root`: the node the log came from, or a recorded
+// copy of it): its active RDMA ports and GPU-to-HCA placement.
+NcclNodeEvidence nccl_node_evidence_from_sysfs(const std::filesystem::path& sysfs_root);
 
 // Findings for every (host, subject) group of fabric.nccl_transport measurements.
 std::vector<Finding> judge_nccl_transport_measurements(

@@ -3,6 +3,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <filesystem>
 
 #include "bench/cli/cli_support.hpp"
 #include "fabric/fabric_profile.hpp"
@@ -61,6 +62,9 @@ CLI::App* add_nccl_log_command(CLI::App& app, NcclLogArgs& args) {
                                 "GPUs of that node do)");
   command->add_flag("--no-expect-p2p", args.no_expect_p2p, "Do not judge P2P inside a node")
       ->excludes(p2p);
+  command->add_option("--sysfs-root", args.options.sysfs_root,
+                      "The node's sysfs (/ on the node itself, or a recorded tree): its active "
+                      "RDMA ports and GPU-to-HCA placement are evidence of what NCCL should use");
   return command;
 }
 
@@ -108,6 +112,12 @@ int nccl_log_main(NcclLogArgs& args) {
   if (args.expect_p2p) expected.intra_node_p2p = true;
   if (args.no_expect_p2p) expected.intra_node_p2p = false;
   expected.given_by = "given on the command line";
+  const std::string& root = args.options.sysfs_root;
+  std::error_code error;
+  if (!root.empty() && !std::filesystem::is_directory(root, error)) {
+    std::fprintf(stderr, "fabcheck nccl-log: --sysfs-root \"%s\": not a folder\n", root.c_str());
+    return 2;
+  }
   return nccl_log_command(args.files, args.options, stdout);
 }
 

@@ -408,11 +408,8 @@ TEST(NcclDefaults, MeasurementsCarryTheFactsToTheRunsJudge) {
   }
 }
 
-int run_command(const std::vector<std::string>& files, const std::string& network, bool gdr,
+int run_command(const std::vector<std::string>& files, const NcclLogOptions& options,
                 std::string& text) {
-  NcclLogOptions options;
-  options.expectations.network = network;
-  options.expectations.gdr = gdr;
   std::FILE* out = std::tmpfile();
   int code = nccl_log_command(files, options, out);
   std::rewind(out);
@@ -422,6 +419,34 @@ int run_command(const std::vector<std::string>& files, const std::string& networ
   while ((n = std::fread(buffer, 1, sizeof buffer, out)) > 0) text.append(buffer, n);
   std::fclose(out);
   return code;
+}
+
+int run_command(const std::vector<std::string>& files, const std::string& network, bool gdr,
+                std::string& text) {
+  NcclLogOptions options;
+  options.expectations.network = network;
+  options.expectations.gdr = gdr;
+  return run_command(files, options, text);
+}
+
+TEST(NcclLogCommand, TheNodesSysfsIsEvidence) {
+  // Sockets with NCCL_IB_DISABLE set: a WARN by the log alone, a FAIL on a node whose sysfs has 8
+  // active RDMA ports (the synthetic healthy tree).
+  NcclLogOptions from_log;
+  std::string text;
+  EXPECT_EQ(run_command({fixture("socket_ib_disabled.log")}, from_log, text), 0);
+  EXPECT_NE(text.find("WARN   nccl-log"), std::string::npos) << text;
+  NcclLogOptions with_node;
+  with_node.sysfs_root = std::string(FABCHECK_FIXTURES_DIR) + "/fabric/sysfs/healthy";
+  EXPECT_EQ(run_command({fixture("socket_ib_disabled.log")}, with_node, text), 1);
+  EXPECT_NE(text.find("inferred from the node's 8 active RDMA port(s)"), std::string::npos) << text;
+  EXPECT_NE(text.find("8 of 8 RDMA ports active"), std::string::npos) << text;
+  // IB without GDR: passes by the log alone; a WARN where GPU and HCA share a PCIe switch.
+  EXPECT_EQ(run_command({fixture("ib_no_gdr.log")}, from_log, text), 0);
+  EXPECT_EQ(text.find("WARN"), std::string::npos) << text;
+  EXPECT_EQ(run_command({fixture("ib_no_gdr.log")}, with_node, text), 0);
+  EXPECT_NE(text.find("GPUDirect RDMA not in effect"), std::string::npos) << text;
+  EXPECT_NE(text.find("share a PCIe switch (4 hops)"), std::string::npos) << text;
 }
 
 TEST(NcclLogCommand, ExitCodes) {

@@ -1,5 +1,5 @@
-// The bodies of the gpu.* probes, one per probe (*.cuda.cpp with CUDA; gpu_probe_runs.nocuda.cpp
-// without, never reached because the probes are waived there).
+// The bodies of the CUDA gpu.* probes, defined in *.cuda.cpp (CUDA builds only) and named by each
+// probe's own file through FABCHECK_GPU_BODY (gpu_probe.hpp); a build without CUDA has none.
 #pragma once
 
 #include "bench/core/probe.hpp"

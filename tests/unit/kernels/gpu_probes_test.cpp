@@ -69,6 +69,29 @@ TEST(GpuProbes, WaivedWithTheReasonWhereThereIsNoGpu) {
   }
 }
 
+// What each probe's own file declares beyond its metrics: requirements, scope, heavy, options and
+// the cost model.
+TEST(GpuProbes, DeclareTheirNeedsScopeWeightOptionsAndEstimate) {
+  Registry registry;
+  register_kernel_probes(registry);
+  for (Probe* probe : registry.all()) {
+    const ProbeInfo& info = probe->info();
+    const std::string& id = info.id;
+    EXPECT_EQ(info.needs.size(), id == "gpu.p2p" ? 2u : 1u) << id;
+    EXPECT_EQ(info.scope,
+              id == "gpu.p2p" || id == "gpu.health" ? ProbeScope::host : ProbeScope::rank)
+        << id;
+    EXPECT_EQ(info.heavy, id != "gpu.health" && id != "gpu.launch_latency") << id;
+    EXPECT_EQ(info.options.empty(), id != "gpu.gemm") << id;
+    EXPECT_EQ(static_cast<bool>(info.estimate), id == "gpu.gemm" || id == "gpu.health") << id;
+  }
+  RunOptions options;
+  options.extra = {{"gpu.burn_s", "300"}, {"gemm_seconds", "4"}};
+  const ProbeEstimate gemm = registry.find("gpu.gemm")->info().estimate(options, JobShape{});
+  EXPECT_DOUBLE_EQ(gemm.seconds, 306);  // cuBLAS start-up 2 s + bf16 burn + tf32
+  EXPECT_EQ(gemm.knobs, "bf16 300 s + tf32 4 s");
+}
+
 class GpuProfiles : public ::testing::TestWithParam<const char*> {};
 
 // The [node] keys the GPU profiles use: the fabric judge's (not linked here; unit_cli loads every

@@ -1,0 +1,49 @@
+// What every CUDA gpu.* probe shares: a probe declares itself in a file of its own (id,
+// description, metrics, options, scope, estimate, its body in *.cuda.cpp) as a GpuProbeSpec and is
+// registered by one line in kernels/probes.def. CUDA is always needed (nccl_requirement(), so a
+// build or node without it WAIVES the probe with the reason); a second GPU where the spec says so.
+#pragma once
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "bench/core/probe.hpp"
+#include "kernels/gpu_probe_runs.hpp"
+
+// The body in a build with CUDA; none in one without, where the probe is waived ("built without
+// CUDA") and its *.cuda.cpp body is not compiled.
+#if defined(FABCHECK_HAVE_CUDA)
+#define FABCHECK_GPU_BODY(body) (&(body))
+#else
+#define FABCHECK_GPU_BODY(body) (::fabcheck::GpuProbeBody{nullptr})
+#endif
+
+namespace fabcheck {
+
+using GpuProbeBody = void (*)(RunContext&, MeasurementSink&);
+
+struct GpuProbeSpec {
+  std::string id;
+  std::string description;
+  std::vector<MetricSpec> metrics;
+  bool needs_gpu_pair = false;  // gpu_pair_requirement() beside nccl_requirement()
+  ProbeScope scope = ProbeScope::rank;
+  bool heavy = true;
+  std::vector<OptionSpec> options{};
+  std::function<ProbeEstimate(const RunOptions&, const JobShape&)> estimate{};  // none: default
+  GpuProbeBody body = nullptr;  // FABCHECK_GPU_BODY(run_gpu_x)
+};
+
+std::unique_ptr<Probe> make_gpu_probe(GpuProbeSpec spec);
+
+// Metric declarations the gpu.* probes share.
+MetricSpec higher_better(const char* name, const char* unit);
+MetricSpec lower_better(const char* name, const char* unit);
+MetricSpec wrong_elements();  // the elements a probe read back wrong
+// One GPU of the host at a time (bw, ...) then every GPU at once: all_gpus_bw per GPU, host_bw the
+// host's sum (gpu.h2d, gpu.d2h, gpu.bidir).
+std::vector<MetricSpec> host_copy_metrics(std::vector<MetricSpec> one_at_a_time);
+
+}  // namespace fabcheck

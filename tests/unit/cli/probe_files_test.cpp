@@ -59,6 +59,8 @@ struct Family {
   std::function<void(Registry&)> register_family;
 };
 
+void PrintTo(const Family& family, std::ostream* out) { *out << family.folder; }
+
 class ProbeFamilies : public ::testing::TestWithParam<Family> {};
 
 TEST_P(ProbeFamilies, RegisterExactlyTheProbesTheirProbesDefNamesOneLineEachInOrder) {

@@ -2,6 +2,9 @@
 // reason where there is no GPU; the profiles for GPU nodes load against the probes' catalog.
 #include <gtest/gtest.h>
 
+#include <stdexcept>
+#include <string>
+
 #include "bench/coll/coll_probes.hpp"
 #include "bench/coll/nccl_backend.hpp"
 #include "kernels/nvml_library.hpp"
@@ -91,6 +94,30 @@ TEST(GpuProbes, DeclareTheirNeedsScopeWeightOptionsAndEstimate) {
   EXPECT_DOUBLE_EQ(gemm.seconds, 306);  // cuBLAS start-up 2 s + bf16 burn + tf32
   EXPECT_EQ(gemm.knobs, "bf16 300 s + tf32 4 s");
 }
+
+#if !defined(FABCHECK_HAVE_CUDA)
+// Without CUDA the probes have no body (FABCHECK_GPU_BODY); they are waived, so reaching one is a
+// runner bug, told as a clear error rather than a crash.
+TEST(GpuProbes, WithoutCudaRunningOneIsAClearError) {
+  struct NoSink final : MeasurementSink {
+    void emit(Measurement) override {}
+  } sink;
+  Registry registry;
+  register_kernel_probes(registry);
+  auto world = make_single_world();
+  const RunOptions options;
+  RunContext context{*world, options, "/nonexistent"};
+  for (Probe* probe : registry.all()) {
+    if (probe->id() == "gpu.health") continue;  // NVML only, no CUDA body
+    try {
+      probe->run(context, sink);
+      ADD_FAILURE() << probe->id() << " ran";
+    } catch (const std::runtime_error& error) {
+      EXPECT_EQ(std::string(error.what()), probe->id() + ": built without CUDA");
+    }
+  }
+}
+#endif
 
 class GpuProfiles : public ::testing::TestWithParam<const char*> {};
 

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <map>
 #include <tuple>
 #include <unordered_map>
@@ -49,6 +50,27 @@ struct Candidate {
 
 }  // namespace
 
+bool same_run(const RunInfo& a, const RunInfo& b) {
+  if (!a.started_utc.empty() && a.started_utc == b.started_utc) {
+    for (const std::string& host : a.hosts) {
+      if (std::find(b.hosts.begin(), b.hosts.end(), host) != b.hosts.end()) return true;
+    }
+  }
+  std::error_code error_a;
+  std::error_code error_b;
+  const auto dir_a = std::filesystem::weakly_canonical(a.dir, error_a);
+  const auto dir_b = std::filesystem::weakly_canonical(b.dir, error_b);
+  return !a.dir.empty() && !error_a && !error_b && dir_a == dir_b;
+}
+
+std::vector<bool> runs_compared(const FleetStore& now, const FleetStore& reference) {
+  std::vector<bool> itself(reference.runs.size(), false);
+  for (std::size_t r = 0; r < reference.runs.size(); ++r) {
+    for (const RunInfo& run : now.runs) itself[r] = itself[r] || same_run(reference.runs[r], run);
+  }
+  return itself;
+}
+
 Comparison compare_figures(const FleetStore& now, const FleetStore& reference,
                            const CompareOptions& options) {
   Comparison result;
@@ -90,9 +112,12 @@ Comparison compare_figures(const FleetStore& now, const FleetStore& reference,
     if (ids[id] == kNone - 1) ids[id] = now.strings.find(reference.strings.text(id));
     return ids[id];
   };
+  // A run is never its own reference (`run --history H` then `compare RUN --against H`).
+  const std::vector<bool> itself = runs_compared(now, reference);
   std::unordered_map<Key, std::map<std::uint32_t, std::vector<double>>, KeyHash> earlier;
   for (const FigureRow& row : reference.rows) {
     if (row.status != MeasurementStatus::ok || !std::isfinite(row.value)) continue;
+    if (row.run < itself.size() && itself[row.run]) continue;
     Key key{id_of(row.host),   id_of(row.probe),
             id_of(row.metric), id_of(row.subject),
             id_of(row.peer),   0,

@@ -35,6 +35,12 @@ struct Comparison {
   std::size_t only_now = 0;       // figures the reference lacks
 };
 
+// Whether reference run `a` is the run `b` being compared: the same start and a host in common (a
+// run appended to the history it is then compared with), or the same directory.
+bool same_run(const RunInfo& a, const RunInfo& b);
+// For each reference run, whether it is one of `now`'s runs; those are never a reference.
+std::vector<bool> runs_compared(const FleetStore& now, const FleetStore& reference);
+
 // The reference figure of each key is the median over the reference's runs of each run's median;
 // performance figures only (results/metric_catalog.hpp: is_performance_unit).
 Comparison compare_figures(const FleetStore& now, const FleetStore& reference,

@@ -25,10 +25,11 @@ struct RunArgs {
   std::string pairs;               // coll.node_pairs schedule: all, quick
   std::vector<std::string> extra;  // key=value
   std::string prometheus_dir;      // node_exporter textfile directory
+  std::string history;             // --history FILE.h5: append the finished run's figures
   bool every_rank = false;         // host-scoped probes on every rank
   bool single_process = false;
-  bool quiet = false;  // only the verdict line
-  bool json = false;   // the run's events as JSON lines on stdout
+  bool quiet = false;              // only the verdict line
+  bool json = false;               // the run's events as JSON lines on stdout
   std::optional<double> budget_s;  // --budget: trim the plan to fit (bench/core/plan_estimate.hpp)
   bool dry_run = false;            // print the plan and its estimate only
 };

@@ -2,6 +2,7 @@
 // RUN_DIR|HISTORY.h5`: expectations from golden runs, and regressions against earlier figures.
 #include "bench/cli/history_commands.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <ctime>
@@ -191,8 +192,17 @@ int compare_command(const CompareArgs& args, const Registry& registry, std::FILE
       std::set<std::string> hosts;
       for (const RunInfo& run : now.runs) hosts.insert(run.hosts.begin(), run.hosts.end());
       reference = read_history(args.against, &hosts, args.last);
+      // The runs compared may be in the history already (`run --history`): they are no
+      // reference, and --last N counts N others.
+      auto itself = runs_compared(now, reference);
+      auto own = static_cast<std::size_t>(std::count(itself.begin(), itself.end(), true));
+      if (own > 0 && args.last > 0) {
+        reference = read_history(args.against, &hosts, args.last + own);
+        itself = runs_compared(now, reference);
+        own = static_cast<std::size_t>(std::count(itself.begin(), itself.end(), true));
+      }
       reference_words =
-          fmt::format("{} earlier run(s) of history {}", reference.runs.size(), args.against);
+          fmt::format("{} earlier run(s) of history {}", reference.runs.size() - own, args.against);
     } else {
       reference = read_runs({args.against});
       reference_words = fmt::format("{} run(s) in {}", reference.runs.size(), args.against);

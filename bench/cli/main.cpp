@@ -46,6 +46,9 @@ void add_run_options(CLI::App& command, fabcheck::RunArgs& args, bool with_selec
   command.add_option("--prometheus-dir", args.prometheus_dir,
                      "Also write the metrics as DIR/fabcheck_<plan>.prom (node_exporter textfile "
                      "collector directory; must exist)");
+  command.add_option("--history", args.history,
+                     "Append the finished run's figures to this fleet history (HDF5), as "
+                     "`evaluate --history` does; `compare --against` reads it");
   command.add_flag("--every-rank", args.every_rank,
                    "Host-scoped probes (PCIe, IB, topology, storage local) on every rank, not once "
                    "per host");

@@ -13,6 +13,7 @@
 #include "bench/coll/mpi_call_plan.hpp"
 #include "bench/coll/nccl_backend.hpp"
 #include "bench/core/console_reporter.hpp"
+#include "bench/core/history_reporter.hpp"
 #include "bench/core/json_lines_reporter.hpp"
 #include "bench/core/plan.hpp"
 #include "bench/core/plan_estimate.hpp"
@@ -157,6 +158,7 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
     }
     request.prometheus_dir = args.prometheus_dir;
   }
+  if (!args.history.empty()) check_history_file(args.history);
   // On a FAIL, each node it names gathers what an engineer asks for next (ops/evidence).
   const EvidenceLimits limits;
   request.gather_evidence = [limits](const std::vector<Finding>& failures,
@@ -214,7 +216,8 @@ void plan_the_run(const RunArgs& args, const Registry& registry, RunRequest& req
   request.estimate = plan_estimate_json(plan, fit ? &*fit : nullptr);
   for (const PlannedProbe& probe : plan.probes) request.estimated_s.push_back(probe.seconds);
   // Printed before the first probe, except where stdout is JSON lines of the run's events or
-  // --quiet asked for the verdict alone; --dry-run prints it whatever (as one JSON line with --json).
+  // --quiet asked for the verdict alone; --dry-run prints it whatever (as one JSON line with
+  // --json).
   if (launcher_rank() != 0 || (!args.dry_run && (args.json || args.quiet))) return;
   const std::string name = request.plan_name.empty() ? "--probes" : request.plan_name;
   if (args.json) {
@@ -252,6 +255,9 @@ int run_command(const RunArgs& args, const Registry& registry, int argc, char** 
     console.quiet = args.quiet;
     console.progress = progress_style_for(stderr);
     request.reporters.push_back(make_console_reporter(console));
+  }
+  if (!args.history.empty()) {
+    request.reporters.push_back(make_history_reporter(args.history, args.json ? stderr : stdout));
   }
   // Declared before the World, destroyed after it (MPI's finalize is covered by its last words).
   std::unique_ptr<Runner> runner;

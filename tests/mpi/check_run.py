@@ -502,6 +502,49 @@ def scenario_budget(a):
             fail(f"coll.all_reduce sizes {sorted(sizes)}: the 64 MiB size was not trimmed")
 
 
+def scenario_history(a):
+    """run --history FILE.h5, twice under mpirun: each finished run appended (h5py reads two runs and
+    their figures back), `compare --against` the file finds the earlier run; a folder as --history
+    is exit 2 with nothing run."""
+    with tempfile.TemporaryDirectory() as tmp:
+        history = pathlib.Path(tmp) / "fleet.h5"
+        runs = []
+        for night in ("a", "b"):
+            out = pathlib.Path(tmp) / night
+            result = run(a, a.fabcheck, a.np, [
+                "run", "--probes", "coll.all_reduce", "--sizes", "1K,64K", "--iters", "3",
+                "--warmup", "1", "--profile", str(FIXTURES / "integration.toml"),
+                "--out", str(out), "--history", str(history)])
+            if result.returncode != 0:
+                fail(f"exit code {result.returncode}, expected 0")
+            if f"history: appended to {history}" not in result.stdout:
+                fail("no 'history: appended' line")
+            runs.append(out)
+        # Debian's h5py, as people read the history (the interpreter running this may lack it).
+        code = ("import h5py,sys; f=h5py.File(sys.argv[1],'r'); "
+                "print(f.attrs['kind'] if isinstance(f.attrs['kind'], str) else "
+                "f.attrs['kind'].decode(), len(f['runs']), len(f['figures']))")
+        out = subprocess.run(["/usr/bin/python3", "-c", code, str(history)], capture_output=True,
+                             text=True)
+        if out.returncode != 0:
+            fail(f"h5py could not read {history}: {out.stderr}")
+        kind, run_count, figure_count = out.stdout.split()
+        print(f"history: kind {kind}, {run_count} runs, {figure_count} figures")
+        if kind != "fabcheck-history" or int(run_count) != 2 or int(figure_count) < 4:
+            fail(f"history read back: {out.stdout}")
+        compared = subprocess.run([a.fabcheck, "compare", str(runs[1]), "--against", str(history)],
+                                  capture_output=True, text=True, timeout=120)
+        print(compared.stdout, compared.stderr)
+        if compared.returncode not in (0, 1) or "no reference" in compared.stdout:
+            fail(f"compare against the history: exit {compared.returncode}")
+        bad = run(a, a.fabcheck, a.np, ["run", "--probes", "coll.all_reduce", "--out",
+                                        str(pathlib.Path(tmp) / "bad"), "--history", tmp])
+        if bad.returncode != 2 or "--history" not in bad.stderr:
+            fail(f"--history FOLDER: exit {bad.returncode}, expected 2 naming --history")
+        if (pathlib.Path(tmp) / "bad").exists():
+            fail("a run directory was made for a refused --history")
+
+
 SCENARIOS = {
     "pieces": scenario_pieces,
     "collective": scenario_collective,
@@ -514,6 +557,7 @@ SCENARIOS = {
     "bad-options": scenario_bad_options,
     "dry-run": scenario_dry_run,
     "budget": scenario_budget,
+    "history": scenario_history,
 }
 
 if __name__ == "__main__":

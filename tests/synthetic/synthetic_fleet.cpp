@@ -391,7 +391,15 @@ struct NodeWriter {
   }
 };
 
-std::string summary_json(const std::string& host, const std::string& dir) {
+// A run's start: night k is k days before 2026-11-30 at 02:MM, MM from the seed, so that no two
+// fleets written with another night or seed claim to be the same runs (a run is known by its start
+// and host; `compare` never takes a run as its own reference).
+std::string started_of(const FleetSpec& spec, int night) {
+  return fmt::format("2026-11-{:02d}T02:{:02d}:00Z", 30 - night, spec.seed % 60);
+}
+
+std::string summary_json(const std::string& host, const std::string& dir,
+                         const std::string& started) {
   return fmt::format(
       R"json({{
   "schema_version": 1,
@@ -413,7 +421,7 @@ std::string summary_json(const std::string& host, const std::string& dir) {
   "run_dir": "{1}"
 }}
 )json",
-      host, dir, kTime);
+      host, dir, started);
 }
 
 }  // namespace
@@ -465,7 +473,7 @@ Fleet write_fleet(const fs::path& dir, const FleetSpec& spec, int night) {
     node.storage();
     write_file(run / "measurements.jsonl", node.w.text());
     write_file(run / "findings.jsonl", "");
-    write_file(run / "summary.json", summary_json(host, run.string()));
+    write_file(run / "summary.json", summary_json(host, run.string(), started_of(spec, night)));
     fleet.run_dirs.push_back(run);
     fleet.measurements += node.w.count();
     fleet.bytes += node.w.text().size();

@@ -387,5 +387,40 @@ TEST(Compare, AgainstAHistoryOfNightsWithOneRunDirectoryPerNode) {
   EXPECT_THAT(text, ::testing::Not(HasSubstr("2026-11-24")));
 }
 
+TEST(Compare, ARunInTheHistoryIsNotItsOwnReference) {
+  // `run --history H` then `compare RUN --against H`: tonight's run, 20% slower, is already in the
+  // history; it must be compared with last night alone (20% below), not with a median that
+  // includes itself (which would read 11% below).
+  if (!history_available()) GTEST_SKIP() << "built without HDF5";
+  TempDir dir;
+  const fs::path history = dir.path() / "fleet.h5";
+  synthetic::FleetSpec spec;
+  spec.nodes = 2;
+  spec.faults = false;
+  std::string text;
+  const fs::path last_night = dir.path() / "last-night";
+  synthetic::write_fleet(last_night, spec, 1);
+  const fs::path tonight = dir.path() / "tonight";
+  synthetic::write_fleet(tonight, spec, 1);
+  for (std::size_t i = 0; i < spec.nodes; ++i) {
+    set_started(last_night / synthetic::node_name(i), "2026-11-29T02:00:00Z");
+    set_started(tonight / synthetic::node_name(i), "2026-11-30T02:00:00Z");
+  }
+  scale_run(tonight / synthetic::node_name(0), 0.8);
+  EXPECT_EQ(evaluate({last_night.string()}, text, "", "", history.string()), 0) << text;
+  evaluate({tonight.string()}, text, "", "", history.string());
+  CompareArgs args;
+  args.dirs = {(tonight / synthetic::node_name(0)).string()};
+  args.against = history.string();
+  args.last = 1;  // one other night, though tonight is the last run in the file
+  EXPECT_EQ(capture([&](std::FILE* out) { return compare_command(args, registry(), out); }, text),
+            1)
+      << text;
+  EXPECT_THAT(text, HasSubstr("with 1 earlier run(s) of history"));
+  EXPECT_THAT(text, HasSubstr("is 20% below its reference"));
+  EXPECT_THAT(text, ::testing::Not(HasSubstr("11% below")));
+  EXPECT_THAT(text, ::testing::ContainsRegex("node00000 +2026-11-29T02:00:00Z [0-9.]+  now"));
+}
+
 }  // namespace
 }  // namespace fabcheck

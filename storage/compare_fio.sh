@@ -11,7 +11,8 @@
 #
 # How the loader's small-file path and the fio job correspond, file for file:
 #   fabcheck storage.loader                      fio
-#   files written, then one syncfs               --rw=write, then `sync -f` (syncfs)
+#   files and as many bytes of shards written,   the files for each W (twice the bytes with two
+#     then one syncfs                              W) written with --rw=write, then `sync -f`
 #   page cache dropped before the point          the same fadvise(DONTNEED) over every file
 #   W threads share one shuffled list of all     --numjobs=W --thread, each job --nrfiles=N/W of
 #     N files, each file read once                 its own, --file_service_type=random, each once
@@ -20,9 +21,10 @@
 #                                                   --fadvise_hint=0: no fadvise per open, as the
 #                                                   loader makes none)
 #   stops after all files or SECONDS             --runtime=SECONDS (without --time_based)
-# The loader's target is 0.90, not 0.95: a 1-thread point lasts about a second here (samples/s
-# from ~8000 opens), and the fio job splits the files into W fixed shares where the loader's
-# threads share one list, so their last files do not end together.
+# The loader's target is 0.90, not 0.95: a point lasts 1-3 s (each of 8192 files read once, the
+# data set bounds it, not SECONDS), it follows 2 GB of writes on both sides whose write-back on a
+# VM's host it may meet, and the fio job splits the files into W fixed shares where the loader's
+# threads share one list, so fio's jobs do not end together.
 #
 # A shared VM is noisy: each round runs both tools back to back (which goes first alternates by
 # round), and the verdict is the median of the per-round ratios; every round's figures are printed.
@@ -122,29 +124,35 @@ for root, _, files in os.walk(sys.argv[1]):
 PY
 }
 
-# fio_loader: for each W in LOADER_WORKERS, writes the small files afresh (as the loader writes
-# its own each run), drops them from the page cache and reads them as the loader does; prints
-# samples/s per W.
+# fio_loader: writes the small files for each W in LOADER_WORKERS (W jobs of N/W files each), then
+# one syncfs, then for each W drops them from the page cache and reads them as the loader does;
+# prints samples/s per W. With two thread counts fio writes 2 x LOADER_BYTES before reading, as the
+# loader does (small files and shards): on a VM whose host caches writes, reads right after a
+# write contend with the host's writeback, so both write as much, the same way, before reading.
 fio_loader() {
   local figures=() workers
   for workers in ${LOADER_WORKERS//,/ }; do
-    local dir="$FIO_DIR/loader-$workers" per_job=$((LOADER_FILES / workers))
-    # shellcheck disable=SC2016  # fio expands $jobnum and $filenum
-    local job=(--name=loader --directory="$dir" --filename_format='$jobnum/$filenum'
-      --nrfiles="$per_job" --filesize="$LOADER_SAMPLE" --bs="$LOADER_SAMPLE" --ioengine=psync
-      --direct=0 --numjobs="$workers" --thread)
+    local dir="$FIO_DIR/loader-$workers"
     rm -rf "$dir" && mkdir -p "$dir"
-    fio "${job[@]}" --rw=write --openfiles=1 > /dev/null
-    sync -f "$dir"
+    fio "${LOADER_JOB[@]}" --directory="$dir" --nrfiles=$((LOADER_FILES / workers)) \
+      --numjobs="$workers" --rw=write --openfiles=1 > /dev/null
+  done
+  sync -f "$FIO_DIR"
+  for workers in ${LOADER_WORKERS//,/ }; do
+    local dir="$FIO_DIR/loader-$workers"
     drop_cached "$dir"
-    fio "${job[@]}" --rw=read --file_service_type=random --invalidate=0 --fadvise_hint=0 \
+    fio "${LOADER_JOB[@]}" --directory="$dir" --nrfiles=$((LOADER_FILES / workers)) \
+      --numjobs="$workers" --rw=read --file_service_type=random --invalidate=0 --fadvise_hint=0 \
       --runtime="$SECONDS_PER_PATTERN" --group_reporting --output-format=json \
       > "$WORK/fio-loader-$workers.json"
     figures+=("$(fio_value "$WORK/fio-loader-$workers.json" iops)")
-    rm -rf "$dir"
   done
+  for workers in ${LOADER_WORKERS//,/ }; do rm -rf "$FIO_DIR/loader-$workers"; done
   echo "${figures[*]}"
 }
+# shellcheck disable=SC2016  # fio expands $jobnum and $filenum
+LOADER_JOB=(--name=loader --filename_format='$jobnum/$filenum' --filesize="$LOADER_SAMPLE"
+  --bs="$LOADER_SAMPLE" --ioengine=psync --direct=0 --thread)
 
 # pair FABCHECK_COMMAND FIO_COMMAND: runs both, fabcheck first in odd rounds and fio first in even
 # ones; prints fabcheck's figures, "|", fio's.

@@ -9,22 +9,24 @@
 #                        LOADER_BYTES (1G) in files of LOADER_SAMPLE (128K), read whole at random,
 #                        each once, by W threads for each W in LOADER_WORKERS (1,4); samples/s
 #
-# How the loader's small-file path and the fio job correspond, file for file:
+# How the loader's small-file path and the fio job correspond, step for step (fio_loader):
 #   fabcheck storage.loader                      fio
-#   files and as many bytes of shards written,   the files for each W (twice the bytes with two
-#     then one syncfs                              W) written with --rw=write, then `sync -f`
-#   page cache dropped before the point          the same fadvise(DONTNEED) over every file
-#   W threads share one shuffled list of all     --numjobs=W --thread, each job --nrfiles=N/W of
-#     N files, each file read once                 its own, --file_service_type=random, each once
-#   open, read the sample whole (buffered),      --ioengine=psync --direct=0 --bs=--filesize=SAMPLE
-#     read to EOF, close                           (open, one pread, close; --invalidate=0 and
-#                                                   --fadvise_hint=0: no fadvise per open, as the
-#                                                   loader makes none)
+#   N small files, then as many bytes of         the same files (in P folders, P the most threads)
+#     LOADER_SHARD shards, then one syncfs         and shards with --rw=write, then `sync -f`
+#   for each W: page cache dropped               the same fadvise(DONTNEED) over every file
+#   W threads share one shuffled list of all     W jobs (--thread): --opendir of all folders for
+#     N files, each file read once                 W=1, one folder a job for W=P;
+#                                                  --file_service_type=random, each file once
+#   open, read the sample whole (buffered),      --ioengine=psync --direct=0 --bs=SAMPLE (open,
+#     read to EOF, close                           one pread, close; --invalidate=0 and
+#                                                  --fadvise_hint=0: no fadvise per open, as the
+#                                                  loader makes none)
 #   stops after all files or SECONDS             --runtime=SECONDS (without --time_based)
+#   then the shards dropped and read             the same (not compared)
 # The loader's target is 0.90, not 0.95: a point lasts 1-3 s (each of 8192 files read once, the
-# data set bounds it, not SECONDS), it follows 2 GB of writes on both sides whose write-back on a
-# VM's host it may meet, and the fio job splits the files into W fixed shares where the loader's
-# threads share one list, so fio's jobs do not end together.
+# data set bounds it, not SECONDS), on a VM it may meet the host's write-back of the 2 GB written
+# just before, and fio's jobs each own a share of the files where the loader's threads share one
+# list, so fio's jobs do not end together.
 #
 # A shared VM is noisy: each round runs both tools back to back (which goes first alternates by
 # round), and the verdict is the median of the per-round ratios; every round's figures are printed.
@@ -43,6 +45,7 @@ PATTERNS=${COMPARE_PATTERNS:-seq_write seq_read rand_read loader}
 LOADER_BYTES=${LOADER_BYTES:-1G}
 LOADER_SAMPLE=${LOADER_SAMPLE:-128K}
 LOADER_WORKERS=${LOADER_WORKERS:-1,4}
+LOADER_SHARD=${LOADER_SHARD:-64M}
 command -v fio > /dev/null || { echo "fio not found (scripts/setup.sh installs it)" >&2; exit 2; }
 command -v python3 > /dev/null || { echo "python3 not found" >&2; exit 2; }
 FABCHECK=$(realpath "$FABCHECK")
@@ -59,6 +62,16 @@ bytes_of() {  # 128K -> 131072
 print(int(s[:-1]) * u[s[-1].upper()] if s[-1].upper() in u else int(s))" "$1"
 }
 LOADER_FILES=$(($(bytes_of "$LOADER_BYTES") / $(bytes_of "$LOADER_SAMPLE")))
+# fio's jobs cannot share one list of files as the loader's threads do: the files are split into
+# folders, one a job at the most threads, all of them for one thread.
+LOADER_PARTS=1
+for workers in ${LOADER_WORKERS//,/ }; do ((workers > LOADER_PARTS)) && LOADER_PARTS=$workers; done
+for workers in ${LOADER_WORKERS//,/ }; do
+  ((workers == 1 || workers == LOADER_PARTS)) ||
+    { echo "LOADER_WORKERS: 1 and one other count only ($LOADER_WORKERS)" >&2; exit 2; }
+done
+((LOADER_FILES % LOADER_PARTS == 0)) ||
+  { echo "LOADER_BYTES / LOADER_SAMPLE ($LOADER_FILES) not a multiple of $LOADER_PARTS" >&2; exit 2; }
 
 # fabcheck_figures PROBE METRIC [OPTION...]: runs one probe single-process and prints the metric's
 # value, one per record (the loader gives one per worker count, in LOADER_WORKERS' order).
@@ -102,7 +115,8 @@ fio_figure() {
 fio_value() {  # fio_value JSON bw|iops
   python3 - "$1" "$2" <<'PY'
 import json, sys
-job = json.load(open(sys.argv[1]))["jobs"][0]
+text = open(sys.argv[1]).read()
+job = json.loads(text[text.index("{"):])["jobs"][0]  # after any "opendir added N files" line
 side = job["write"] if job["write"]["io_bytes"] > 0 else job["read"]
 print(side["bw_bytes"] / 1e9 if sys.argv[2] == "bw" else side["iops"])
 PY
@@ -124,35 +138,47 @@ for root, _, files in os.walk(sys.argv[1]):
 PY
 }
 
-# fio_loader: writes the small files for each W in LOADER_WORKERS (W jobs of N/W files each), then
-# one syncfs, then for each W drops them from the page cache and reads them as the loader does;
-# prints samples/s per W. With two thread counts fio writes 2 x LOADER_BYTES before reading, as the
-# loader does (small files and shards): on a VM whose host caches writes, reads right after a
-# write contend with the host's writeback, so both write as much, the same way, before reading.
+# fio_loader: storage.loader's sequence with fio, point for point: the small files (in as many
+# folders as the most threads asked for), then as many bytes of shards, one syncfs; then for each W
+# the small files dropped from the page cache and read by W jobs (all folders for W=1, a folder a
+# job for the most), then the shards dropped and read (not a figure: the I/O the loader does
+# between its points). Prints small-file samples/s per W.
 fio_loader() {
-  local figures=() workers
-  for workers in ${LOADER_WORKERS//,/ }; do
-    local dir="$FIO_DIR/loader-$workers"
-    rm -rf "$dir" && mkdir -p "$dir"
-    fio "${LOADER_JOB[@]}" --directory="$dir" --nrfiles=$((LOADER_FILES / workers)) \
-      --numjobs="$workers" --rw=write --openfiles=1 > /dev/null
+  local small="$FIO_DIR/loader/small" shards="$FIO_DIR/loader/shards" workers part
+  local figures=() reads=(--ioengine=psync --direct=0 --thread --rw=read --invalidate=0
+    --fadvise_hint=0 --group_reporting --runtime="$SECONDS_PER_PATTERN")
+  rm -rf "$FIO_DIR/loader"
+  for ((part = 0; part < LOADER_PARTS; ++part)); do
+    mkdir -p "$small/$part"
+    # shellcheck disable=SC2016  # fio expands $filenum
+    fio --name=small --directory="$small/$part" --filename_format='$filenum' \
+      --nrfiles=$((LOADER_FILES / LOADER_PARTS)) --filesize="$LOADER_SAMPLE" --bs="$LOADER_SAMPLE" \
+      --ioengine=psync --rw=write --openfiles=1 > /dev/null
   done
+  mkdir -p "$shards"
+  # shellcheck disable=SC2016  # fio expands $filenum
+  fio --name=shards --directory="$shards" --filename_format='$filenum' \
+    --nrfiles=$(($(bytes_of "$LOADER_BYTES") / $(bytes_of "$LOADER_SHARD"))) \
+    --filesize="$LOADER_SHARD" --bs=1M --ioengine=psync --rw=write --openfiles=1 > /dev/null
   sync -f "$FIO_DIR"
   for workers in ${LOADER_WORKERS//,/ }; do
-    local dir="$FIO_DIR/loader-$workers"
-    drop_cached "$dir"
-    fio "${LOADER_JOB[@]}" --directory="$dir" --nrfiles=$((LOADER_FILES / workers)) \
-      --numjobs="$workers" --rw=read --file_service_type=random --invalidate=0 --fadvise_hint=0 \
-      --runtime="$SECONDS_PER_PATTERN" --group_reporting --output-format=json \
-      > "$WORK/fio-loader-$workers.json"
+    local jobs=(--name=small --opendir="$small")
+    if ((workers > 1)); then
+      jobs=()
+      for ((part = 0; part < workers; ++part)); do
+        jobs+=(--name="small$part" --opendir="$small/$part")
+      done
+    fi
+    drop_cached "$small"
+    fio "${reads[@]}" --bs="$LOADER_SAMPLE" --file_service_type=random --output-format=json \
+      "${jobs[@]}" > "$WORK/fio-loader-$workers.json"
     figures+=("$(fio_value "$WORK/fio-loader-$workers.json" iops)")
+    drop_cached "$shards"
+    fio "${reads[@]}" --bs=1M --name=shards --opendir="$shards" > /dev/null
   done
-  for workers in ${LOADER_WORKERS//,/ }; do rm -rf "$FIO_DIR/loader-$workers"; done
+  rm -rf "$FIO_DIR/loader"
   echo "${figures[*]}"
 }
-# shellcheck disable=SC2016  # fio expands $jobnum and $filenum
-LOADER_JOB=(--name=loader --filename_format='$jobnum/$filenum' --filesize="$LOADER_SAMPLE"
-  --bs="$LOADER_SAMPLE" --ioengine=psync --direct=0 --thread)
 
 # pair FABCHECK_COMMAND FIO_COMMAND: runs both, fabcheck first in odd rounds and fio first in even
 # ones; prints fabcheck's figures, "|", fio's.
@@ -204,7 +230,7 @@ for ((round = 1; round <= ROUNDS; ++round)); do
   if wants loader; then
     result=$(pair "fabcheck_figures storage.loader small_files_samples_per_s \
       storage.loader_bytes=$LOADER_BYTES storage.loader_sample=$LOADER_SAMPLE \
-      storage.loader_workers=$LOADER_WORKERS storage.duration_s=$SECONDS_PER_PATTERN" fio_loader)
+      storage.loader_shard=$LOADER_SHARD storage.loader_workers=$LOADER_WORKERS storage.duration_s=$SECONDS_PER_PATTERN" fio_loader)
     read -r -a mine <<< "${result%%|*}"
     read -r -a theirs <<< "${result##*|}"
     ((${#mine[@]} == ${#LOADER_NAMES[@]} && ${#theirs[@]} == ${#LOADER_NAMES[@]})) ||

@@ -8,42 +8,15 @@
 #include <algorithm>
 #include <map>
 #include <set>
-#include <sstream>
 
 #include "bench/coll/nccl_gpu_assignment.hpp"
+#include "bench/core/cpu_list.hpp"
 #include "fabric/text_scan.hpp"
 #include "kernels/device_selection.hpp"
 #include "results/evaluator.hpp"
 
 namespace fabcheck {
 namespace {
-
-std::string list_text(const std::vector<int>& values) {
-  std::string out;
-  for (std::size_t i = 0; i < values.size();) {
-    std::size_t j = i;
-    while (j + 1 < values.size() && values[j + 1] == values[j] + 1) ++j;
-    out += (out.empty() ? "" : ",") + std::to_string(values[i]) +
-           (j > i ? "-" + std::to_string(values[j]) : "");
-    i = j + 1;
-  }
-  return out;
-}
-
-std::vector<int> parse_list(const std::string& text) {
-  std::vector<int> out;
-  std::istringstream in(text);
-  std::string item;
-  while (std::getline(in, item, ',')) {
-    const std::size_t dash = item.find('-');
-    const auto first = text::parse_small_int(item.substr(0, dash));
-    const auto last =
-        dash == std::string::npos ? first : text::parse_small_int(item.substr(dash + 1));
-    if (!first || !last) continue;
-    for (int value = *first; value <= *last; ++value) out.push_back(value);
-  }
-  return out;
-}
 
 int node_of_cpu(const HwlocMachine& machine, int cpu) {
   for (const auto& [node, cpus] : machine.numa_cpus) {
@@ -160,10 +133,10 @@ std::vector<Measurement> numa_measurements(const HwlocMachine& machine,
   }
   const std::vector<int> cpu_node_list(cpu_nodes.begin(), cpu_nodes.end());
   auto describe = [&](Measurement& m) {
-    m.params["cpus"] = list_text(placement.cpus);
-    m.params["cpu_numa_nodes"] = list_text(cpu_node_list);
+    m.params["cpus"] = format_cpu_list(placement.cpus);
+    m.params["cpu_numa_nodes"] = format_cpu_list(cpu_node_list);
     m.params["mempolicy"] = placement.mempolicy;
-    if (!placement.mem_nodes.empty()) m.params["mem_nodes"] = list_text(placement.mem_nodes);
+    if (!placement.mem_nodes.empty()) m.params["mem_nodes"] = format_cpu_list(placement.mem_nodes);
     m.params["local_rank"] = std::to_string(placement.local_rank);
     m.params["local_size"] = std::to_string(placement.local_size);
     m.params["numa_nodes"] = std::to_string(machine.numa_cpus.size());
@@ -202,7 +175,7 @@ std::vector<Measurement> numa_measurements(const HwlocMachine& machine,
   auto place = [&](Measurement& m) {
     describe(m);
     m.params["gpus"] = gpu_list;
-    m.params["gpu_numa"] = list_text(gpu_node_list);
+    m.params["gpu_numa"] = format_cpu_list(gpu_node_list);
     if (!nic_list.empty()) {
       m.params["nic"] = nic_list;
       m.params["nic_numa"] = nic_nodes;
@@ -260,7 +233,7 @@ std::vector<Finding> judge_numa(const std::vector<Measurement>& measurements) {
     if (m.probe != kHostNumaProbe || m.metric != "cpus_off_gpu_numa" ||
         m.status != MeasurementStatus::ok)
       continue;
-    const auto nodes = parse_list(param_of(m, "gpu_numa"));
+    const auto nodes = parse_cpu_list(param_of(m, "gpu_numa")).value_or(std::vector<int>{});
     if (nodes.size() == 1)
       node_of_local_rank[m.host][std::atoi(param_of(m, "local_rank").c_str())] = nodes.front();
   }

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "storage/mix64.hpp"
+
 namespace fabcheck {
 
 namespace {
@@ -13,16 +15,10 @@ namespace {
 constexpr std::uint64_t kBlockBytes = 4096;
 constexpr std::uint64_t kOffsetStride = 0x9E3779B97F4A7C15ull;
 
-// splitmix64's finaliser: a good mix of rank and block number, computed once per 4 KiB.
+// A good mix of rank and block number, computed once per 4 KiB.
 std::uint64_t block_key(int rank, std::uint64_t block) {
-  std::uint64_t h = block * 0xD1B54A32D192ED03ull +
-                    (static_cast<std::uint64_t>(rank) + 1) * 0xA0761D6478BD642Full;
-  h ^= h >> 30;
-  h *= 0xBF58476D1CE4E5B9ull;
-  h ^= h >> 27;
-  h *= 0x94D049BB133111EBull;
-  h ^= h >> 31;
-  return h;
+  return mix64(block * 0xD1B54A32D192ED03ull +
+               (static_cast<std::uint64_t>(rank) + 1) * 0xA0761D6478BD642Full);
 }
 
 void require_aligned(std::uint64_t offset, std::size_t size) {

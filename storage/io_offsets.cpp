@@ -5,21 +5,9 @@
 #include <bit>
 #include <stdexcept>
 
+#include "storage/mix64.hpp"
+
 namespace fabcheck {
-
-namespace {
-
-// splitmix64's finaliser.
-std::uint64_t mix(std::uint64_t x) {
-  x ^= x >> 30;
-  x *= 0xBF58476D1CE4E5B9ull;
-  x ^= x >> 27;
-  x *= 0x94D049BB133111EBull;
-  x ^= x >> 31;
-  return x;
-}
-
-}  // namespace
 
 IoOffsets::IoOffsets(bool random, std::uint64_t block_size, std::uint64_t region_bytes,
                      std::uint64_t seed)
@@ -41,7 +29,7 @@ IoOffsets::IoOffsets(bool random, std::uint64_t block_size, std::uint64_t region
 void IoOffsets::start_pass() {
   position_ = 0;
   for (std::size_t round = 0; round < round_keys_.size(); ++round) {
-    round_keys_[round] = mix(seed_ ^ mix(pass_ * round_keys_.size() + round + 1));
+    round_keys_[round] = mix64(seed_ ^ mix64(pass_ * round_keys_.size() + round + 1));
   }
   ++pass_;
 }
@@ -51,7 +39,7 @@ std::uint64_t IoOffsets::permute(std::uint64_t index) const {
   std::uint64_t left = index >> half_bits_;
   std::uint64_t right = index & mask;
   for (const std::uint64_t key : round_keys_) {
-    const std::uint64_t next = left ^ (mix(right ^ key) & mask);
+    const std::uint64_t next = left ^ (mix64(right ^ key) & mask);
     left = right;
     right = next;
   }

@@ -5,19 +5,12 @@
 #include <gtest/gtest.h>
 
 #include "results/config_error.hpp"
+#include "tests/unit/fabric/node_table_profile.hpp"
 
 namespace fabcheck {
 namespace {
 
-Profile profile_with(std::map<std::string, std::string> node) {
-  Profile profile;
-  profile.name = "p";
-  profile.path = "p.toml";
-  long line = 3;
-  for (const auto& [key, value] : node) profile.node_lines[key] = line++;
-  profile.node = std::move(node);
-  return profile;
-}
+using testing::profile_with;
 
 TEST(FabricProfile, NodeTableBecomesExpectations) {
   const auto expected = fabric_expectations_from(profile_with(

@@ -35,8 +35,9 @@ struct Comparison {
   std::size_t only_now = 0;       // figures the reference lacks
 };
 
-// Whether reference run `a` is the run `b` being compared: the same start and a host in common (a
-// run appended to the history it is then compared with), or the same directory.
+// Whether reference run `a` is the run `b` being compared: the same directory (how a run appended
+// to a history by `run --history` is found: history runs carry no hosts), or, for a run directory
+// given as the reference, the same start and a host in common (a copy of the run).
 bool same_run(const RunInfo& a, const RunInfo& b);
 // For each reference run, whether it is one of `now`'s runs; those are never a reference.
 std::vector<bool> runs_compared(const FleetStore& now, const FleetStore& reference);

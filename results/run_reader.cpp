@@ -11,6 +11,7 @@
 #include "results/config_error.hpp"
 #include "results/json_line.hpp"
 #include "results/jsonl_reader.hpp"
+#include "results/measurement_scan.hpp"
 #include "results/record_lines.hpp"
 
 namespace fabcheck {
@@ -196,11 +197,15 @@ void read_run_dir(const fs::path& dir, FleetStore& store) {
             store.runs[run].truncated = true;
             return;
           }
-          const RecordPlace place{&measurements_name, number};
-          if (!json.parse(line)) {
-            throw ConfigError(place.describe() + ": invalid JSON: " + json.error());
+          // The one-pass scan reads plain records; anything else (an escape, an error to name)
+          // takes the strict path, which gives the same fields or the precise error.
+          if (!scan_measurement_line(line, fields)) {
+            const RecordPlace place{&measurements_name, number};
+            if (!json.parse(line)) {
+              throw ConfigError(place.describe() + ": invalid JSON: " + json.error());
+            }
+            read_measurement_fields(json, place, fields);
           }
-          read_measurement_fields(json, place, fields);
           rows.add(fields);
         });
   } else {

@@ -1,0 +1,391 @@
+// One-pass scan of a measurement line, strict as JsonLine + read_measurement_fields, or false.
+#include "results/measurement_scan.hpp"
+
+#include <bit>
+#include <charconv>
+#include <cstdint>
+#include <cstring>
+#include <limits>
+#include <system_error>
+#include <utility>
+
+namespace fabcheck {
+namespace {
+
+constexpr std::size_t kMaxDepth = 32;  // JsonLine::parse's default
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// The first '"', '\\' or control character (< 0x20) in [p, end), or end. Eight bytes at a time: in
+// each of the three masks the lowest set high bit marks the first byte that matches (a borrow only
+// spreads upwards from a match), so the lowest bit of their union is the first special byte.
+const char* find_special(const char* p, const char* end) {
+  if constexpr (std::endian::native == std::endian::little) {
+    constexpr std::uint64_t kOnes = 0x0101010101010101ull;
+    constexpr std::uint64_t kHighs = 0x8080808080808080ull;
+    constexpr std::uint64_t kQuotes = kOnes * '"';
+    constexpr std::uint64_t kBackslashes = kOnes * '\\';
+    while (end - p >= 8) {
+      std::uint64_t word = 0;
+      std::memcpy(&word, p, 8);
+      const std::uint64_t quote = word ^ kQuotes;
+      const std::uint64_t backslash = word ^ kBackslashes;
+      const std::uint64_t hits = (((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash) |
+                                  ((word - kOnes * 0x20) & ~word)) &
+                                 kHighs;
+      if (hits != 0) return p + (std::countr_zero(hits) >> 3);
+      p += 8;
+    }
+  }
+  while (p != end && *p != '"' && *p != '\\' && static_cast<unsigned char>(*p) >= 0x20) ++p;
+  return p;
+}
+
+// JsonLine::as_double's conversion where it is exact (out of range: false, left to strtod there).
+bool to_double(std::string_view text, double& out) {
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return error == std::errc() && end == text.data() + text.size();
+}
+
+template <typename Integer>
+bool to_integer(std::string_view text, Integer& out) {
+  const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
+  return error == std::errc() && end == text.data() + text.size();
+}
+
+class Scanner {
+ public:
+  explicit Scanner(std::string_view line) : p_(line.data()), end_(line.data() + line.size()) {}
+
+  bool at_end() const { return p_ == end_; }
+
+  void whitespace() {
+    while (p_ != end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\n' || *p_ == '\r')) ++p_;
+  }
+
+  bool eat(char c) {
+    if (p_ == end_ || *p_ != c) return false;
+    ++p_;
+    return true;
+  }
+
+  bool peek(char c) const { return p_ != end_ && *p_ == c; }
+
+  // A string with neither an escape nor a control character: its text is a view of the line.
+  bool string(std::string_view& out) {
+    if (!eat('"')) return false;
+    const char* start = p_;
+    const char* stop = find_special(start, end_);
+    if (stop == end_ || *stop != '"') return false;
+    out = std::string_view(start, static_cast<std::size_t>(stop - start));
+    p_ = stop + 1;
+    return true;
+  }
+
+  // A number literal by JSON's grammar (as JsonLine::parse_number).
+  bool number(std::string_view& out) {
+    const char* start = p_;
+    if (p_ != end_ && *p_ == '-') ++p_;
+    if (p_ == end_ || !is_digit(*p_)) return false;
+    if (*p_ == '0') {
+      ++p_;
+    } else {
+      while (p_ != end_ && is_digit(*p_)) ++p_;
+    }
+    if (p_ != end_ && *p_ == '.') {
+      ++p_;
+      if (p_ == end_ || !is_digit(*p_)) return false;
+      while (p_ != end_ && is_digit(*p_)) ++p_;
+    }
+    if (p_ != end_ && (*p_ == 'e' || *p_ == 'E')) {
+      ++p_;
+      if (p_ != end_ && (*p_ == '+' || *p_ == '-')) ++p_;
+      if (p_ == end_ || !is_digit(*p_)) return false;
+      while (p_ != end_ && is_digit(*p_)) ++p_;
+    }
+    out = std::string_view(start, static_cast<std::size_t>(p_ - start));
+    return true;
+  }
+
+  bool literal(std::string_view word) {
+    if (static_cast<std::size_t>(end_ - p_) < word.size() ||
+        std::memcmp(p_, word.data(), word.size()) != 0) {
+      return false;
+    }
+    p_ += word.size();
+    return true;
+  }
+
+  // A number, or null for NaN (read_measurement_fields' `number`).
+  bool number_or_null(double& out) {
+    if (peek('n')) {
+      out = kNaN;
+      return literal("null");
+    }
+    std::string_view text;
+    return number(text) && to_double(text, out);
+  }
+
+  bool unsigned_integer(std::uint64_t& out) {
+    std::string_view text;
+    return number(text) && text.front() != '-' && to_integer(text, out);
+  }
+
+  // Any JSON value at `depth` (the record itself is at 0), checked and passed over.
+  bool skip_value(std::size_t depth) {
+    if (p_ == end_) return false;
+    switch (*p_) {
+      case '"': {
+        std::string_view text;
+        return string(text);
+      }
+      case '{':
+      case '[': {
+        if (depth >= kMaxDepth) return false;
+        const bool object = *p_ == '{';
+        const char close = object ? '}' : ']';
+        ++p_;
+        whitespace();
+        if (eat(close)) return true;
+        while (true) {
+          if (object) {
+            std::string_view key;
+            if (!string(key)) return false;
+            whitespace();
+            if (!eat(':')) return false;
+            whitespace();
+          }
+          if (!skip_value(depth + 1)) return false;
+          whitespace();
+          if (eat(',')) {
+            whitespace();
+            continue;
+          }
+          return eat(close);
+        }
+      }
+      case 't':
+        return literal("true");
+      case 'f':
+        return literal("false");
+      case 'n':
+        return literal("null");
+      default: {
+        std::string_view text;
+        return number(text);
+      }
+    }
+  }
+
+  // The members of an object (at `{`): `member(key)` reads each value; false stops.
+  template <typename Member>
+  bool object(Member&& member) {
+    if (!eat('{')) return false;
+    whitespace();
+    if (eat('}')) return true;
+    while (true) {
+      std::string_view key;
+      if (!string(key)) return false;
+      whitespace();
+      if (!eat(':')) return false;
+      whitespace();
+      if (!member(key)) return false;
+      whitespace();
+      if (eat(',')) {
+        whitespace();
+        continue;
+      }
+      return eat('}');
+    }
+  }
+
+ private:
+  const char* p_;
+  const char* end_;
+};
+
+// The fields read_measurement_fields reads, one bit each (0: a member it ignores).
+constexpr std::uint32_t kSchemaVersionField = 1u << 0;
+constexpr std::uint32_t kKindField = 1u << 1;
+constexpr std::uint32_t kProbeField = 1u << 2;
+constexpr std::uint32_t kMetricField = 1u << 3;
+constexpr std::uint32_t kValueField = 1u << 4;
+constexpr std::uint32_t kUnitField = 1u << 5;
+constexpr std::uint32_t kHostField = 1u << 6;
+constexpr std::uint32_t kRankField = 1u << 7;
+constexpr std::uint32_t kSubjectField = 1u << 8;
+constexpr std::uint32_t kPeerField = 1u << 9;
+constexpr std::uint32_t kSizeBytesField = 1u << 10;
+constexpr std::uint32_t kParamsField = 1u << 11;
+constexpr std::uint32_t kStatsField = 1u << 12;
+constexpr std::uint32_t kStatusField = 1u << 13;
+constexpr std::uint32_t kMessageField = 1u << 14;
+constexpr std::uint32_t kTimeUtcField = 1u << 15;
+constexpr std::uint32_t kAllFields = (1u << 16) - 1;
+
+std::uint32_t field_of(std::string_view key) {
+  if (key.empty()) return 0;
+  switch (key.front()) {
+    case 'h':
+      return key == "host" ? kHostField : 0;
+    case 'k':
+      return key == "kind" ? kKindField : 0;
+    case 'm':
+      return key == "metric" ? kMetricField : key == "message" ? kMessageField : 0;
+    case 'p':
+      return key == "probe"    ? kProbeField
+             : key == "peer"   ? kPeerField
+             : key == "params" ? kParamsField
+                               : 0;
+    case 'r':
+      return key == "rank" ? kRankField : 0;
+    case 's':
+      return key == "subject"          ? kSubjectField
+             : key == "status"         ? kStatusField
+             : key == "stats"          ? kStatsField
+             : key == "size_bytes"     ? kSizeBytesField
+             : key == "schema_version" ? kSchemaVersionField
+                                       : 0;
+    case 't':
+      return key == "time_utc" ? kTimeUtcField : 0;
+    case 'u':
+      return key == "unit" ? kUnitField : 0;
+    case 'v':
+      return key == "value" ? kValueField : 0;
+    default:
+      return 0;
+  }
+}
+
+bool read_stats(Scanner& scan, SampleStats& stats) {
+  const std::pair<std::string_view, double*> numbers[] = {
+      {"min", &stats.min}, {"median", &stats.median}, {"max", &stats.max},
+      {"p99", &stats.p99}, {"mean", &stats.mean},     {"cv", &stats.cv}};
+  constexpr std::uint32_t kCountBit = 1u << 6;
+  std::uint32_t seen = 0;
+  const bool read = scan.object([&](std::string_view key) {
+    if (key == "count") {
+      if ((seen & kCountBit) != 0) return false;  // repeated: which one counts is left to the
+      seen |= kCountBit;                          // strict reader
+      std::uint64_t count = 0;
+      if (!scan.unsigned_integer(count)) return false;
+      stats.count = static_cast<std::size_t>(count);
+      return true;
+    }
+    for (std::uint32_t i = 0; i < 6; ++i) {
+      if (key != numbers[i].first) continue;
+      if ((seen & (1u << i)) != 0) return false;
+      seen |= 1u << i;
+      return scan.number_or_null(*numbers[i].second);
+    }
+    return scan.skip_value(2);  // a member the strict reader ignores
+  });
+  return read && seen == (1u << 7) - 1;
+}
+
+bool read_member(Scanner& scan, std::uint32_t field, MeasurementFields& out) {
+  switch (field) {
+    case kSchemaVersionField: {
+      std::string_view text;
+      std::int64_t version = 0;
+      return scan.number(text) && to_integer(text, version) && version == kSchemaVersion;
+    }
+    case kKindField: {
+      std::string_view kind;
+      return scan.string(kind) && kind == "measurement";
+    }
+    case kProbeField:
+      return scan.string(out.probe);
+    case kMetricField:
+      return scan.string(out.metric);
+    case kValueField:
+      return scan.number_or_null(out.value);
+    case kUnitField:
+      return scan.string(out.unit);
+    case kHostField:
+      return scan.string(out.host);
+    case kRankField: {
+      std::string_view text;
+      std::int64_t rank = 0;
+      if (!scan.number(text) || !to_integer(text, rank) || rank < std::numeric_limits<int>::min() ||
+          rank > std::numeric_limits<int>::max()) {
+        return false;
+      }
+      out.rank = static_cast<int>(rank);
+      return true;
+    }
+    case kSubjectField:
+      return scan.string(out.subject);
+    case kPeerField:
+      return scan.string(out.peer);
+    case kSizeBytesField: {
+      if (scan.peek('n')) {
+        out.size_bytes.reset();
+        return scan.literal("null");
+      }
+      std::uint64_t size = 0;
+      if (!scan.unsigned_integer(size)) return false;
+      out.size_bytes = size;
+      return true;
+    }
+    case kParamsField:
+      return scan.object([&](std::string_view key) {
+        std::string_view value;
+        if (!scan.string(value)) return false;
+        out.params.emplace_back(key, value);
+        return true;
+      });
+    case kStatsField: {
+      if (scan.peek('n')) {
+        out.stats.reset();
+        return scan.literal("null");
+      }
+      SampleStats stats;
+      if (!read_stats(scan, stats)) return false;
+      out.stats = stats;
+      return true;
+    }
+    case kStatusField: {
+      if (!scan.string(out.status_text)) return false;
+      if (out.status_text == "ok") {
+        out.status = MeasurementStatus::ok;
+      } else if (out.status_text == "error") {
+        out.status = MeasurementStatus::error;
+      } else if (out.status_text == "waived") {
+        out.status = MeasurementStatus::waived;
+      } else {
+        return false;
+      }
+      return true;
+    }
+    case kMessageField:
+      return scan.string(out.message);
+    case kTimeUtcField:
+      return scan.string(out.time_utc);
+    default:
+      return scan.skip_value(1);  // a member the strict reader ignores ("by_rank")
+  }
+}
+
+}  // namespace
+
+bool scan_measurement_line(std::string_view line, MeasurementFields& out) {
+  Scanner scan(line);
+  out.params.clear();
+  out.stats.reset();
+  std::uint32_t seen = 0;
+  scan.whitespace();
+  if (!scan.peek('{')) return false;
+  const bool read = scan.object([&](std::string_view key) {
+    const std::uint32_t field = field_of(key);
+    if ((seen & field) != 0) return false;  // a repeated field: left to the strict reader
+    seen |= field;
+    return read_member(scan, field, out);
+  });
+  if (!read || seen != kAllFields) return false;
+  scan.whitespace();
+  return scan.at_end();
+}
+
+}  // namespace fabcheck

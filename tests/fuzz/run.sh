@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Builds the parsers' fuzz targets (NCCL log, sysfs, kernel log) with clang-14 + libFuzzer (ASan, UBSan) and runs each for SECONDS
-# (default 20), seeded with the recorded fixtures. Usage: tests/fuzz/run.sh [SECONDS]
+# Builds the parsers' fuzz targets (NCCL log, sysfs, kernel log, JSON lines, the one-pass
+# measurement scan against the strict reader) with clang-14 + libFuzzer (ASan, UBSan) and runs each
+# for SECONDS (default 20), seeded with the recorded fixtures (and TARGET.dict where there is one).
+# Usage: tests/fuzz/run.sh [SECONDS]
 set -euo pipefail
 seconds="${1:-20}"
 here="$(cd "$(dirname "$0")" && pwd)"
@@ -18,7 +20,8 @@ common=("$root/fabric/text_scan.cpp" "$root/fabric/sysfs_file.cpp" "$root/bench/
         "$root/results/input_path.cpp")
 build() {  # name sources...
   local name="$1"; shift
-  if [[ ! -x "$out/$name" || -n "$(find "$here" "$root/fabric" "$root/host" "$root/results" -newer "$out/$name" -name '*.[ch]pp' | head -1)" ]]; then
+  if [[ ! -x "$out/$name" || -n "$(find "$here" "$root/fabric" "$root/host" "$root/results" "$root/tests/unit/results" \
+    -newer "$out/$name" -name '*.[ch]pp' | head -1)" ]]; then
     echo "fuzz: building $name"
     "$cxx" "${flags[@]}" "$@" "${common[@]}" -o "$out/$name"
   fi
@@ -34,9 +37,12 @@ build kernel_log_fuzz "$here/kernel_log_fuzz.cpp" "$root/host/kernel_log_scan.cp
   "$root/host/kernel_log_line.cpp" "$root/host/kernel_event.cpp" "$root/results/line_input.cpp" \
   "${judging[@]}"
 results=()
-for f in json_line jsonl_reader record_lines fleet_store run_reader finding measurement peer_judge \
-         robust_stats tiers units; do results+=("$root/results/$f.cpp"); done
+for f in json_line jsonl_reader record_lines measurement_scan fleet_store run_reader finding \
+         measurement peer_judge robust_stats tiers units; do results+=("$root/results/$f.cpp"); done
 build jsonl_fuzz "$here/jsonl_fuzz.cpp" "${results[@]}"
+build measurement_scan_fuzz "$here/measurement_scan_fuzz.cpp" "$root/results/measurement_scan.cpp" \
+  "$root/results/json_line.cpp" "$root/results/record_lines.cpp" "$root/results/finding.cpp" \
+  "$root/results/measurement.cpp"
 
 seed() {  # target fixture-dirs...
   local corpus="$out/corpus-$1"; shift
@@ -49,6 +55,7 @@ nccl_corpus="$(seed nccl "$fixtures/nccl")"
 sysfs_corpus="$(seed sysfs "$fixtures/perftest")"
 kernel_log_corpus="$(seed kernel_log "$root/tests/fixtures/host/kernel-log")"
 jsonl_corpus="$(seed jsonl "$root/tests/fixtures/gpu")"
+scan_corpus="$(seed measurement_scan "$root/tests/fixtures/results/measurement-lines")"
 for f in current_link_speed max_link_speed aer_dev_correctable; do
   cp -n "$fixtures/sysfs/healthy/sys/devices/pci0000:16/0000:16:01.0/0000:17:01.0/0000:19:00.0/$f" \
     "$sysfs_corpus/$f" 2>/dev/null || true
@@ -58,11 +65,14 @@ cp -n "$fixtures/sysfs/degraded/sys/class/infiniband/mlx5_5/ports/1/state" "$sys
 
 status=0
 for target in nccl_log_fuzz:"$nccl_corpus" sysfs_fuzz:"$sysfs_corpus" \
-  kernel_log_fuzz:"$kernel_log_corpus" jsonl_fuzz:"$jsonl_corpus"; do
+  kernel_log_fuzz:"$kernel_log_corpus" jsonl_fuzz:"$jsonl_corpus" \
+  measurement_scan_fuzz:"$scan_corpus"; do
   name="${target%%:*}"; corpus="${target#*:}"
+  dict=()
+  [[ -f "$here/$name.dict" ]] && dict=(-dict="$here/$name.dict")
   echo "fuzz: running $name for ${seconds}s"
   (cd "$out" && "./$name" -max_total_time="$seconds" -max_len=65536 -timeout=10 -print_final_stats=1 \
-     "$corpus" 2>"$out/$name.log") || { status=1; echo "fuzz: $name FAILED, see $out/$name.log"; tail -30 "$out/$name.log"; }
+     "${dict[@]}" "$corpus" 2>"$out/$name.log") || { status=1; echo "fuzz: $name FAILED, see $out/$name.log"; tail -30 "$out/$name.log"; }
   grep -E '^stat::number_of_executed_units' "$out/$name.log" || true
 done
 exit $status

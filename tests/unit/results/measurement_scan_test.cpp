@@ -249,6 +249,25 @@ TEST(MeasurementScan, ReadsTheSyntheticFleetsLines) {
   EXPECT_LT(left, scanned / 100);
 }
 
+// The fuzz target's seeds (tests/fixtures/results/measurement-lines): every one the scan reads
+// but the one with escapes.
+TEST(MeasurementScan, ReadsTheFuzzSeeds) {
+  const fs::path dir = fs::path(FABCHECK_FIXTURES_DIR) / "results" / "measurement-lines";
+  std::size_t seeds = 0;
+  for (const auto& entry : fs::directory_iterator(dir)) {
+    if (entry.path().extension() != ".jsonl") continue;
+    ++seeds;
+    const std::vector<std::string> lines = lines_of(entry.path());
+    ASSERT_EQ(lines.size(), 1u) << entry.path();
+    if (entry.path().filename() == "synthetic-escaped.jsonl") {
+      expect_left(lines.front(), true);
+    } else {
+      expect_scanned(lines.front());
+    }
+  }
+  EXPECT_EQ(seeds, 6u);
+}
+
 TEST(MeasurementScan, ReadsMembersInAnyOrderWithAnyWhitespace) {
   const Members members = base();
   expect_scanned(compose(members));

@@ -7,7 +7,6 @@
 #include <cstring>
 #include <limits>
 #include <system_error>
-#include <utility>
 
 namespace fabcheck {
 namespace {
@@ -16,6 +15,31 @@ constexpr std::size_t kMaxDepth = 32;  // JsonLine::parse's default
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+// `text` == `word`, compared in at most two 8-byte loads (a memcpy of a constant size is inlined;
+// a memcmp of one is a call).
+template <std::size_t N>
+bool is(std::string_view text, const char (&word)[N]) {
+  constexpr std::size_t kSize = N - 1;
+  if (text.size() != kSize) return false;
+  if constexpr (kSize <= 8) {
+    std::uint64_t a = 0;
+    std::uint64_t b = 0;
+    std::memcpy(&a, text.data(), kSize);
+    std::memcpy(&b, word, kSize);
+    return a == b;
+  } else if constexpr (kSize <= 16) {
+    std::uint64_t a[2];
+    std::uint64_t b[2];
+    std::memcpy(&a[0], text.data(), 8);
+    std::memcpy(&a[1], text.data() + kSize - 8, 8);
+    std::memcpy(&b[0], word, 8);
+    std::memcpy(&b[1], word + kSize - 8, 8);
+    return a[0] == b[0] && a[1] == b[1];
+  } else {
+    return std::memcmp(text.data(), word, kSize) == 0;
+  }
+}
 
 // The first '"', '\\' or control character (< 0x20) in [p, end), or end. Eight bytes at a time: in
 // each of the three masks the lowest set high bit marks the first byte that matches (a borrow only
@@ -61,7 +85,10 @@ class Scanner {
   bool at_end() const { return p_ == end_; }
 
   void whitespace() {
-    while (p_ != end_ && (*p_ == ' ' || *p_ == '\t' || *p_ == '\n' || *p_ == '\r')) ++p_;
+    const char* p = p_;  // a local: stores into the fields could alias the member
+    if (p != end_ && static_cast<unsigned char>(*p) > ' ') return;  // the usual case: none
+    while (p != end_ && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) ++p;
+    p_ = p;
   }
 
   bool eat(char c) {
@@ -74,37 +101,41 @@ class Scanner {
 
   // A string with neither an escape nor a control character: its text is a view of the line.
   bool string(std::string_view& out) {
-    if (!eat('"')) return false;
-    const char* start = p_;
-    const char* stop = find_special(start, end_);
-    if (stop == end_ || *stop != '"') return false;
-    out = std::string_view(start, static_cast<std::size_t>(stop - start));
+    const char* const end = end_;
+    if (p_ == end || *p_ != '"') return false;
+    const char* const start = p_ + 1;
+    const char* const stop = find_special(start, end);
+    if (stop == end || *stop != '"') return false;
     p_ = stop + 1;
+    out = std::string_view(start, static_cast<std::size_t>(stop - start));
     return true;
   }
 
   // A number literal by JSON's grammar (as JsonLine::parse_number).
   bool number(std::string_view& out) {
-    const char* start = p_;
-    if (p_ != end_ && *p_ == '-') ++p_;
-    if (p_ == end_ || !is_digit(*p_)) return false;
-    if (*p_ == '0') {
-      ++p_;
+    const char* const start = p_;
+    const char* const end = end_;
+    const char* p = start;
+    if (p != end && *p == '-') ++p;
+    if (p == end || !is_digit(*p)) return false;
+    if (*p == '0') {
+      ++p;
     } else {
-      while (p_ != end_ && is_digit(*p_)) ++p_;
+      while (p != end && is_digit(*p)) ++p;
     }
-    if (p_ != end_ && *p_ == '.') {
-      ++p_;
-      if (p_ == end_ || !is_digit(*p_)) return false;
-      while (p_ != end_ && is_digit(*p_)) ++p_;
+    if (p != end && *p == '.') {
+      ++p;
+      if (p == end || !is_digit(*p)) return false;
+      while (p != end && is_digit(*p)) ++p;
     }
-    if (p_ != end_ && (*p_ == 'e' || *p_ == 'E')) {
-      ++p_;
-      if (p_ != end_ && (*p_ == '+' || *p_ == '-')) ++p_;
-      if (p_ == end_ || !is_digit(*p_)) return false;
-      while (p_ != end_ && is_digit(*p_)) ++p_;
+    if (p != end && (*p == 'e' || *p == 'E')) {
+      ++p;
+      if (p != end && (*p == '+' || *p == '-')) ++p;
+      if (p == end || !is_digit(*p)) return false;
+      while (p != end && is_digit(*p)) ++p;
     }
-    out = std::string_view(start, static_cast<std::size_t>(p_ - start));
+    p_ = p;
+    out = std::string_view(start, static_cast<std::size_t>(p - start));
     return true;
   }
 
@@ -228,58 +259,82 @@ std::uint32_t field_of(std::string_view key) {
   if (key.empty()) return 0;
   switch (key.front()) {
     case 'h':
-      return key == "host" ? kHostField : 0;
+      return is(key, "host") ? kHostField : 0;
     case 'k':
-      return key == "kind" ? kKindField : 0;
+      return is(key, "kind") ? kKindField : 0;
     case 'm':
-      return key == "metric" ? kMetricField : key == "message" ? kMessageField : 0;
+      return is(key, "metric") ? kMetricField : is(key, "message") ? kMessageField : 0;
     case 'p':
-      return key == "probe"    ? kProbeField
-             : key == "peer"   ? kPeerField
-             : key == "params" ? kParamsField
-                               : 0;
+      return is(key, "probe")    ? kProbeField
+             : is(key, "peer")   ? kPeerField
+             : is(key, "params") ? kParamsField
+                                 : 0;
     case 'r':
-      return key == "rank" ? kRankField : 0;
+      return is(key, "rank") ? kRankField : 0;
     case 's':
-      return key == "subject"          ? kSubjectField
-             : key == "status"         ? kStatusField
-             : key == "stats"          ? kStatsField
-             : key == "size_bytes"     ? kSizeBytesField
-             : key == "schema_version" ? kSchemaVersionField
-                                       : 0;
+      return is(key, "subject")          ? kSubjectField
+             : is(key, "status")         ? kStatusField
+             : is(key, "stats")          ? kStatsField
+             : is(key, "size_bytes")     ? kSizeBytesField
+             : is(key, "schema_version") ? kSchemaVersionField
+                                         : 0;
     case 't':
-      return key == "time_utc" ? kTimeUtcField : 0;
+      return is(key, "time_utc") ? kTimeUtcField : 0;
     case 'u':
-      return key == "unit" ? kUnitField : 0;
+      return is(key, "unit") ? kUnitField : 0;
     case 'v':
-      return key == "value" ? kValueField : 0;
+      return is(key, "value") ? kValueField : 0;
     default:
       return 0;
   }
 }
 
+// Which member of stats `key` is: 0 count, 1 min, 2 median, 3 max, 4 p99, 5 mean, 6 cv; -1 another.
+int stat_of(std::string_view key) {
+  switch (key.size()) {
+    case 2:
+      return is(key, "cv") ? 6 : -1;
+    case 3:
+      return is(key, "min") ? 1 : is(key, "max") ? 3 : is(key, "p99") ? 4 : -1;
+    case 4:
+      return is(key, "mean") ? 5 : -1;
+    case 5:
+      return is(key, "count") ? 0 : -1;
+    case 6:
+      return is(key, "median") ? 2 : -1;
+    default:
+      return -1;
+  }
+}
+
 bool read_stats(Scanner& scan, SampleStats& stats) {
-  const std::pair<std::string_view, double*> numbers[] = {
-      {"min", &stats.min}, {"median", &stats.median}, {"max", &stats.max},
-      {"p99", &stats.p99}, {"mean", &stats.mean},     {"cv", &stats.cv}};
-  constexpr std::uint32_t kCountBit = 1u << 6;
   std::uint32_t seen = 0;
   const bool read = scan.object([&](std::string_view key) {
-    if (key == "count") {
-      if ((seen & kCountBit) != 0) return false;  // repeated: which one counts is left to the
-      seen |= kCountBit;                          // strict reader
-      std::uint64_t count = 0;
-      if (!scan.unsigned_integer(count)) return false;
-      stats.count = static_cast<std::size_t>(count);
-      return true;
+    const int which = stat_of(key);
+    if (which < 0) return scan.skip_value(2);  // a member the strict reader ignores
+    const std::uint32_t bit = 1u << which;
+    if ((seen & bit) != 0) return false;  // repeated: which one counts is left to the strict reader
+    seen |= bit;
+    switch (which) {
+      case 0: {
+        std::uint64_t count = 0;
+        if (!scan.unsigned_integer(count)) return false;
+        stats.count = static_cast<std::size_t>(count);
+        return true;
+      }
+      case 1:
+        return scan.number_or_null(stats.min);
+      case 2:
+        return scan.number_or_null(stats.median);
+      case 3:
+        return scan.number_or_null(stats.max);
+      case 4:
+        return scan.number_or_null(stats.p99);
+      case 5:
+        return scan.number_or_null(stats.mean);
+      default:
+        return scan.number_or_null(stats.cv);
     }
-    for (std::uint32_t i = 0; i < 6; ++i) {
-      if (key != numbers[i].first) continue;
-      if ((seen & (1u << i)) != 0) return false;
-      seen |= 1u << i;
-      return scan.number_or_null(*numbers[i].second);
-    }
-    return scan.skip_value(2);  // a member the strict reader ignores
   });
   return read && seen == (1u << 7) - 1;
 }
@@ -293,7 +348,7 @@ bool read_member(Scanner& scan, std::uint32_t field, MeasurementFields& out) {
     }
     case kKindField: {
       std::string_view kind;
-      return scan.string(kind) && kind == "measurement";
+      return scan.string(kind) && is(kind, "measurement");
     }
     case kProbeField:
       return scan.string(out.probe);
@@ -348,11 +403,11 @@ bool read_member(Scanner& scan, std::uint32_t field, MeasurementFields& out) {
     }
     case kStatusField: {
       if (!scan.string(out.status_text)) return false;
-      if (out.status_text == "ok") {
+      if (is(out.status_text, "ok")) {
         out.status = MeasurementStatus::ok;
-      } else if (out.status_text == "error") {
+      } else if (is(out.status_text, "error")) {
         out.status = MeasurementStatus::error;
-      } else if (out.status_text == "waived") {
+      } else if (is(out.status_text, "waived")) {
         out.status = MeasurementStatus::waived;
       } else {
         return false;

@@ -1,7 +1,8 @@
 // Benchmarks of fleet evaluation on synthetic sweeps (tests/synthetic): `fabcheck evaluate` over
 // N nodes x 8 GPUs end to end (reading, re-judging every run, peers across the fleet), each
 // iteration in a child process so that its peak memory is its own (wait4's ru_maxrss); and the
-// parts alone (reading the JSON lines, the peer judge). tests/perf/run.sh runs them.
+// parts alone (parsing the JSON lines, reading a run directory, the peer judge). tests/perf/run.sh
+// runs them.
 #include <benchmark/benchmark.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
@@ -18,6 +19,10 @@
 #include "bench/cli/evaluate_command.hpp"
 #include "bench/cli/peer_settings.hpp"
 #include "bench/cli/probe_families.hpp"
+#include "results/json_line.hpp"
+#include "results/jsonl_reader.hpp"
+#include "results/measurement_scan.hpp"
+#include "results/record_lines.hpp"
 #include "results/run_reader.hpp"
 #include "tests/synthetic/synthetic_fleet.hpp"
 
@@ -134,6 +139,36 @@ void BM_ReadRunDir(benchmark::State& state) {
       benchmark::Counter(static_cast<double>(rows), benchmark::Counter::kIsIterationInvariantRate);
 }
 BENCHMARK(BM_ReadRunDir)->Unit(benchmark::kMicrosecond);
+
+// Parsing alone: one node's measurement lines, in memory, read the strict way (JsonLine +
+// read_measurement_fields, arg 0) or by the one-pass scan that read_run_dir tries first (arg 1).
+void BM_ReadMeasurementLines(benchmark::State& state) {
+  const fs::path file = fleet_dir(64) / synthetic::node_name(0) / "measurements.jsonl";
+  std::vector<std::string> lines;
+  for_each_jsonl_line(file,
+                      [&](std::string_view line, std::size_t, bool) { lines.emplace_back(line); });
+  const bool scan = state.range(0) != 0;
+  const std::string name = file.string();
+  JsonLine json;
+  MeasurementFields fields;
+  std::size_t scanned = 0;
+  for (auto _ : state) {
+    scanned = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      if (scan && scan_measurement_line(lines[i], fields)) {
+        ++scanned;
+      } else {
+        if (!json.parse(lines[i])) std::abort();
+        read_measurement_fields(json, {&name, i + 1}, fields);
+      }
+      benchmark::DoNotOptimize(fields.value);
+    }
+  }
+  state.counters["scanned"] = static_cast<double>(scanned);
+  state.counters["records_per_s"] = benchmark::Counter(
+      static_cast<double>(lines.size()), benchmark::Counter::kIsIterationInvariantRate);
+}
+BENCHMARK(BM_ReadMeasurementLines)->Arg(0)->Arg(1)->Unit(benchmark::kMicrosecond);
 
 // The peers of a 1024-node sweep, once read.
 void BM_JudgePeers(benchmark::State& state) {

@@ -10,6 +10,8 @@
 #include <map>
 #include <set>
 #include <sstream>
+#include <string_view>
+#include <unordered_map>
 
 #include <fmt/format.h>
 
@@ -231,32 +233,98 @@ Finding tier_finding(const TierPath& path, const Measurement& m) {
   return finding;
 }
 
-}  // namespace
+// A PASS finding as PassDetail::counted wants it: nothing but its severity.
+Finding counted_pass() {
+  Finding finding;
+  finding.severity = Severity::pass;
+  return finding;
+}
 
-std::vector<Finding> evaluate_measurement(const Measurement& measurement, const Profile& profile) {
+// The expectations that may judge a figure (those of its probe and metric, in profile order) and
+// whether any [[path]] lists it.
+struct Candidates {
+  std::vector<const Expectation*> expectations;
+  bool on_path = false;
+};
+
+// evaluate_measurement's rules for one figure, given its candidates.
+std::vector<Finding> judge_figure(const Measurement& measurement, const Profile& profile,
+                                  const Candidates& candidates, PassDetail pass_detail) {
   if (measurement.status != MeasurementStatus::ok) return {status_finding(measurement)};
   if (measurement.metric == kWrongElementsMetric && measurement.value > 0) {
     return {wrong_elements_finding(measurement)};
   }
+  const bool counted = pass_detail == PassDetail::counted;
   std::vector<Finding> findings;
   const TierPath* path =
-      std::isfinite(measurement.value)
+      candidates.on_path && std::isfinite(measurement.value)
           ? tier_path_for(profile, measurement.probe, measurement.metric, measurement.size_bytes)
           : nullptr;
-  for (const Expectation& expectation : profile.expectations) {
-    if (expectation.probe != measurement.probe || expectation.metric != measurement.metric ||
-        !size_matches(expectation, measurement) || !scope_matches(expectation, measurement) ||
-        !subject_matches(expectation, measurement)) {
+  for (const Expectation* expectation : candidates.expectations) {
+    if (!size_matches(*expectation, measurement) || !scope_matches(*expectation, measurement) ||
+        !subject_matches(*expectation, measurement)) {
       continue;
     }
-    findings.push_back(threshold_finding(expectation, measurement));
+    if (counted && std::isfinite(measurement.value) &&
+        judge(*expectation, measurement.value) == Severity::pass) {
+      findings.push_back(counted_pass());
+      continue;
+    }
+    findings.push_back(threshold_finding(*expectation, measurement));
     if (path != nullptr && findings.back().severity != Severity::error) {
       findings.back().message += tier_note(profile, measurement.probe, measurement.metric,
                                            measurement.size_bytes, measurement.value);
     }
   }
-  if (findings.empty() && path != nullptr) findings.push_back(tier_finding(*path, measurement));
+  if (findings.empty() && path != nullptr) {
+    findings.push_back(tier_finding(*path, measurement));
+    if (counted && findings.back().severity == Severity::pass) findings.back() = counted_pass();
+  }
   return findings;
+}
+
+// Candidates by probe and metric, built once per evaluate() call.
+class CandidateIndex {
+ public:
+  explicit CandidateIndex(const Profile& profile) {
+    for (const Expectation& e : profile.expectations) {
+      by_figure_[key(e.probe, e.metric)].expectations.push_back(&e);
+    }
+    for (const TierPath& path : profile.paths) {
+      for (const auto& [probe, metric] : path.figures)
+        by_figure_[key(probe, metric)].on_path = true;
+    }
+  }
+  const Candidates& find(const Measurement& m) const {
+    const auto found = by_figure_.find(key(m.probe, m.metric));
+    return found == by_figure_.end() ? none_ : found->second;
+  }
+
+ private:
+  // Views of the profile's strings (or of the measurement looked up): no copy per lookup.
+  using Key = std::pair<std::string_view, std::string_view>;
+  struct KeyHash {
+    std::size_t operator()(const Key& k) const {
+      const std::hash<std::string_view> hash;
+      return hash(k.first) * 31 + hash(k.second);
+    }
+  };
+  static Key key(const std::string& probe, const std::string& metric) { return {probe, metric}; }
+  std::unordered_map<Key, Candidates, KeyHash> by_figure_;
+  Candidates none_;
+};
+
+}  // namespace
+
+std::vector<Finding> evaluate_measurement(const Measurement& measurement, const Profile& profile) {
+  Candidates candidates;
+  for (const Expectation& e : profile.expectations) {
+    if (e.probe == measurement.probe && e.metric == measurement.metric) {
+      candidates.expectations.push_back(&e);
+    }
+  }
+  candidates.on_path = true;  // tier_path_for looks for itself
+  return judge_figure(measurement, profile, candidates, PassDetail::full);
 }
 
 Finding finding_about(const Measurement& m, Severity severity) {
@@ -273,11 +341,13 @@ Finding finding_about(const Measurement& m, Severity severity) {
   return finding;
 }
 
-std::vector<Finding> evaluate(const std::vector<Measurement>& measurements,
-                              const Profile& profile) {
+std::vector<Finding> evaluate(const std::vector<Measurement>& measurements, const Profile& profile,
+                              PassDetail pass_detail) {
+  const CandidateIndex index(profile);
   std::vector<Finding> findings;
   for (const Measurement& measurement : measurements) {
-    std::vector<Finding> judged = evaluate_measurement(measurement, profile);
+    std::vector<Finding> judged =
+        judge_figure(measurement, profile, index.find(measurement), pass_detail);
     findings.insert(findings.end(), std::make_move_iterator(judged.begin()),
                     std::make_move_iterator(judged.end()));
   }

@@ -20,7 +20,15 @@ namespace fabcheck {
 // A measurement nothing covers yields no finding.
 std::vector<Finding> evaluate_measurement(const Measurement& measurement, const Profile& profile);
 
-std::vector<Finding> evaluate(const std::vector<Measurement>& measurements, const Profile& profile);
+// What a PASS finding carries: everything (a run's own findings), or only its severity, for a
+// caller that only counts PASS findings (fleet evaluation judging millions of figures). Findings
+// of every other severity are whole either way.
+enum class PassDetail { full, counted };
+
+// evaluate_measurement over many figures, looking each figure's expectations and [[path]] up by
+// probe and metric instead of scanning the profile for each.
+std::vector<Finding> evaluate(const std::vector<Measurement>& measurements, const Profile& profile,
+                              PassDetail pass_detail = PassDetail::full);
 
 // A finding about one measurement: probe, metric, subject, host, rank, size, observed value and
 // unit copied from it; message, evidence and remedy left for the caller (evaluator or judge).

@@ -87,16 +87,19 @@ std::map<Severity, int> count_by_severity(const std::vector<Finding>& findings) 
 }
 
 std::string verdict_line(const std::vector<Finding>& findings, bool incomplete) {
-  const Verdict verdict = verdict_of(findings, incomplete);
+  return verdict_line(verdict_of(findings, incomplete), count_by_severity(findings));
+}
+
+std::string verdict_line(Verdict verdict, const std::map<Severity, int>& counts) {
   std::string name = to_string(verdict);
   for (char& c : name) c = static_cast<char>(c - 'a' + 'A');
-  const auto counts = count_by_severity(findings);
-  return "verdict: " + name + " (" + std::to_string(counts.at(Severity::pass)) + " pass, " +
-         std::to_string(counts.at(Severity::warn)) + " warn, " +
-         std::to_string(counts.at(Severity::fail)) + " fail, " +
-         std::to_string(counts.at(Severity::waived)) + " waived, " +
-         std::to_string(counts.at(Severity::error)) + " error); exit code " +
-         std::to_string(exit_code_of(verdict));
+  auto count = [&counts](Severity s) {
+    const auto found = counts.find(s);
+    return std::to_string(found == counts.end() ? 0 : found->second);
+  };
+  return "verdict: " + name + " (" + count(Severity::pass) + " pass, " + count(Severity::warn) +
+         " warn, " + count(Severity::fail) + " fail, " + count(Severity::waived) + " waived, " +
+         count(Severity::error) + " error); exit code " + std::to_string(exit_code_of(verdict));
 }
 
 }  // namespace fabcheck

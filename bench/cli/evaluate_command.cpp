@@ -141,7 +141,7 @@ void print_summary(const FleetEvaluation& e, const EvaluateArgs& args, std::FILE
   std::fprintf(out, "drain (%zu):%s\n", e.drain.size(), drain.empty() ? " none" : drain.c_str());
   if (!e.recheck.empty())
     std::fprintf(out, "recheck (%zu):%s\n", e.recheck.size(), recheck.c_str());
-  std::fprintf(out, "%s\n", verdict_line(e.findings, !e.recheck.empty()).c_str());
+  std::fprintf(out, "%s\n", verdict_line(e.verdict, e.counts).c_str());
 }
 
 }  // namespace
@@ -174,7 +174,7 @@ FleetEvaluation evaluate_runs(const std::vector<std::string>& dirs, const std::s
   options.profile_for = [&profiles](const RunInfo& run) -> const Profile& { return profiles(run); };
   options.judge_host = [&per_host](const std::vector<Measurement>& measurements,
                                    const Profile& judged_by) {
-    std::vector<Finding> findings = evaluate(measurements, judged_by);
+    std::vector<Finding> findings = evaluate(measurements, judged_by, PassDetail::counted);
     for (Finding& f : run_all_judges(per_host, measurements, judged_by)) {
       findings.push_back(std::move(f));
     }

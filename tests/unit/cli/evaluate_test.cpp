@@ -117,6 +117,8 @@ TEST(Evaluate, AHealthySweepPasses) {
   EXPECT_THAT(text, HasSubstr("evaluated 4 run(s): 4 node(s)"));
   EXPECT_THAT(text, HasSubstr("nodes: 4: 4 pass, 0 warn, 0 fail, 0 incomplete"));
   EXPECT_THAT(text, HasSubstr("drain (0): none"));
+  // The verdict line counts the PASS findings, which the evaluation counts but never keeps.
+  EXPECT_THAT(text, ::testing::ContainsRegex("verdict: PASS \\([1-9][0-9]* pass, 0 warn, 0 fail"));
   // One run directory alone, too.
   EXPECT_EQ(evaluate({(dir.path() / "sweep" / synthetic::node_name(1)).string()}, text), 0) << text;
   EXPECT_THAT(text, HasSubstr("evaluated 1 run(s): 1 node(s)"));

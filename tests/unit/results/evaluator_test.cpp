@@ -271,6 +271,72 @@ TEST(Evaluate, ConcatenatesInMeasurementOrder) {
   EXPECT_EQ(findings[2].severity, Severity::pass);
 }
 
+// A profile with a [[path]] over all_reduce busbw (tiers 0.5-1.5 and 2-4 GB/s) beside the
+// thresholds: figures with and without a threshold, on and off the path.
+Profile profile_with_path() {
+  Profile profile = profile_of({busbw_expectation(), latency_expectation()});
+  TierPath path;
+  path.name = "inter_node";
+  path.figures = {{"coll.all_reduce", "busbw"}, {"coll.all_gather", "busbw"}};
+  path.unit = "GB/s";
+  path.expect = "fast";
+  path.tiers = {{"slow", "", 0.5, 1.5, "measured", 0}, {"fast", "", 2, 4, "measured", 0}};
+  profile.paths.push_back(path);
+  return profile;
+}
+
+std::vector<Measurement> mixed_figures() {
+  Measurement gather = busbw(3);
+  gather.probe = "coll.all_gather";
+  Measurement waived = latency(1);
+  waived.status = MeasurementStatus::waived;
+  waived.message = "no GPU";
+  return {latency(7),        busbw(0.1), busbw(2, 512), wrong_elements(0), busbw(3), gather,
+          wrong_elements(4), latency(3), waived,        busbw(1.2)};
+}
+
+// evaluate() looks expectations up by probe and metric: the same findings, in the same order,
+// as judging each figure against the whole profile.
+TEST(Evaluate, LookupByFigureJudgesAsTheWholeProfileDoes) {
+  const Profile profile = profile_with_path();
+  std::vector<Finding> one_by_one;
+  for (const Measurement& m : mixed_figures()) {
+    for (Finding& f : evaluate_measurement(m, profile)) one_by_one.push_back(std::move(f));
+  }
+  const std::vector<Finding> together = evaluate(mixed_figures(), profile);
+  ASSERT_EQ(together.size(), one_by_one.size());
+  ASSERT_GE(together.size(), 8u);
+  for (std::size_t i = 0; i < together.size(); ++i) {
+    EXPECT_EQ(together[i].severity, one_by_one[i].severity) << i;
+    EXPECT_EQ(together[i].message, one_by_one[i].message) << i;
+    EXPECT_EQ(together[i].source, one_by_one[i].source) << i;
+  }
+}
+
+// PassDetail::counted: PASS findings carry only their severity (they are counted, never shown);
+// every other finding is whole, and the counts are those of full detail.
+TEST(Evaluate, CountedPassesAreBareAndEverythingElseWhole) {
+  const Profile profile = profile_with_path();
+  const std::vector<Finding> full = evaluate(mixed_figures(), profile);
+  const std::vector<Finding> counted = evaluate(mixed_figures(), profile, PassDetail::counted);
+  ASSERT_EQ(counted.size(), full.size());
+  int passes = 0;
+  for (std::size_t i = 0; i < full.size(); ++i) {
+    ASSERT_EQ(counted[i].severity, full[i].severity) << i;
+    if (full[i].severity == Severity::pass) {
+      ++passes;
+      EXPECT_FALSE(full[i].message.empty()) << i;
+      EXPECT_TRUE(counted[i].message.empty()) << i;
+      EXPECT_TRUE(counted[i].evidence.empty()) << i;
+    } else {
+      EXPECT_EQ(counted[i].message, full[i].message) << i;
+      EXPECT_EQ(counted[i].evidence, full[i].evidence) << i;
+      EXPECT_EQ(counted[i].remedy, full[i].remedy) << i;
+    }
+  }
+  EXPECT_GE(passes, 3);  // a threshold PASS, a tier PASS (all_gather) and the latency PASS
+}
+
 // Defect 5: a scoped expectation judges only the figures of its backend and host count;
 // generic-cpu's MPI floors never judge an NCCL figure (nor one that does not say its backend), nor
 // a multi-host run.

@@ -151,6 +151,10 @@ json to_json(const Measurement& measurement) {
               {"time_utc", measurement.time_utc}};
 }
 
+std::string to_jsonl_line(const json& record) {
+  return record.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
+}
+
 json to_json(const Finding& finding) {
   return json{{"schema_version", kSchemaVersion},
               {"kind", "finding"},

@@ -26,11 +26,6 @@ namespace {
 
 namespace fs = std::filesystem;
 
-std::string dump_line(const nlohmann::json& json) {
-  // Replace invalid UTF-8 (a log line, a device name) rather than lose the record.
-  return json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
-}
-
 bool out_of_space(int error) { return error == ENOSPC || error == EDQUOT; }
 
 ResultsWriteError write_error(const std::string& what, const fs::path& path, int error) {
@@ -221,12 +216,12 @@ void RunWriter::release_reserve() {
 
 void RunWriter::append(const Measurement& measurement) {
   measurements_.push_back(measurement);
-  write_whole(measurements_fd_, dump_line(to_json(measurement)), dir_ / "measurements.jsonl");
+  write_whole(measurements_fd_, to_jsonl_line(to_json(measurement)), dir_ / "measurements.jsonl");
 }
 
 void RunWriter::append(const Finding& finding) {
   findings_.push_back(finding);
-  write_whole(findings_fd_, dump_line(to_json(finding)), dir_ / "findings.jsonl");
+  write_whole(findings_fd_, to_jsonl_line(to_json(finding)), dir_ / "findings.jsonl");
 }
 
 void RunWriter::write_summary(const nlohmann::json& summary) {
@@ -281,7 +276,7 @@ void mark_run_incomplete(const fs::path& run_dir, const std::string& reason, boo
     const int fd = ::open(findings.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
     if (fd < 0) throw write_error("open", findings, errno);
     try {
-      write_whole(fd, dump_line(to_json(finding)), findings);
+      write_whole(fd, to_jsonl_line(to_json(finding)), findings);
     } catch (...) {
       ::close(fd);
       throw;

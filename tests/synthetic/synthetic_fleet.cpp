@@ -1,5 +1,5 @@
-// Synthetic sweeps: per-node run directories written straight as JSON lines (fast enough for
-// 12,500 nodes), healthy figures with 1% noise, faults at known places.
+// Synthetic sweeps: per-node run directories in the files real runs write, healthy figures with 1%
+// noise, faults at known places.
 #include "tests/synthetic/synthetic_fleet.hpp"
 
 #include <fmt/format.h>
@@ -10,6 +10,10 @@
 #include <cstdio>
 #include <iterator>
 #include <stdexcept>
+
+#include <nlohmann/json.hpp>
+
+#include "results/record_json.hpp"
 
 namespace fabcheck::synthetic {
 namespace {
@@ -88,7 +92,10 @@ struct Placement {
   }
 };
 
-// One JSON line of a measurement, in the field order record_json.hpp writes.
+// One JSON line of a measurement, byte for byte as a run writes it (record_json.hpp's
+// to_jsonl_line: keys sorted, compact, "by_rank" included): the figures are formatted here, then
+// the record goes through the run's own reader and writer, so a sweep's files are what real runs
+// leave.
 class RecordWriter {
  public:
   struct Record {
@@ -114,7 +121,8 @@ class RecordWriter {
            std::int64_t size = -1, const std::string& params = "", bool stats = false,
            const std::string& message = "") {
     const Record r{probe, metric, value, unit, subject, peer, size, params, stats, message};
-    auto out = std::back_inserter(text_);
+    scratch_.clear();
+    auto out = std::back_inserter(scratch_);
     fmt::format_to(out,
                    "{{\"schema_version\": 1, \"kind\": \"measurement\", \"probe\": \"{}\", "
                    "\"metric\": \"{}\", \"value\": {:.6g}, \"unit\": \"{}\", \"host\": \"{}\", "
@@ -134,8 +142,10 @@ class RecordWriter {
     } else {
       fmt::format_to(out, "null");
     }
-    fmt::format_to(out, ", \"status\": \"ok\", \"message\": \"{}\", \"time_utc\": \"{}\"}}\n",
+    fmt::format_to(out, ", \"status\": \"ok\", \"message\": \"{}\", \"time_utc\": \"{}\"}}",
                    escape(r.message), kTime);
+    text_ +=
+        to_jsonl_line(to_json(measurement_from_json(nlohmann::json::parse(scratch_), "synthetic")));
     ++count_;
   }
 
@@ -161,6 +171,7 @@ class RecordWriter {
   std::string host_;
   std::uint64_t seed_;
   std::uint64_t counter_ = 0;
+  std::string scratch_;  // the record as formatted here, before the run's writer writes it
   std::string text_;
   std::size_t count_ = 0;
 };

@@ -13,6 +13,7 @@
 #include "bench/cli/probe_families.hpp"
 #include "results/compare.hpp"
 #include "results/history.hpp"
+#include "results/record_json.hpp"
 #include "results/run_reader.hpp"
 #include "tests/synthetic/synthetic_fleet.hpp"
 #include "tests/unit/storage/temp_dir.hpp"
@@ -66,6 +67,21 @@ class SyntheticFleet : public ::testing::Test {
 };
 TempDir* SyntheticFleet::dir_ = nullptr;
 synthetic::Fleet* SyntheticFleet::fleet_ = nullptr;
+
+// The sweep is what runs leave: every measurement line is byte for byte what a run's writer writes
+// for the record it holds (keys sorted, compact), so the benchmarks read the real format.
+TEST_F(SyntheticFleet, LinesAreWhatARunWrites) {
+  const fs::path file = dir_->path() / "tonight" / synthetic::node_name(3) / "measurements.jsonl";
+  std::ifstream in(file);
+  std::string line;
+  std::size_t lines = 0;
+  while (std::getline(in, line)) {
+    ++lines;
+    const Measurement m = measurement_from_json(nlohmann::json::parse(line), file.string());
+    ASSERT_EQ(to_jsonl_line(to_json(m)), line + "\n") << file << ":" << lines;
+  }
+  EXPECT_GT(lines, 800u);
+}
 
 TEST_F(SyntheticFleet, EvaluateFindsEveryFaultAtItsSubjectAndNothingElse) {
   ASSERT_EQ(fleet_->faults.size(), 6u);

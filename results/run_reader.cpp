@@ -77,11 +77,7 @@ class RowBuilder {
     row.peer = peer_.intern(pool, f.peer);
     row.message = message_.intern(pool, f.message);
     row.time = time_.intern(pool, f.time_utc);
-    pairs_.clear();
-    for (const auto& [key, value] : f.params) {
-      pairs_.emplace_back(pool.intern(key), pool.intern(value));
-    }
-    row.params = store_.intern_params(pairs_);
+    row.params = params_id(f);
     if (f.stats) {
       row.stats = static_cast<std::uint32_t>(store_.stats.size());
       store_.stats.push_back(*f.stats);
@@ -94,10 +90,36 @@ class RowBuilder {
   }
 
  private:
+  // The record's parameter set; consecutive records mostly repeat theirs (a size sweep, a GPU's
+  // figures), so the set's text is compared with the last one's before anything is hashed.
+  std::uint32_t params_id(const MeasurementFields& f) {
+    params_text_.clear();
+    auto append = [this](std::string_view text) {  // length first: any byte may be in a value
+      const auto size = static_cast<std::uint32_t>(text.size());
+      params_text_.append(reinterpret_cast<const char*>(&size), sizeof size).append(text);
+    };
+    for (const auto& [key, value] : f.params) {
+      append(key);
+      append(value);
+    }
+    if (params_valid_ && params_text_ == last_params_text_) return last_params_;
+    pairs_.clear();
+    for (const auto& [key, value] : f.params) {
+      pairs_.emplace_back(store_.strings.intern(key), store_.strings.intern(value));
+    }
+    last_params_ = store_.intern_params(pairs_);
+    last_params_text_.swap(params_text_);
+    params_valid_ = true;
+    return last_params_;
+  }
+
   FleetStore& store_;
   std::uint32_t run_;
   InternCache probe_, metric_, unit_, host_, subject_, peer_, message_, time_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs_;
+  std::string params_text_, last_params_text_;
+  std::uint32_t last_params_ = 0;
+  bool params_valid_ = false;
 };
 
 Finding run_error(const std::string& message, const std::string& remedy) {

@@ -65,17 +65,19 @@ void name_links(std::vector<Finding>& findings, const std::vector<Measurement>& 
   }
 }
 
-RunResult judge_run(const FleetStore& chunk, const FleetEvaluationOptions& options) {
+// Judges the run `run_index` of `store`, whose rows begin at `first_row` and run to the end.
+RunResult judge_run(const FleetStore& store, std::size_t run_index, std::size_t first_row,
+                    const FleetEvaluationOptions& options) {
   RunResult result;
-  const RunInfo& run = chunk.runs.front();
+  const RunInfo& run = store.runs[run_index];
   result.dir = run.dir;
   result.hosts = run.hosts;
   if (result.hosts.empty()) result.hosts.push_back(stand_in_host(run));
   const Profile& profile = options.profile_for(run);
 
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> rows_by_host;
-  for (std::uint32_t i = 0; i < chunk.rows.size(); ++i)
-    rows_by_host[chunk.rows[i].host].push_back(i);
+  for (auto i = static_cast<std::uint32_t>(first_row); i < store.rows.size(); ++i)
+    rows_by_host[store.rows[i].host].push_back(i);
   auto keep = [&](std::vector<Finding> findings, const std::string& host) {
     for (Finding& f : findings) {
       if (f.host.empty()) f.host = host;
@@ -91,9 +93,9 @@ RunResult judge_run(const FleetStore& chunk, const FleetEvaluationOptions& optio
   for (const auto& [host, indices] : rows_by_host) {
     std::vector<Measurement> measurements;
     measurements.reserve(indices.size());
-    for (std::uint32_t i : indices) measurements.push_back(chunk.materialize(chunk.rows[i]));
+    for (std::uint32_t i : indices) measurements.push_back(store.materialize(store.rows[i]));
     const std::string name =
-        host != 0 ? chunk.strings.text(host)
+        host != 0 ? store.strings.text(host)
                   : (result.hosts.size() == 1 ? result.hosts.front() : std::string());
     if (options.judge_host) {
       std::vector<Finding> findings = options.judge_host(measurements, profile);
@@ -142,16 +144,22 @@ FleetEvaluation evaluate_fleet(const std::vector<fs::path>& run_dirs,
   std::atomic<std::size_t> next{0};
   std::exception_ptr failure;
 
-  auto worker = [&]() {
+  const unsigned threads =
+      std::max(1u, std::min<unsigned>(options.threads, static_cast<unsigned>(run_dirs.size())));
+  // A store per thread, merged once at the end: runs are read and judged without a lock, and each
+  // thread's strings are interned once, not once per run.
+  std::vector<FleetStore> stores(threads);
+  auto worker = [&](unsigned thread) {
+    FleetStore& store = stores[thread];
     while (true) {
       const std::size_t index = next.fetch_add(1);
       if (index >= run_dirs.size()) return;
       try {
-        FleetStore chunk;
-        read_run_dir(run_dirs[index], chunk);
-        RunResult result = judge_run(chunk, options);
+        const std::size_t first_row = store.rows.size();
+        const std::size_t run = store.runs.size();
+        read_run_dir(run_dirs[index], store);
+        RunResult result = judge_run(store, run, first_row, options);
         std::lock_guard guard(lock);
-        evaluation.store.absorb(std::move(chunk));
         for (Finding& f : result.findings) evaluation.findings.push_back(std::move(f));
         for (const auto& [host, count] : result.passes) passes[host] += count;
         for (const std::string& host : result.hosts) {
@@ -172,13 +180,13 @@ FleetEvaluation evaluate_fleet(const std::vector<fs::path>& run_dirs,
       }
     }
   };
-  const unsigned threads =
-      std::max(1u, std::min<unsigned>(options.threads, static_cast<unsigned>(run_dirs.size())));
   std::vector<std::thread> pool;
-  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
+  for (unsigned t = 1; t < threads; ++t) pool.emplace_back(worker, t);
+  worker(0);
   for (std::thread& thread : pool) thread.join();
   if (failure) std::rethrow_exception(failure);
+  evaluation.store = std::move(stores.front());
+  for (unsigned t = 1; t < threads; ++t) evaluation.store.absorb(std::move(stores[t]));
 
   // The peers of the whole fleet, with the tiers of the first run's profile for the notes.
   PeerJudgeOptions peers = options.peers;

@@ -122,47 +122,53 @@ Finding wrong_elements_finding(const Measurement& m) {
   return finding;
 }
 
-bool subject_matches(const Expectation& expectation, const Measurement& m) {
+bool subject_matches(const Expectation& expectation, const FigureView& figure) {
   return expectation.subject.empty() ||
-         ::fnmatch(expectation.subject.c_str(), m.subject.c_str(), 0) == 0;
+         ::fnmatch(expectation.subject.c_str(), figure.subject->c_str(), 0) == 0;
 }
 
-bool size_matches(const Expectation& expectation, const Measurement& m) {
+bool size_matches(const Expectation& expectation, const FigureView& figure) {
   if (!expectation.min_size && !expectation.max_size) return true;
-  if (!m.size_bytes) return false;
-  if (expectation.min_size && *m.size_bytes < *expectation.min_size) return false;
-  if (expectation.max_size && *m.size_bytes > *expectation.max_size) return false;
+  if (!figure.size) return false;
+  if (expectation.min_size && *figure.size < *expectation.min_size) return false;
+  if (expectation.max_size && *figure.size > *expectation.max_size) return false;
   return true;
 }
 
 // Hosts a figure spans: its "hosts" parameter (a count, set by combined figures), else the
 // comma-separated names in its host field.
-std::size_t host_count(const Measurement& m) {
-  const auto param = m.params.find("hosts");
-  if (param != m.params.end()) {
+std::size_t host_count(const FigureView& figure) {
+  if (figure.hosts_param != nullptr) {
     try {
-      return static_cast<std::size_t>(std::stoul(param->second));
+      return static_cast<std::size_t>(std::stoul(*figure.hosts_param));
     } catch (const std::exception&) {
       return 0;  // unreadable: matches no host scope
     }
   }
-  if (m.host.empty()) return 1;
-  return static_cast<std::size_t>(std::count(m.host.begin(), m.host.end(), ',')) + 1;
+  const std::string& host = *figure.host;
+  if (host.empty()) return 1;
+  return static_cast<std::size_t>(std::count(host.begin(), host.end(), ',')) + 1;
 }
 
 // An expectation scoped to a backend judges only figures that say they came from it; one scoped to
 // single or multi host only figures whose ranks spanned that many hosts.
-bool scope_matches(const Expectation& expectation, const Measurement& m) {
+bool scope_matches(const Expectation& expectation, const FigureView& figure) {
   if (expectation.backend) {
-    const auto backend = m.params.find("backend");
-    if (backend == m.params.end() || backend->second != *expectation.backend) return false;
+    if (figure.backend_param == nullptr || *figure.backend_param != *expectation.backend) {
+      return false;
+    }
   }
   if (expectation.hosts) {
-    const std::size_t hosts = host_count(m);
+    const std::size_t hosts = host_count(figure);
     if (hosts == 0) return false;
     if ((*expectation.hosts == HostScope::single) != (hosts == 1)) return false;
   }
   return true;
+}
+
+bool expectation_applies(const Expectation& expectation, const FigureView& figure) {
+  return size_matches(expectation, figure) && scope_matches(expectation, figure) &&
+         subject_matches(expectation, figure);
 }
 
 Severity judge(const Expectation& e, double observed) {
@@ -233,98 +239,42 @@ Finding tier_finding(const TierPath& path, const Measurement& m) {
   return finding;
 }
 
-// A PASS finding as PassDetail::counted wants it: nothing but its severity.
-Finding counted_pass() {
-  Finding finding;
-  finding.severity = Severity::pass;
-  return finding;
-}
-
-// The expectations that may judge a figure (those of its probe and metric, in profile order) and
-// whether any [[path]] lists it.
-struct Candidates {
-  std::vector<const Expectation*> expectations;
-  bool on_path = false;
-};
-
 // evaluate_measurement's rules for one figure, given its candidates.
 std::vector<Finding> judge_figure(const Measurement& measurement, const Profile& profile,
-                                  const Candidates& candidates, PassDetail pass_detail) {
+                                  const FigureCandidates& candidates) {
   if (measurement.status != MeasurementStatus::ok) return {status_finding(measurement)};
   if (measurement.metric == kWrongElementsMetric && measurement.value > 0) {
     return {wrong_elements_finding(measurement)};
   }
-  const bool counted = pass_detail == PassDetail::counted;
+  const FigureView figure = FigureView::of(measurement);
   std::vector<Finding> findings;
   const TierPath* path =
       candidates.on_path && std::isfinite(measurement.value)
           ? tier_path_for(profile, measurement.probe, measurement.metric, measurement.size_bytes)
           : nullptr;
   for (const Expectation* expectation : candidates.expectations) {
-    if (!size_matches(*expectation, measurement) || !scope_matches(*expectation, measurement) ||
-        !subject_matches(*expectation, measurement)) {
-      continue;
-    }
-    if (counted && std::isfinite(measurement.value) &&
-        judge(*expectation, measurement.value) == Severity::pass) {
-      findings.push_back(counted_pass());
-      continue;
-    }
+    if (!expectation_applies(*expectation, figure)) continue;
     findings.push_back(threshold_finding(*expectation, measurement));
     if (path != nullptr && findings.back().severity != Severity::error) {
       findings.back().message += tier_note(profile, measurement.probe, measurement.metric,
                                            measurement.size_bytes, measurement.value);
     }
   }
-  if (findings.empty() && path != nullptr) {
-    findings.push_back(tier_finding(*path, measurement));
-    if (counted && findings.back().severity == Severity::pass) findings.back() = counted_pass();
-  }
+  if (findings.empty() && path != nullptr) findings.push_back(tier_finding(*path, measurement));
   return findings;
 }
-
-// Candidates by probe and metric, built once per evaluate() call.
-class CandidateIndex {
- public:
-  explicit CandidateIndex(const Profile& profile) {
-    for (const Expectation& e : profile.expectations) {
-      by_figure_[key(e.probe, e.metric)].expectations.push_back(&e);
-    }
-    for (const TierPath& path : profile.paths) {
-      for (const auto& [probe, metric] : path.figures)
-        by_figure_[key(probe, metric)].on_path = true;
-    }
-  }
-  const Candidates& find(const Measurement& m) const {
-    const auto found = by_figure_.find(key(m.probe, m.metric));
-    return found == by_figure_.end() ? none_ : found->second;
-  }
-
- private:
-  // Views of the profile's strings (or of the measurement looked up): no copy per lookup.
-  using Key = std::pair<std::string_view, std::string_view>;
-  struct KeyHash {
-    std::size_t operator()(const Key& k) const {
-      const std::hash<std::string_view> hash;
-      return hash(k.first) * 31 + hash(k.second);
-    }
-  };
-  static Key key(const std::string& probe, const std::string& metric) { return {probe, metric}; }
-  std::unordered_map<Key, Candidates, KeyHash> by_figure_;
-  Candidates none_;
-};
 
 }  // namespace
 
 std::vector<Finding> evaluate_measurement(const Measurement& measurement, const Profile& profile) {
-  Candidates candidates;
+  FigureCandidates candidates;
   for (const Expectation& e : profile.expectations) {
     if (e.probe == measurement.probe && e.metric == measurement.metric) {
       candidates.expectations.push_back(&e);
     }
   }
   candidates.on_path = true;  // tier_path_for looks for itself
-  return judge_figure(measurement, profile, candidates, PassDetail::full);
+  return judge_figure(measurement, profile, candidates);
 }
 
 Finding finding_about(const Measurement& m, Severity severity) {
@@ -341,17 +291,75 @@ Finding finding_about(const Measurement& m, Severity severity) {
   return finding;
 }
 
-std::vector<Finding> evaluate(const std::vector<Measurement>& measurements, const Profile& profile,
-                              PassDetail pass_detail) {
-  const CandidateIndex index(profile);
+std::vector<Finding> evaluate(const std::vector<Measurement>& measurements,
+                              const Profile& profile) {
+  const ProfileLookup lookup(profile);
   std::vector<Finding> findings;
   for (const Measurement& measurement : measurements) {
     std::vector<Finding> judged =
-        judge_figure(measurement, profile, index.find(measurement), pass_detail);
+        judge_figure(measurement, profile, lookup.find(measurement.probe, measurement.metric));
     findings.insert(findings.end(), std::make_move_iterator(judged.begin()),
                     std::make_move_iterator(judged.end()));
   }
   return findings;
+}
+
+FigureView FigureView::of(const Measurement& m) {
+  FigureView figure;
+  figure.probe = &m.probe;
+  figure.metric = &m.metric;
+  figure.subject = &m.subject;
+  figure.host = &m.host;
+  figure.value = m.value;
+  figure.size = m.size_bytes;
+  figure.status = m.status;
+  if (const auto backend = m.params.find("backend"); backend != m.params.end()) {
+    figure.backend_param = &backend->second;
+  }
+  if (const auto hosts = m.params.find("hosts"); hosts != m.params.end()) {
+    figure.hosts_param = &hosts->second;
+  }
+  return figure;
+}
+
+ProfileLookup::ProfileLookup(const Profile& profile) : profile_(profile) {
+  for (const Expectation& e : profile.expectations) {
+    by_figure_[{e.probe, e.metric}].expectations.push_back(&e);
+  }
+  for (const TierPath& path : profile.paths) {
+    for (const auto& [probe, metric] : path.figures) by_figure_[{probe, metric}].on_path = true;
+  }
+}
+
+const FigureCandidates& ProfileLookup::find(std::string_view probe, std::string_view metric) const {
+  const auto found = by_figure_.find({probe, metric});
+  return found == by_figure_.end() ? none_ : found->second;
+}
+
+std::size_t ProfileLookup::KeyHash::operator()(const Key& key) const {
+  const std::hash<std::string_view> hash;
+  return hash(key.first) * 31 + hash(key.second);
+}
+
+std::optional<std::size_t> count_passes(const FigureView& figure, const ProfileLookup& lookup) {
+  if (figure.status != MeasurementStatus::ok) return std::nullopt;
+  if (*figure.metric == kWrongElementsMetric && figure.value > 0) return std::nullopt;
+  const FigureCandidates& candidates = lookup.find(*figure.probe, *figure.metric);
+  if (candidates.expectations.empty() && !candidates.on_path) return 0;
+  const bool finite = std::isfinite(figure.value);
+  std::size_t passes = 0;
+  for (const Expectation* expectation : candidates.expectations) {
+    if (!expectation_applies(*expectation, figure)) continue;
+    if (!finite || judge(*expectation, figure.value) != Severity::pass) return std::nullopt;
+    ++passes;
+  }
+  if (passes > 0 || !candidates.on_path || !finite) return passes;
+  const TierPath* path =
+      tier_path_for(lookup.profile(), *figure.probe, *figure.metric, figure.size);
+  if (path == nullptr) return 0;
+  const TierMatch match = classify_tier(*path, figure.value);
+  if (judge_tier(*path, match, path->expect).below_expected) return std::nullopt;
+  return 1;
 }
 
 std::vector<Finding> verification_passes(const std::vector<Measurement>& measurements) {

@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "results/config_error.hpp"
+#include "results/evaluator.hpp"
 #include "results/record_json.hpp"
 #include "results/run_reader.hpp"
 
@@ -45,27 +46,54 @@ std::string stand_in_host(const RunInfo& run) {
 // findings judged from it (thresholds, tiers) get a subject naming both ends, "node07/mlx5_3--
 // node12/mlx5_3", so that they count for neither node (matched by probe, metric, subject, size
 // and value, which a finding copies from its measurement).
-void name_links(std::vector<Finding>& findings, const std::vector<Measurement>& measurements,
-                const std::string& host) {
-  if (host.empty()) return;
-  using Key = std::tuple<std::string, std::string, std::string, std::uint64_t, double>;
-  std::map<Key, const Measurement*> links;
-  for (const Measurement& m : measurements) {
-    if (!std::isfinite(m.value)) continue;
-    const std::size_t slash = m.peer.find('/');
-    if (slash == std::string::npos || slash == 0 || m.peer.compare(0, slash, host) == 0) continue;
-    links.emplace(Key{m.probe, m.metric, m.subject, m.size_bytes.value_or(kNoSize), m.value}, &m);
+void name_links(std::vector<Finding>& findings, const FleetStore& store,
+                const std::vector<std::uint32_t>& rows, const std::string& host) {
+  if (host.empty() || findings.empty()) return;
+  using Key =
+      std::tuple<std::string_view, std::string_view, std::string_view, std::uint64_t, double>;
+  std::map<Key, std::string_view> links;  // -> the peer
+  for (const std::uint32_t i : rows) {
+    const FigureRow& row = store.rows[i];
+    if (!std::isfinite(row.value)) continue;
+    const std::string& peer = store.strings.text(row.peer);
+    const std::size_t slash = peer.find('/');
+    if (slash == std::string::npos || slash == 0 || peer.compare(0, slash, host) == 0) continue;
+    links.emplace(Key{store.strings.text(row.probe), store.strings.text(row.metric),
+                      store.strings.text(row.subject), row.size, row.value},
+                  peer);
   }
   if (links.empty()) return;
   for (Finding& f : findings) {
     if (!f.observed || !std::isfinite(*f.observed)) continue;
     const auto found =
         links.find(Key{f.probe, f.metric, f.subject, f.size_bytes.value_or(kNoSize), *f.observed});
-    if (found != links.end()) f.subject = host + "/" + f.subject + "--" + found->second->peer;
+    if (found != links.end()) {
+      f.subject = host + "/" + f.subject + "--" + std::string(found->second);
+    }
   }
 }
 
-// Judges the run `run_index` of `store`, whose rows begin at `first_row` and run to the end.
+// What the evaluator reads of a stored row.
+FigureView view_of(const FleetStore& store, const FigureRow& row, std::uint32_t backend_key,
+                   std::uint32_t hosts_key) {
+  FigureView figure;
+  figure.probe = &store.strings.text(row.probe);
+  figure.metric = &store.strings.text(row.metric);
+  figure.subject = &store.strings.text(row.subject);
+  figure.host = &store.strings.text(row.host);
+  figure.value = row.value;
+  if (row.has_size()) figure.size = row.size;
+  figure.status = row.status;
+  for (const auto& [key, value] : store.params_of(row.params)) {
+    if (key == backend_key) figure.backend_param = &store.strings.text(value);
+    if (key == hosts_key) figure.hosts_param = &store.strings.text(value);
+  }
+  return figure;
+}
+
+// Judges the run `run_index` of `store`, whose rows begin at `first_row` and run to the end: the
+// evaluator's rules on every row (a row that only passes is counted, never turned back into a
+// measurement), the family judges on the rows they read.
 RunResult judge_run(const FleetStore& store, std::size_t run_index, std::size_t first_row,
                     const FleetEvaluationOptions& options) {
   RunResult result;
@@ -74,6 +102,21 @@ RunResult judge_run(const FleetStore& store, std::size_t run_index, std::size_t 
   result.hosts = run.hosts;
   if (result.hosts.empty()) result.hosts.push_back(stand_in_host(run));
   const Profile& profile = options.profile_for(run);
+  const ProfileLookup lookup(profile);
+  const std::uint32_t backend_key = store.strings.find("backend");
+  const std::uint32_t hosts_key = store.strings.find("hosts");
+  // Whether a judge reads a figure, asked once per probe and metric.
+  std::unordered_map<std::uint64_t, bool> read;
+  auto judges_read = [&](const FigureRow& row) {
+    if (!options.judges_read) return true;
+    const std::uint64_t key = (static_cast<std::uint64_t>(row.probe) << 32) | row.metric;
+    const auto found = read.find(key);
+    if (found != read.end()) return found->second;
+    const bool reads =
+        options.judges_read(store.strings.text(row.probe), store.strings.text(row.metric));
+    read.emplace(key, reads);
+    return reads;
+  };
 
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> rows_by_host;
   for (auto i = static_cast<std::uint32_t>(first_row); i < store.rows.size(); ++i)
@@ -91,17 +134,30 @@ RunResult judge_run(const FleetStore& store, std::size_t run_index, std::size_t 
   std::vector<Measurement> all;
   const bool several = rows_by_host.size() > 1;
   for (const auto& [host, indices] : rows_by_host) {
-    std::vector<Measurement> measurements;
-    measurements.reserve(indices.size());
-    for (std::uint32_t i : indices) measurements.push_back(store.materialize(store.rows[i]));
     const std::string name =
         host != 0 ? store.strings.text(host)
                   : (result.hosts.size() == 1 ? result.hosts.front() : std::string());
-    if (options.judge_host) {
-      std::vector<Finding> findings = options.judge_host(measurements, profile);
-      name_links(findings, measurements, name);
-      keep(std::move(findings), name);
+    std::vector<Finding> findings;
+    std::vector<Measurement> measurements;  // for the family judges
+    for (const std::uint32_t i : indices) {
+      const FigureRow& row = store.rows[i];
+      const std::optional<std::size_t> passes =
+          count_passes(view_of(store, row, backend_key, hosts_key), lookup);
+      const bool wanted =
+          options.judge_host || (several && options.judge_run) ? judges_read(row) : false;
+      if (passes) result.passes[name] += static_cast<int>(*passes);
+      if (passes && !wanted) continue;
+      Measurement m = store.materialize(row);
+      if (!passes) {
+        for (Finding& f : evaluate_measurement(m, profile)) findings.push_back(std::move(f));
+      }
+      if (wanted) measurements.push_back(std::move(m));
     }
+    if (options.judge_host) {
+      for (Finding& f : options.judge_host(measurements, profile)) findings.push_back(std::move(f));
+    }
+    name_links(findings, store, indices, name);
+    keep(std::move(findings), name);
     if (several && options.judge_run) {
       all.insert(all.end(), std::make_move_iterator(measurements.begin()),
                  std::make_move_iterator(measurements.end()));

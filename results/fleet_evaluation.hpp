@@ -25,12 +25,17 @@ struct FleetEvaluationOptions {
   // The profile a run is judged against (its own, or one given for all); may throw ConfigError.
   // Called from several threads: it must be safe to.
   std::function<const Profile&(const RunInfo&)> profile_for;
-  // Re-judges one host's measurements of one run (the evaluator and the per-host family judges):
-  // every finding, PASS included.
+  // Every row is judged by the evaluator's rules (results/evaluator.hpp); a row that only passes
+  // is counted without being turned back into a measurement.
+  // The per-host family judges: called with one host's measurements of one run (those
+  // `judges_read` names, and maybe others), returning every finding, PASS included. May be empty.
   std::function<std::vector<Finding>(const std::vector<Measurement>&, const Profile&)> judge_host;
   // Judges that compare the hosts of one run with each other (node pairs): called once per run
-  // with all of its measurements, when the run has several hosts. May be empty.
+  // with its hosts' measurements (as judge_host's), when the run has several hosts. May be empty.
   std::function<std::vector<Finding>(const std::vector<Measurement>&, const Profile&)> judge_run;
+  // Whether judge_host or judge_run reads figures of this probe and metric (asked once per pair
+  // and run); empty: they read every figure.
+  std::function<bool(const std::string& probe, const std::string& metric)> judges_read;
   PeerJudgeOptions peers;  // catalog and exclusions; the profile is filled in per fleet
   unsigned threads = 2;
 };

@@ -174,11 +174,7 @@ FleetEvaluation evaluate_runs(const std::vector<std::string>& dirs, const std::s
   options.profile_for = [&profiles](const RunInfo& run) -> const Profile& { return profiles(run); };
   options.judge_host = [&per_host](const std::vector<Measurement>& measurements,
                                    const Profile& judged_by) {
-    std::vector<Finding> findings = evaluate(measurements, judged_by, PassDetail::counted);
-    for (Finding& f : run_all_judges(per_host, measurements, judged_by)) {
-      findings.push_back(std::move(f));
-    }
-    return findings;
+    return run_all_judges(per_host, measurements, judged_by);
   };
   if (!across.empty()) {
     options.judge_run = [&across](const std::vector<Measurement>& measurements,

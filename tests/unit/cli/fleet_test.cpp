@@ -9,9 +9,11 @@
 #include <fstream>
 #include <set>
 
+#include "bench/cli/cli_support.hpp"
 #include "bench/cli/evaluate_command.hpp"
 #include "bench/cli/probe_families.hpp"
 #include "results/compare.hpp"
+#include "results/evaluator.hpp"
 #include "results/history.hpp"
 #include "results/record_json.hpp"
 #include "results/run_reader.hpp"
@@ -138,6 +140,38 @@ TEST_F(SyntheticFleet, EvaluateFindsEveryFaultAtItsSubjectAndNothingElse) {
   }
   EXPECT_EQ(e.verdict, Verdict::fail);
   EXPECT_TRUE(e.recheck.empty());
+}
+
+// Fleet evaluation counts the figures that only pass without turning them back into measurements:
+// it must count exactly the PASS findings, and give exactly the other findings, that evaluate()
+// gives the same figures as measurements (no family judge here: the evaluator alone).
+TEST_F(SyntheticFleet, CountedPassesAreExactlyTheEvaluatorsPasses) {
+  const Profile profile = load_profile_for("h100-sxm-8", registry(), nullptr);
+  FleetEvaluationOptions options;
+  options.profile_for = [&profile](const RunInfo&) -> const Profile& { return profile; };
+  options.threads = 2;
+  const FleetEvaluation e =
+      evaluate_fleet(find_run_dirs({(dir_->path() / "tonight").string()}), options);
+  std::vector<Measurement> all;
+  for (const FigureRow& row : e.store.rows) all.push_back(e.store.materialize(row));
+  const std::vector<Finding> whole = evaluate(all, profile);
+  const auto passes = std::count_if(whole.begin(), whole.end(),
+                                    [](const Finding& f) { return f.severity == Severity::pass; });
+  EXPECT_GT(passes, 4000);
+  EXPECT_EQ(e.counts.at(Severity::pass), passes);
+  // (Subjects aside: the fleet names a link's findings by both ends.)
+  auto words = [](const Finding& f) {
+    return std::string(to_string(f.severity)) + " " + f.host + " " + f.probe + ": " + f.message;
+  };
+  std::multiset<std::string> expected, got;
+  for (const Finding& f : whole) {
+    if (f.severity != Severity::pass) expected.insert(words(f));
+  }
+  for (const Finding& f : e.findings) {
+    if (f.probe != "run" && f.source.rfind("inferred", 0) != 0) got.insert(words(f));
+  }
+  EXPECT_FALSE(expected.empty());
+  EXPECT_EQ(got, expected);
 }
 
 TEST_F(SyntheticFleet, AHealthyFleetRaisesNothing) {

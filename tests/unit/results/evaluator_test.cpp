@@ -5,6 +5,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -313,28 +314,55 @@ TEST(Evaluate, LookupByFigureJudgesAsTheWholeProfileDoes) {
   }
 }
 
-// PassDetail::counted: PASS findings carry only their severity (they are counted, never shown);
-// every other finding is whole, and the counts are those of full detail.
-TEST(Evaluate, CountedPassesAreBareAndEverythingElseWhole) {
-  const Profile profile = profile_with_path();
-  const std::vector<Finding> full = evaluate(mixed_figures(), profile);
-  const std::vector<Finding> counted = evaluate(mixed_figures(), profile, PassDetail::counted);
-  ASSERT_EQ(counted.size(), full.size());
-  int passes = 0;
-  for (std::size_t i = 0; i < full.size(); ++i) {
-    ASSERT_EQ(counted[i].severity, full[i].severity) << i;
-    if (full[i].severity == Severity::pass) {
-      ++passes;
-      EXPECT_FALSE(full[i].message.empty()) << i;
-      EXPECT_TRUE(counted[i].message.empty()) << i;
-      EXPECT_TRUE(counted[i].evidence.empty()) << i;
+// count_passes says how many PASS findings evaluate_measurement gives a figure, and nothing when it
+// gives anything else: thresholds, tiers, scopes, status, wrong elements and non-finite values.
+TEST(CountPasses, AgreesWithEvaluateMeasurement) {
+  Profile profile = profile_with_path();
+  Expectation mpi_one_host = busbw_expectation();
+  mpi_one_host.backend = "mpi";
+  mpi_one_host.hosts = HostScope::single;
+  mpi_one_host.min_size = 64;
+  profile.expectations.push_back(mpi_one_host);
+  std::vector<Measurement> figures = mixed_figures();
+  Measurement errored = busbw(2);
+  errored.status = MeasurementStatus::error;
+  Measurement not_finite = busbw(std::numeric_limits<double>::quiet_NaN());
+  Measurement off_profile = busbw(2);
+  off_profile.metric = "algbw";
+  Measurement slow_tier = busbw(1);  // no threshold at this size: the tier path judges
+  slow_tier.probe = "coll.all_gather";
+  Measurement mpi = busbw(2);
+  mpi.params = {{"backend", "mpi"}, {"hosts", "1"}};
+  Measurement mpi_slow = mpi;
+  mpi_slow.value = 0.7;
+  Measurement mpi_unreadable_hosts = mpi_slow;
+  mpi_unreadable_hosts.params["hosts"] = "many";
+  Measurement mpi_two_hosts = mpi_slow;
+  mpi_two_hosts.params.erase("hosts");
+  mpi_two_hosts.host = "node-a,node-b";
+  for (const Measurement& m : {errored, not_finite, off_profile, slow_tier, mpi, mpi_slow,
+                               mpi_unreadable_hosts, mpi_two_hosts}) {
+    figures.push_back(m);
+  }
+  const ProfileLookup lookup(profile);
+  int counted = 0, whole = 0;
+  for (std::size_t i = 0; i < figures.size(); ++i) {
+    const std::vector<Finding> findings = evaluate_measurement(figures[i], profile);
+    const bool all_pass = std::all_of(findings.begin(), findings.end(), [](const Finding& f) {
+      return f.severity == Severity::pass;
+    });
+    const std::optional<std::size_t> passes = count_passes(FigureView::of(figures[i]), lookup);
+    if (all_pass) {
+      ASSERT_TRUE(passes.has_value()) << "figure " << i;
+      EXPECT_EQ(*passes, findings.size()) << "figure " << i;
+      ++counted;
     } else {
-      EXPECT_EQ(counted[i].message, full[i].message) << i;
-      EXPECT_EQ(counted[i].evidence, full[i].evidence) << i;
-      EXPECT_EQ(counted[i].remedy, full[i].remedy) << i;
+      EXPECT_FALSE(passes.has_value()) << "figure " << i << ": " << findings.front().message;
+      ++whole;
     }
   }
-  EXPECT_GE(passes, 3);  // a threshold PASS, a tier PASS (all_gather) and the latency PASS
+  EXPECT_GE(counted, 6);
+  EXPECT_GE(whole, 6);
 }
 
 // Defect 5: a scoped expectation judges only the figures of its backend and host count;

@@ -41,10 +41,12 @@ bool is(std::string_view text, const char (&word)[N]) {
   }
 }
 
-// The first '"', '\\' or control character (< 0x20) in [p, end), or end. Eight bytes at a time: in
-// each of the three masks the lowest set high bit marks the first byte that matches (a borrow only
-// spreads upwards from a match), so the lowest bit of their union is the first special byte.
-const char* find_special(const char* p, const char* end) {
+// The closing quote of a string whose text begins at `p`, or nullptr when a '\\' or a control
+// character (< 0x20) comes first, or the line ends. Eight bytes at a time: in each of the three
+// masks the lowest set high bit marks the first byte that matches (a borrow only spreads upwards
+// from a match), so the lowest bit of their union is the first special byte, and it is a quote
+// when the quote mask has it (no byte below matched, so no borrow made that bit).
+const char* closing_quote(const char* p, const char* end) {
   if constexpr (std::endian::native == std::endian::little) {
     constexpr std::uint64_t kOnes = 0x0101010101010101ull;
     constexpr std::uint64_t kHighs = 0x8080808080808080ull;
@@ -55,15 +57,22 @@ const char* find_special(const char* p, const char* end) {
       std::memcpy(&word, p, 8);
       const std::uint64_t quote = word ^ kQuotes;
       const std::uint64_t backslash = word ^ kBackslashes;
-      const std::uint64_t hits = (((quote - kOnes) & ~quote) | ((backslash - kOnes) & ~backslash) |
-                                  ((word - kOnes * 0x20) & ~word)) &
-                                 kHighs;
-      if (hits != 0) return p + (std::countr_zero(hits) >> 3);
+      const std::uint64_t quotes = (quote - kOnes) & ~quote & kHighs;
+      const std::uint64_t others =
+          (((backslash - kOnes) & ~backslash) | ((word - kOnes * 0x20) & ~word)) & kHighs;
+      const std::uint64_t hits = quotes | others;
+      if (hits != 0) {
+        const std::uint64_t first = hits & (~hits + 1);
+        return (quotes & first) != 0 ? p + (std::countr_zero(hits) >> 3) : nullptr;
+      }
       p += 8;
     }
   }
-  while (p != end && *p != '"' && *p != '\\' && static_cast<unsigned char>(*p) >= 0x20) ++p;
-  return p;
+  for (; p != end; ++p) {
+    if (*p == '"') return p;
+    if (*p == '\\' || static_cast<unsigned char>(*p) < 0x20) return nullptr;
+  }
+  return nullptr;
 }
 
 // JsonLine::as_double's conversion where it is exact (out of range: false, left to strtod there).
@@ -104,8 +113,8 @@ class Scanner {
     const char* const end = end_;
     if (p_ == end || *p_ != '"') return false;
     const char* const start = p_ + 1;
-    const char* const stop = find_special(start, end);
-    if (stop == end || *stop != '"') return false;
+    const char* const stop = closing_quote(start, end);
+    if (stop == nullptr) return false;
     p_ = stop + 1;
     out = std::string_view(start, static_cast<std::size_t>(stop - start));
     return true;

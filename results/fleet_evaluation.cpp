@@ -244,6 +244,8 @@ FleetEvaluation evaluate_fleet(const std::vector<fs::path>& run_dirs,
   evaluation.store = std::move(stores.front());
   for (unsigned t = 1; t < threads; ++t) evaluation.store.absorb(std::move(stores[t]));
 
+  const auto runs_done = std::chrono::steady_clock::now();
+  evaluation.seconds_runs = std::chrono::duration<double>(runs_done - started).count();
   // The peers of the whole fleet, with the tiers of the first run's profile for the notes.
   PeerJudgeOptions peers = options.peers;
   if (!evaluation.store.runs.empty()) {
@@ -253,6 +255,8 @@ FleetEvaluation evaluate_fleet(const std::vector<fs::path>& run_dirs,
   }
   for (Finding& f : judge_peers(evaluation.store, peers))
     evaluation.findings.push_back(std::move(f));
+  evaluation.seconds_peers =
+      std::chrono::duration<double>(std::chrono::steady_clock::now() - runs_done).count();
 
   std::stable_sort(
       evaluation.findings.begin(), evaluation.findings.end(),
@@ -365,6 +369,8 @@ nlohmann::json fleet_summary_json(const FleetEvaluation& e) {
           {"links", links},
           {"profile", e.profile_name},
           {"seconds", e.seconds},
+          {"seconds_runs", e.seconds_runs},
+          {"seconds_peers", e.seconds_peers},
           {"node_summaries", nodes}};
 }
 

@@ -63,6 +63,8 @@ struct FleetEvaluation {
   std::vector<std::string> recheck;  // nodes with no FAIL but an incomplete run or an ERROR
   std::string profile_name;          // the profile the peer notes used
   double seconds = 0;                // wall time of the evaluation
+  double seconds_runs = 0;           // of which reading and judging the runs (in parallel)
+  double seconds_peers = 0;          // and judging the peers across the fleet (one thread)
 };
 
 // The two ends of a link subject ("a--b", "a/mlx5_3--b/mlx5_3" -> a, b), or nothing.

@@ -37,7 +37,8 @@ fs::path fleet_dir(std::size_t nodes) {
   const char* base = std::getenv("FABCHECK_PERF_DIR");
   const fs::path root = base && *base ? fs::path(base) : fs::path("/tmp/fabcheck-perf");
   const fs::path dir = root / ("fleet-" + std::to_string(nodes));
-  const fs::path done = dir / ".complete";
+  // The marker names the record format: a sweep written by an older generator is written again.
+  const fs::path done = dir / ".complete-run-writer-format";
   if (!fs::exists(done)) {
     fs::remove_all(dir);
     synthetic::FleetSpec spec;
@@ -59,6 +60,8 @@ const Registry& registry() {
 
 struct ChildFigures {
   double seconds = 0;
+  double seconds_runs = 0;   // reading and judging the runs (in parallel)
+  double seconds_peers = 0;  // the peers across the fleet (one thread)
   double measurements = 0;
   double findings = 0;
   double drain = 0;
@@ -79,6 +82,8 @@ ChildFigures evaluate_in_child(const fs::path& dir, unsigned threads) {
     const FleetEvaluation e = evaluate_runs({dir.string()}, "", registry(), threads);
     figures.seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    figures.seconds_runs = e.seconds_runs;
+    figures.seconds_peers = e.seconds_peers;
     figures.measurements = static_cast<double>(e.store.rows.size());
     figures.findings = static_cast<double>(e.findings.size());
     figures.drain = static_cast<double>(e.drain.size());
@@ -115,6 +120,8 @@ void BM_EvaluateFleet(benchmark::State& state) {
   state.counters["measurements"] = last.measurements;
   state.counters["findings"] = last.findings;
   state.counters["drain"] = last.drain;
+  state.counters["seconds_runs"] = last.seconds_runs;
+  state.counters["seconds_peers"] = last.seconds_peers;
   state.counters["peak_rss_MiB"] = static_cast<double>(last.peak_rss_kib) / 1024.0;
   state.counters["records_per_s"] = last.measurements / last.seconds;
 }

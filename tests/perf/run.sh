@@ -4,7 +4,7 @@
 # Google Benchmark in tests/perf/fleet_benchmark.cpp (each evaluation in a child, its peak RSS from
 # wait4), then the fabcheck binary itself under /usr/bin/time -v on the 4096-node sweep.
 # Usage: tests/perf/run.sh [BUILD_DIR]. The sweeps are written once into $FABCHECK_PERF_DIR
-# (default /tmp/fabcheck-perf; about 1.4 GB and 4.3 GB) and kept for the next run.
+# (default /tmp/fabcheck-perf; about 1.6 GB and 5 GB) and kept for the next run.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
@@ -20,8 +20,8 @@ status=0
 import json, sys
 targets = {4096: (5.0, 2048.0), 12500: (20.0, None)}
 rows = json.load(open(sys.argv[1]))["benchmarks"]
-print(f"{'nodes':>6} {'GPUs':>7} {'measurements':>13} {'seconds':>8} {'peak MiB':>9} "
-      f"{'records/s':>11} {'findings':>9} {'drain':>6}  target")
+print(f"{'nodes':>6} {'GPUs':>7} {'measurements':>13} {'seconds':>8} {'(runs':>6} {'peers)':>6} "
+      f"{'peak MiB':>9} {'records/s':>11} {'findings':>9} {'drain':>6}  target")
 ok = True
 for row in rows:
     nodes = int(row["nodes"])
@@ -33,7 +33,7 @@ for row in rows:
     want = " and ".join(x for x in (f"< {limit_s:g} s" if limit_s else "",
                                     f"< {limit_mib / 1024:g} GiB" if limit_mib else "") if x)
     print(f"{nodes:>6} {int(row['gpus']):>7} {int(row['measurements']):>13} {seconds:>8.2f} "
-          f"{rss:>9.0f} {row['records_per_s']:>11.3g} {int(row['findings']):>9} "
+          f"{row['seconds_runs']:>6.2f} {row['seconds_peers']:>6.2f} {rss:>9.0f} {row['records_per_s']:>11.3g} {int(row['findings']):>9} "
           f"{int(row['drain']):>6}  {want}: {'met' if met else 'MISSED'}")
 sys.exit(0 if ok else 1)
 EOF

@@ -75,8 +75,48 @@ const char* closing_quote(const char* p, const char* end) {
   return nullptr;
 }
 
+// A JSON number literal whose significant digits fit 2^53 and whose decimal exponent is within
+// 10^22 is one exact integer times or divided by one exact power of ten: a single IEEE operation,
+// correctly rounded, so the same double from_chars gives (Clinger's fast path). Most figures are
+// such ("0.0102744", "52.5", "1048576"); false for the others.
+bool to_double_exactly(std::string_view text, double& out) {
+  static constexpr double kPowers[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,
+                                       1e8,  1e9,  1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+                                       1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+  const char* p = text.data();
+  const char* const end = p + text.size();
+  const bool negative = p != end && *p == '-';
+  if (negative) ++p;
+  std::uint64_t mantissa = 0;
+  int digits = 0, exponent = 0;
+  for (; p != end && *p >= '0' && *p <= '9'; ++p, ++digits) mantissa = mantissa * 10 + (*p - '0');
+  if (p != end && *p == '.') {
+    for (++p; p != end && *p >= '0' && *p <= '9'; ++p, ++digits, --exponent) {
+      mantissa = mantissa * 10 + (*p - '0');
+    }
+  }
+  if (digits > 19) return false;  // the mantissa may have wrapped
+  if (p != end) {                 // 'e' or 'E' (the grammar was checked)
+    ++p;
+    const bool minus = *p == '-';
+    if (*p == '-' || *p == '+') ++p;
+    int e = 0;
+    for (; p != end; ++p) {
+      if (e > 1000) return false;
+      e = e * 10 + (*p - '0');
+    }
+    exponent += minus ? -e : e;
+  }
+  if (mantissa > (std::uint64_t{1} << 53) || exponent < -22 || exponent > 22) return false;
+  const double value = static_cast<double>(mantissa);
+  const double scaled = exponent >= 0 ? value * kPowers[exponent] : value / kPowers[-exponent];
+  out = negative ? -scaled : scaled;
+  return true;
+}
+
 // JsonLine::as_double's conversion where it is exact (out of range: false, left to strtod there).
 bool to_double(std::string_view text, double& out) {
+  if (to_double_exactly(text, out)) return true;
   const auto [end, error] = std::from_chars(text.data(), text.data() + text.size(), out);
   return error == std::errc() && end == text.data() + text.size();
 }

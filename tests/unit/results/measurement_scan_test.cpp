@@ -6,7 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fmt/format.h>
+
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <filesystem>
 #include <limits>
@@ -504,6 +507,58 @@ TEST(MeasurementScan, LeavesNumbersFromCharsCannotConvertExactly) {
   for (const char* bad : {"01", "1.", ".5", "+1", "-", "1e", "1e+", "NaN", "Infinity", "-Infinity",
                           "0x10", "1_000", "--1", "1.5.5", "nul", "nulls", "tru"}) {
     expect_left(compose(with(members, "value", bad)), false);
+  }
+}
+
+// The scan converts most figures without from_chars (an exact integer times or divided by an
+// exact power of ten); every such conversion must give from_chars' double, bit for bit, and the
+// rest go to from_chars itself: numbers as writers print them and as nobody does.
+TEST(MeasurementScan, ConvertsNumbersBitForBitAsFromChars) {
+  const Members members = base();
+  std::uint64_t state = 0x9e3779b97f4a7c15ull;
+  auto next = [&state] {
+    state ^= state << 13;
+    state ^= state >> 7;
+    state ^= state << 17;
+    return state;
+  };
+  std::vector<std::string> numbers = {"0",
+                                      "-0",
+                                      "0.0",
+                                      "-0.0",
+                                      "1e22",
+                                      "1e23",
+                                      "9007199254740992",
+                                      "9007199254740993",
+                                      "123456789012345678",
+                                      "1.5e-22",
+                                      "1.5e-23",
+                                      "0.1",
+                                      "0.3",
+                                      "2.675",
+                                      "1E5",
+                                      "1e+05",
+                                      "-4.2e-7",
+                                      "12345678901234567890",
+                                      "0.00000000000000000001"};
+  for (int i = 0; i < 4000; ++i) {
+    const double value =
+        std::ldexp(static_cast<double>(next() >> 11), -static_cast<int>(next() % 90)) *
+        ((next() & 1) ? 1 : -1);
+    for (const char* format : {"{}", "{:.6g}", "{:.17g}", "{:.3f}", "{:e}"}) {
+      numbers.push_back(fmt::format(fmt::runtime(format), value));
+    }
+    numbers.push_back(std::to_string(next() % 100000) + "." + std::to_string(next() % 1000000) +
+                      "e" + std::to_string(static_cast<int>(next() % 50) - 25));
+  }
+  for (const std::string& number : numbers) {
+    const std::string line = compose(with(members, "value", number));
+    MeasurementFields fields;
+    ASSERT_TRUE(scan_measurement_line(line, fields)) << number;
+    double expected = 0;
+    std::from_chars(number.data(), number.data() + number.size(), expected);
+    ASSERT_TRUE(fabcheck::testing::same_bits(fields.value, expected)) << number;
+    check(line);
   }
 }
 

@@ -67,7 +67,7 @@ void expect_left(std::string_view line, bool strict) {
   EXPECT_EQ(outcome.strict, strict) << line;
 }
 
-// A record as (key, JSON value) members, in the synthetic fleet's order.
+// A record as (key, JSON value) members, in record_json.hpp's order (not the writer's sorted one).
 using Members = std::vector<std::pair<std::string, std::string>>;
 
 Members base() {

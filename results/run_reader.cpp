@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <array>
 #include <set>
 
 #include <nlohmann/json.hpp>
@@ -42,22 +43,32 @@ void collect_runs(const fs::path& dir, int depth, std::vector<fs::path>& out) {
   for (const fs::path& child : children) collect_runs(child, depth - 1, out);
 }
 
-// A field's last value and its id: consecutive records repeat their host, probe, unit, time, so
-// most lookups end in one comparison instead of a hash.
+// A field's last few values and their ids: consecutive records repeat their host, probe, unit and
+// time, and cycle through a few metrics (busbw, algbw, time_us) and subjects (gpu0..gpu7), so most
+// lookups end in a few length comparisons and one memcmp instead of a hash.
 class InternCache {
  public:
   std::uint32_t intern(StringPool& pool, std::string_view text) {
-    if (valid_ && text == last_) return id_;
-    id_ = pool.intern(text);
-    last_ = pool.text(id_);
-    valid_ = true;
-    return id_;
+    for (const Slot& slot : slots_) {
+      if (slot.text.size() == text.size() && slot.valid && slot.text == text) return slot.id;
+    }
+    Slot& slot = slots_[next_];
+    next_ = (next_ + 1) % kSlots;
+    slot.id = pool.intern(text);
+    slot.text = pool.text(slot.id);  // a view of the pool's copy: valid while the pool is
+    slot.valid = true;
+    return slot.id;
   }
 
  private:
-  std::string_view last_;
-  std::uint32_t id_ = 0;
-  bool valid_ = false;
+  static constexpr std::size_t kSlots = 8;
+  struct Slot {
+    std::string_view text;
+    std::uint32_t id = 0;
+    bool valid = false;
+  };
+  std::array<Slot, kSlots> slots_{};
+  std::size_t next_ = 0;
 };
 
 // Turns measurement lines into rows of one store.

@@ -5,6 +5,7 @@
 #include <string>
 
 #include "fabric/commands.hpp"
+#include "fabric/link_measurements.hpp"
 #include "results/config_error.hpp"
 
 namespace fabcheck {
@@ -74,11 +75,16 @@ FabricExpectations fabric_expectations_from(const Profile& profile) {
 }
 
 Judge make_fabric_judge() {
-  return {"fabric", fabric_node_settings(),
-          [](const Profile& profile) { fabric_expectations_from(profile); },
-          [](const std::vector<Measurement>& measurements, const Profile& profile) {
-            return judge_fabric_measurements(measurements, fabric_expectations_from(profile));
-          }};
+  Judge judge;
+  judge.name = "fabric";
+  judge.settings = fabric_node_settings();
+  judge.validate = [](const Profile& profile) { fabric_expectations_from(profile); };
+  judge.judge = [](const std::vector<Measurement>& measurements, const Profile& profile) {
+    return judge_fabric_measurements(measurements, fabric_expectations_from(profile));
+  };
+  // judge_fabric_measurements looks at these three probes' records only.
+  judge.reads = {{kPcieLinksProbe, ""}, {kIbPortsProbe, ""}, {kIbCountersProbe, ""}};
+  return judge;
 }
 
 }  // namespace fabcheck

@@ -13,6 +13,9 @@ namespace fabcheck {
 namespace {
 
 constexpr const char* kTransportProbe = "fabric.nccl_transport";
+// The evidence of the node it reads beside (nccl_node_evidence).
+constexpr const char* kActivePortsMetric = "active_ports";
+constexpr const char* kHcaHopsMetric = "nearest_hca_hops";
 // A GPU and a HCA below one PCIe switch are 4 hops apart (two downstream ports); fewer is closer.
 constexpr double kSameSwitchHops = 4;
 
@@ -87,12 +90,12 @@ NcclNodeEvidence nccl_node_evidence(const std::vector<Measurement>& measurements
   NcclNodeEvidence evidence;
   for (const Measurement& m : measurements) {
     if (m.host != host || m.status != MeasurementStatus::ok) continue;
-    if (m.probe == kIbPortsProbe && m.metric == "active_ports") {
+    if (m.probe == kIbPortsProbe && m.metric == kActivePortsMetric) {
       evidence.active_rdma_ports = static_cast<int>(m.value);
       evidence.ports_evidence = "fabric.ib_ports on " + (host.empty() ? "the node" : host) + ": " +
                                 std::to_string(static_cast<int>(m.value)) + " of " +
                                 param_of(m, "ports") + " RDMA ports active";
-    } else if (m.probe == kTopologyProbe && m.metric == "nearest_hca_hops" &&
+    } else if (m.probe == kTopologyProbe && m.metric == kHcaHopsMetric &&
                !evidence.gpu_hca_share_path.value_or(false)) {
       const std::string gpu_numa = param_of(m, "gpu_numa_node");
       const std::string hca_numa = param_of(m, "hca_numa_node");
@@ -154,6 +157,8 @@ Judge make_nccl_transport_judge() {
     return judge_nccl_transport_measurements(measurements, nccl_expectations_from(profile));
   };
   judge.scope = JudgeScope::whole_run;
+  judge.reads = {
+      {kTransportProbe, ""}, {kIbPortsProbe, kActivePortsMetric}, {kTopologyProbe, kHcaHopsMetric}};
   return judge;
 }
 

@@ -379,13 +379,17 @@ std::vector<Finding> judge_node_pairs(const std::vector<Measurement>& measuremen
 }
 
 Judge make_node_pairs_judge() {
-  return {"node_pairs",
-          {{kMinGapSetting,
-            "coll.node_pairs: a pair of nodes slower than (1 - gap) x the cluster's median pair "
-            "is slow (default 0.5)"}},
-          [](const Profile& profile) { rule_from_profile(profile); },
-          judge_node_pairs,
-          JudgeScope::each_probe};
+  Judge judge;
+  judge.name = "node_pairs";
+  judge.settings = {{kMinGapSetting,
+                     "coll.node_pairs: a pair of nodes slower than (1 - gap) x the cluster's "
+                     "median pair is slow (default 0.5)"}};
+  judge.validate = [](const Profile& profile) { rule_from_profile(profile); };
+  judge.judge = judge_node_pairs;
+  judge.scope = JudgeScope::each_probe;
+  // The matrix (exchange_busbw) and the gap the run was given (min_gap, on any record).
+  judge.reads = {{kNodePairsProbe, ""}};
+  return judge;
 }
 
 }  // namespace fabcheck

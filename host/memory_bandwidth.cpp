@@ -132,7 +132,8 @@ std::map<int, std::vector<int>> numa_nodes_and_cpus() {
 std::vector<Finding> judge_memory_bandwidth(const std::vector<Measurement>& measurements) {
   std::map<std::string, std::vector<const Measurement*>> by_host;
   for (const Measurement& m : measurements) {
-    if (m.probe == kHostMemBwProbe && m.metric == "triad_bw" && m.status == MeasurementStatus::ok)
+    if (m.probe == kHostMemBwProbe && m.metric == kNumaTriadMetric &&
+        m.status == MeasurementStatus::ok)
       by_host[m.host].push_back(&m);
   }
   std::vector<Finding> out;

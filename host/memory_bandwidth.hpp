@@ -13,6 +13,8 @@
 namespace fabcheck {
 
 inline constexpr const char* kHostMemBwProbe = "host.mem_bw";
+// The figure judge_memory_bandwidth compares across a host's NUMA nodes.
+inline constexpr const char* kNumaTriadMetric = "triad_bw";
 
 struct TriadRun {
   std::vector<int> cpus;            // one thread pinned to each

@@ -131,7 +131,8 @@ std::vector<Finding> judge_version_drift(const std::vector<Measurement>& measure
   std::map<std::string, std::map<std::string, std::string>> by_key;
   std::map<std::string, const Measurement*> record_of_host;
   for (const Measurement& m : measurements) {
-    if (m.probe != kPreflightProbe || m.metric != "versions" || m.status != MeasurementStatus::ok)
+    if (m.probe != kPreflightProbe || m.metric != kVersionsMetric ||
+        m.status != MeasurementStatus::ok)
       continue;
     record_of_host[m.host] = &m;
     for (const auto& [key, value] : m.params) {
@@ -152,7 +153,7 @@ std::vector<Finding> judge_version_drift(const std::vector<Measurement>& measure
       for (const std::string& host : value_hosts) {
         Finding f = finding_about(*record_of_host[host], Severity::warn);
         f.observed.reset();
-        f.metric = "versions";
+        f.metric = kVersionsMetric;
         f.subject = key;
         f.message = host + " runs " + key + " " + value + " while " +
                     std::to_string(most->second.size()) + " of " +

@@ -11,6 +11,8 @@
 namespace fabcheck {
 
 inline constexpr const char* kPreflightProbe = "node.preflight";
+// Its record of the node's versions (driver, cuda, nccl, ...), in params.
+inline constexpr const char* kVersionsMetric = "versions";
 
 struct PreflightPolicy {
   double busy_utilization_pct = 5;  // above this at rest, the GPU is busy

@@ -1,6 +1,11 @@
 // Registers the node.* and host.* probes and their judges.
 #include "host/register.hpp"
 
+#include <functional>
+#include <string>
+#include <utility>
+#include <vector>
+
 #include "host/host_cpu.hpp"
 #include "host/kernel_log_scan.hpp"
 #include "host/memory_bandwidth.hpp"
@@ -9,6 +14,22 @@
 #include "host/probes.hpp"
 
 namespace fabcheck {
+namespace {
+
+// A judge with no [node] keys that reads `reads` of the run's measurements.
+Judge judge_of(std::string name, JudgeScope scope,
+               std::function<std::vector<Finding>(const std::vector<Measurement>&)> rule,
+               std::vector<FigureRef> reads) {
+  Judge judge;
+  judge.name = std::move(name);
+  judge.judge = [rule = std::move(rule)](const std::vector<Measurement>& measurements,
+                                         const Profile&) { return rule(measurements); };
+  judge.scope = scope;
+  judge.reads = std::move(reads);
+  return judge;
+}
+
+}  // namespace
 
 void register_host_probes(Registry& registry) {
   registry.add(make_preflight_probe());
@@ -16,48 +37,27 @@ void register_host_probes(Registry& registry) {
   registry.add(make_host_cpu_probe());
   registry.add(make_host_numa_probe());
   registry.add(make_host_mem_bw_probe());
-  registry.add_judge({"preflight",
-                      {},
-                      nullptr,
-                      [](const std::vector<Measurement>& measurements, const Profile&) {
-                        return judge_preflight(measurements);
-                      },
-                      JudgeScope::each_probe});
-  registry.add_judge({"versions",
-                      {},
-                      nullptr,
-                      [](const std::vector<Measurement>& measurements, const Profile&) {
-                        return judge_version_drift(measurements);
-                      },
-                      JudgeScope::whole_run});
-  registry.add_judge({"host.cpu",
-                      {},
-                      nullptr,
-                      [](const std::vector<Measurement>& measurements, const Profile&) {
-                        return judge_host_cpu(measurements);
-                      },
-                      JudgeScope::each_probe});
-  registry.add_judge({"host.numa",
-                      {},
-                      nullptr,
-                      [](const std::vector<Measurement>& measurements, const Profile&) {
-                        return judge_numa(measurements);
-                      },
-                      JudgeScope::each_probe});
-  registry.add_judge({"host.mem_bw",
-                      {},
-                      nullptr,
-                      [](const std::vector<Measurement>& measurements, const Profile&) {
-                        return judge_memory_bandwidth(measurements);
-                      },
-                      JudgeScope::each_probe});
-  registry.add_judge({"kernel_log",
-                      {},
-                      nullptr,
-                      [](const std::vector<Measurement>& measurements, const Profile&) {
-                        return judge_kernel_log(measurements);
-                      },
-                      JudgeScope::each_probe});
+  // Each judge reads its own probe's records only (and "versions" only that record of
+  // node.preflight): tests/unit/cli/judge_reads_test.cpp holds them to it.
+  using Records = std::vector<Measurement>;
+  registry.add_judge(judge_of("preflight", JudgeScope::each_probe,
+                              [](const Records& m) { return judge_preflight(m); },
+                              {{kPreflightProbe, ""}}));
+  registry.add_judge(judge_of("versions", JudgeScope::whole_run,
+                              [](const Records& m) { return judge_version_drift(m); },
+                              {{kPreflightProbe, kVersionsMetric}}));
+  registry.add_judge(judge_of("host.cpu", JudgeScope::each_probe,
+                              [](const Records& m) { return judge_host_cpu(m); },
+                              {{kHostCpuProbe, ""}}));
+  registry.add_judge(judge_of("host.numa", JudgeScope::each_probe,
+                              [](const Records& m) { return judge_numa(m); },
+                              {{kHostNumaProbe, ""}}));
+  registry.add_judge(judge_of("host.mem_bw", JudgeScope::each_probe,
+                              [](const Records& m) { return judge_memory_bandwidth(m); },
+                              {{kHostMemBwProbe, kNumaTriadMetric}}));
+  registry.add_judge(judge_of("kernel_log", JudgeScope::each_probe,
+                              [](const Records& m) { return judge_kernel_log(m); },
+                              {{kKernelLogProbe, ""}}));
 }
 
 }  // namespace fabcheck

@@ -10,6 +10,7 @@ namespace fabcheck {
 namespace {
 
 constexpr const char* kProbe = "gpu.health";
+constexpr const char* kDeltaMetric = "error_counter_delta";
 constexpr const char* kBusKey = "bus_id:";
 
 struct NvlinkCounter {
@@ -63,7 +64,7 @@ std::vector<Measurement> gpu_error_counter_growth(const CounterReadings& before,
     if (earlier == before.end()) continue;
     Measurement m;
     m.probe = kProbe;
-    m.metric = "error_counter_delta";
+    m.metric = kDeltaMetric;
     m.unit = "count";
     m.subject = gpu;
     double total = 0;
@@ -101,10 +102,12 @@ CounterMonitor gpu_error_counter_monitor() {
           gpu_error_counter_growth};
 }
 
+std::vector<FigureRef> gpu_error_counters_judge_reads() { return {{kProbe, kDeltaMetric}}; }
+
 std::vector<Finding> judge_gpu_error_counters(const std::vector<Measurement>& measurements) {
   std::vector<Finding> out;
   for (const Measurement& m : measurements) {
-    if (m.probe != kProbe || m.metric != "error_counter_delta" || m.value <= 0) continue;
+    if (m.probe != kProbe || m.metric != kDeltaMetric || m.value <= 0) continue;
     const std::string during = param_of(m, "during");
     Finding f = finding_about(m, Severity::fail);
     f.expected = 0;

@@ -7,6 +7,7 @@
 
 #include "bench/core/counter_monitor.hpp"
 #include "kernels/nvml_library.hpp"
+#include "results/figure_ref.hpp"
 #include "results/finding.hpp"
 #include "results/measurement.hpp"
 
@@ -26,5 +27,7 @@ CounterMonitor gpu_error_counter_monitor();
 
 // FAIL for every gpu.health error_counter_delta above 0, naming the counters and params "during".
 std::vector<Finding> judge_gpu_error_counters(const std::vector<Measurement>& measurements);
+// What it reads: gpu.health/error_counter_delta.
+std::vector<FigureRef> gpu_error_counters_judge_reads();
 
 }  // namespace fabcheck

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "kernels/nvml_api.hpp"
+#include "kernels/telemetry_measurements.hpp"
 #include "results/config_error.hpp"
 #include "results/robust_stats.hpp"
 
@@ -417,10 +418,23 @@ std::vector<std::pair<std::string, std::string>> gpu_figures_judged_among_peers(
   return figures;
 }
 
+std::vector<FigureRef> gpu_judge_reads() {
+  std::vector<FigureRef> reads;
+  for (const MetricSpec& telemetry : telemetry_metric_specs())
+    reads.push_back({"gpu.*", telemetry.name});
+  for (const auto& [probe, metric] : gpu_figures_judged_among_peers()) {
+    if (!is_telemetry_metric(metric)) reads.push_back({probe, metric});
+  }
+  return reads;
+}
+
 std::vector<Finding> judge_gpu_measurements(const std::vector<Measurement>& measurements,
                                             const GpuJudgementPolicy& policy) {
   std::vector<Finding> findings;
-  for (const GpuNodeRecord& node : gpu_nodes_from_measurements(measurements)) {
+  // Only the figures it declares (gpu_judge_reads): a GPU seen in no other figure of the run
+  // (gpu.h2d, gpu.launch_latency) makes no record, so the judge finds the same given only those.
+  const auto figures = gpu_figures_judged_among_peers();
+  for (const GpuNodeRecord& node : gpu_nodes_from_measurements(measurements, &figures)) {
     for (Finding& finding : judge_gpu_node(node, policy)) findings.push_back(std::move(finding));
   }
   return findings;

@@ -10,6 +10,7 @@
 #include <optional>
 #include "kernels/gpu_node_record.hpp"
 
+#include "results/figure_ref.hpp"
 #include "results/finding.hpp"
 #include "results/measurement.hpp"
 #include "results/profile.hpp"
@@ -46,8 +47,11 @@ std::vector<Finding> judge_gpu_node(const GpuNodeRecord& node,
 std::vector<std::pair<std::string, std::string>> gpu_figures_judged_among_peers();
 
 // For the runner, on the root, after every probe ran: groups the run's measurements by host and
-// GPU and judges each node.
+// GPU and judges each node. It reads only telemetry and the figures compared among peers.
 std::vector<Finding> judge_gpu_measurements(const std::vector<Measurement>& measurements,
                                             const GpuJudgementPolicy& policy = {});
+// What judge_gpu_measurements reads: every telemetry metric (temperature_c, pcie_gen, ...) of any
+// gpu.* probe (gpu.health at rest, gpu.gemm under load), and gpu_figures_judged_among_peers().
+std::vector<FigureRef> gpu_judge_reads();
 
 }  // namespace fabcheck

@@ -31,12 +31,21 @@ std::string GpuRecord::describe() const {
 }
 
 std::vector<GpuNodeRecord> gpu_nodes_from_measurements(
-    const std::vector<Measurement>& measurements) {
+    const std::vector<Measurement>& measurements,
+    const std::vector<std::pair<std::string, std::string>>* performance_figures) {
   std::vector<GpuNodeRecord> nodes;
   for (const Measurement& m : measurements) {
     if (m.status != MeasurementStatus::ok || m.probe.rfind("gpu.", 0) != 0 ||
         m.subject.rfind("gpu", 0) != 0 || !m.peer.empty()) {
       continue;  // pair figures (gpu.p2p) are judged by the profile, not against peers here
+    }
+    const bool telemetry = is_telemetry_metric(m.metric);
+    if (!telemetry && performance_figures != nullptr &&
+        std::none_of(performance_figures->begin(), performance_figures->end(),
+                     [&](const auto& figure) {
+                       return figure.first == m.probe && figure.second == m.metric;
+                     })) {
+      continue;
     }
     auto node = std::find_if(nodes.begin(), nodes.end(),
                              [&](const GpuNodeRecord& n) { return n.host == m.host; });
@@ -45,7 +54,7 @@ std::vector<GpuNodeRecord> gpu_nodes_from_measurements(
       node = std::prev(nodes.end());
     }
     GpuRecord& gpu = record_for(*node, m);
-    if (is_telemetry_metric(m.metric)) {
+    if (telemetry) {
       std::optional<GpuTelemetry>& slot =
           measurement_phase(m) == TelemetryPhase::load ? gpu.load : gpu.idle;
       if (!slot) slot.emplace();

@@ -5,6 +5,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "kernels/gpu_telemetry.hpp"
@@ -34,8 +35,10 @@ struct GpuNodeRecord {
 
 // Groups the gpu.* measurements with status ok by host, then by GPU (bus id, else subject).
 // Telemetry metrics go to idle/load by their "phase" param; the rest are performance figures.
-// Hosts in order of first appearance.
+// Hosts in order of first appearance. With `performance_figures`, a figure that is neither
+// telemetry nor one of those (probe, metric) is left out, as if it were not there.
 std::vector<GpuNodeRecord> gpu_nodes_from_measurements(
-    const std::vector<Measurement>& measurements);
+    const std::vector<Measurement>& measurements,
+    const std::vector<std::pair<std::string, std::string>>* performance_figures = nullptr);
 
 }  // namespace fabcheck

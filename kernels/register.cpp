@@ -3,6 +3,7 @@
 #include "kernels/register.hpp"
 
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "kernels/gpu_error_counters.hpp"
@@ -20,27 +21,31 @@ void register_kernel_probes(Registry& registry) {
 #include "kernels/probes.def"
 #undef FABCHECK_PROBE
   registry.add_counter_monitor(gpu_error_counter_monitor());
-  registry.add_judge({"gpu throttling",
-                      {},
-                      nullptr,
-                      [](const std::vector<Measurement>& measurements, const Profile&) {
-                        return judge_throttling(measurements);
-                      },
-                      JudgeScope::each_probe});
-  registry.add_judge({"gpu error counters",
-                      {},
-                      nullptr,
-                      [](const std::vector<Measurement>& measurements, const Profile&) {
-                        return judge_gpu_error_counters(measurements);
-                      },
-                      JudgeScope::each_probe});
+  Judge throttling;
+  throttling.name = "gpu throttling";
+  throttling.judge = [](const std::vector<Measurement>& measurements, const Profile&) {
+    return judge_throttling(measurements);
+  };
+  throttling.reads = throttling_judge_reads();
+  registry.add_judge(std::move(throttling));
+  Judge counters;
+  counters.name = "gpu error counters";
+  counters.judge = [](const std::vector<Measurement>& measurements, const Profile&) {
+    return judge_gpu_error_counters(measurements);
+  };
+  counters.reads = gpu_error_counters_judge_reads();
+  registry.add_judge(std::move(counters));
   // Slow, hot, throttled GPUs are told from their peers, so the judge sees the whole run at once.
-  registry.add_judge({"gpu", gpu_node_settings(),
-                      [](const Profile& profile) { gpu_policy_from(profile); },
-                      [](const std::vector<Measurement>& measurements, const Profile& profile) {
-                        return judge_gpu_measurements(measurements, gpu_policy_from(profile));
-                      },
-                      JudgeScope::whole_run});
+  Judge gpu;
+  gpu.name = "gpu";
+  gpu.settings = gpu_node_settings();
+  gpu.validate = [](const Profile& profile) { gpu_policy_from(profile); };
+  gpu.judge = [](const std::vector<Measurement>& measurements, const Profile& profile) {
+    return judge_gpu_measurements(measurements, gpu_policy_from(profile));
+  };
+  gpu.scope = JudgeScope::whole_run;
+  gpu.reads = gpu_judge_reads();
+  registry.add_judge(std::move(gpu));
 }
 
 }  // namespace fabcheck

@@ -11,6 +11,12 @@
 namespace fabcheck {
 namespace {
 
+// The figures judge_throttling reads (of any probe that emits them: gpu.gemm's burn).
+constexpr const char* kReasonMetric = "throttle_fraction";
+constexpr const char* kThermalMetric = "thermal_throttle_fraction";
+constexpr const char* kHwSlowdownMetric = "hw_slowdown_fraction";
+constexpr const char* kClockTrendMetric = "clock_end_vs_start";
+
 // Reason bit -> name (describe_clock_event_reasons' names; later bits by number).
 std::string reason_name(std::uint64_t bit) {
   const std::string name = describe_clock_event_reasons(bit);
@@ -125,12 +131,19 @@ std::vector<MetricSpec> throttle_metric_specs() {
           {"power_mean_w", {"W", Better::lower}}};
 }
 
+std::vector<FigureRef> throttling_judge_reads() {
+  std::vector<FigureRef> reads;
+  for (const char* metric : {kReasonMetric, kThermalMetric, kHwSlowdownMetric, kClockTrendMetric})
+    reads.push_back({"*", metric});
+  return reads;
+}
+
 std::vector<Finding> judge_throttling(const std::vector<Measurement>& measurements,
                                       const ThrottlePolicy& policy) {
   // Reasons per GPU, for the messages.
   std::map<std::string, std::string> reasons_of;
   for (const Measurement& m : measurements) {
-    if (m.metric == "throttle_fraction" && m.value > 0) {
+    if (m.metric == kReasonMetric && m.value > 0) {
       std::string& text = reasons_of[m.host + " " + m.subject];
       text +=
           (text.empty() ? "" : ", ") + param_of(m, "reason") + " " + fixed(100 * m.value, 0) + "%";
@@ -140,8 +153,8 @@ std::vector<Finding> judge_throttling(const std::vector<Measurement>& measuremen
   for (const Measurement& m : measurements) {
     if (m.status != MeasurementStatus::ok) continue;
     // Only the burn's own figures (a fleet evaluation passes millions of others through here).
-    if (m.metric != "thermal_throttle_fraction" && m.metric != "hw_slowdown_fraction" &&
-        m.metric != "clock_end_vs_start") {
+    if (m.metric != kThermalMetric && m.metric != kHwSlowdownMetric &&
+        m.metric != kClockTrendMetric) {
       continue;
     }
     const std::string gpu = "GPU " + m.subject + " (" + param_of(m, "bus_id") + ")";
@@ -156,19 +169,18 @@ std::vector<Finding> judge_throttling(const std::vector<Measurement>& measuremen
       f.source = "NVML clock-event reasons sampled through the burn";
       out.push_back(std::move(f));
     };
-    if (m.metric == "thermal_throttle_fraction" && m.value > policy.thermal_warn) {
+    if (m.metric == kThermalMetric && m.value > policy.thermal_warn) {
       add(m.value > policy.thermal_fail ? Severity::fail : Severity::warn, policy.thermal_warn,
           gpu + " is a hot GPU: thermally throttled " + fixed(100 * m.value, 1) + "%" + over,
           "check its airflow and fans, the inlet temperature, the heatsink and thermal paste "
           "(nvidia-smi -q -d TEMPERATURE,PERFORMANCE); it drags every rank of a job");
-    } else if (m.metric == "hw_slowdown_fraction" && m.value > policy.hw_slowdown_fail) {
+    } else if (m.metric == kHwSlowdownMetric && m.value > policy.hw_slowdown_fail) {
       add(Severity::fail, policy.hw_slowdown_fail,
           gpu + " was slowed by hardware (HW slowdown or power brake) " + fixed(100 * m.value, 1) +
               "%" + over,
           "the board or the system pulled the clock: check the power supplies and cabling, the "
           "BMC's power-brake events and the GPU's temperature; replace the GPU if it persists");
-    } else if (m.metric == "clock_end_vs_start" && m.value > 0 &&
-               m.value < policy.clock_drop_warn) {
+    } else if (m.metric == kClockTrendMetric && m.value > 0 && m.value < policy.clock_drop_warn) {
       add(Severity::warn, policy.clock_drop_warn,
           gpu + " lost clock during the burn: " + param_of(m, "start_mhz") + " MHz at the start, " +
               param_of(m, "end_mhz") + " MHz at the end" + over,

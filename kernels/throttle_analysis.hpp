@@ -11,6 +11,7 @@
 #include "bench/core/probe.hpp"
 #include "kernels/clock_sampler.hpp"
 #include "kernels/gpu_label.hpp"
+#include "results/figure_ref.hpp"
 #include "results/finding.hpp"
 #include "results/measurement.hpp"
 
@@ -52,5 +53,8 @@ struct ThrottlePolicy {
 // Findings for the throttling measurements of gpu.gemm (a steady series gives none).
 std::vector<Finding> judge_throttling(const std::vector<Measurement>& measurements,
                                       const ThrottlePolicy& policy = {});
+// What it reads: throttle_fraction, thermal_throttle_fraction, hw_slowdown_fraction and
+// clock_end_vs_start, of any probe (it does not look at the probe id).
+std::vector<FigureRef> throttling_judge_reads();
 
 }  // namespace fabcheck

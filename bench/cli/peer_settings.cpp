@@ -32,6 +32,10 @@ Judge make_peer_judge(const Registry& registry) {
   };
   judge.scope = JudgeScope::whole_run;
   judge.across_hosts = true;  // nodes of a run and node pairs are compared with each other
+  // Every measurement: it judges any figure the catalog gives a performance unit, and it takes
+  // the run's hosts from every record, whatever its figure (a peer "node12/mlx5_3" names a host
+  // when node12 has any record), so no narrower list finds the same.
+  judge.reads = kEveryFigure;
   return judge;
 }
 

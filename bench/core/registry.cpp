@@ -177,6 +177,22 @@ std::vector<Finding> run_judges(const std::vector<Judge>& judges, JudgeScope sco
   return findings;
 }
 
+bool reads_everything(const Judge& judge) {
+  return judge.reads.empty() ||
+         std::any_of(judge.reads.begin(), judge.reads.end(),
+                     [](const FigureRef& figure) { return figure.is_everything(); });
+}
+
+bool reads_figure(const Judge& judge, std::string_view probe, std::string_view metric) {
+  return judge.reads.empty() || any_figure_matches(judge.reads, probe, metric);
+}
+
+bool reads_figure(const std::vector<Judge>& judges, std::string_view probe,
+                  std::string_view metric) {
+  return std::any_of(judges.begin(), judges.end(),
+                     [&](const Judge& judge) { return reads_figure(judge, probe, metric); });
+}
+
 void Registry::add_judge(Judge judge) { judges_.push_back(std::move(judge)); }
 
 NodeSettingCatalog Registry::node_settings() const {

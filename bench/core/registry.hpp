@@ -8,10 +8,12 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "bench/core/counter_monitor.hpp"
 #include "bench/core/probe.hpp"
+#include "results/figure_ref.hpp"
 #include "results/finding.hpp"
 #include "results/metric_catalog.hpp"
 #include "results/profile.hpp"
@@ -34,7 +36,25 @@ struct Judge {
   // Whether it compares hosts with each other (node pairs). `fabcheck evaluate` calls the others
   // host by host, so a sweep of thousands of nodes never needs all its records at once.
   bool across_hosts = false;
+  // The measurements `judge` reads (results/figure_ref.hpp: "gpu.health/error_counter_delta",
+  // "host.cpu/*", "gpu.*/temperature_c"): given only those, it finds exactly what it finds given
+  // all of a run's (tests/unit/cli/judge_reads_test.cpp checks every registered judge), so a
+  // caller may build no others. Empty: not declared, read as everything (kEveryFigure); every
+  // registered judge declares its own.
+  std::vector<FigureRef> reads = {};
 };
+
+// A judge's declaration that it may read any measurement.
+inline const std::vector<FigureRef> kEveryFigure{{"*", ""}};
+
+// Whether `judge` reads measurements of (probe, metric); true for every figure when its `reads`
+// is empty (undeclared) or holds {"*", ""}.
+bool reads_figure(const Judge& judge, std::string_view probe, std::string_view metric);
+// Whether any of `judges` does.
+bool reads_figure(const std::vector<Judge>& judges, std::string_view probe,
+                  std::string_view metric);
+// Whether `judge` may read every measurement (undeclared, or declared so).
+bool reads_everything(const Judge& judge);
 
 // Runs the judges of `scope` over the measurements whose status is ok (the evaluator judges waived
 // and failed ones), in registration order.

@@ -182,6 +182,10 @@ FleetEvaluation evaluate_runs(const std::vector<std::string>& dirs, const std::s
       return run_all_judges(across, measurements, judged_by);
     };
   }
+  // Only the rows some judge declares it reads become measurements again (Judge::reads).
+  options.judges_read = [&per_host, &across](const std::string& probe, const std::string& metric) {
+    return reads_figure(per_host, probe, metric) || reads_figure(across, probe, metric);
+  };
   const MetricCatalog catalog = registry.catalog();
   options.peers = peer_judge_options(catalog);
   options.threads = std::max(1u, threads);

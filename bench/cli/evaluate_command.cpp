@@ -2,6 +2,8 @@
 // runs without running anything, one node's or a whole sweep's, with the fleet's peers.
 #include "bench/cli/evaluate_command.hpp"
 
+#include <malloc.h>
+
 #include <cstdio>
 #include <map>
 #include <memory>
@@ -166,6 +168,11 @@ CLI::App* add_evaluate_command(CLI::App& app, EvaluateArgs& args) {
 
 FleetEvaluation evaluate_runs(const std::vector<std::string>& dirs, const std::string& profile,
                               const Registry& registry, unsigned threads) {
+  // Run after run allocates and frees the same memory: keep what is freed for the next run instead
+  // of handing it back to the kernel and faulting it in again (4096 nodes: 2.2-2.7 s of system time
+  // down to 1.2 s, peak memory 0.8 -> 1.2 GB).
+  ::mallopt(M_TRIM_THRESHOLD, 1 << 30);
+  ::mallopt(M_MMAP_THRESHOLD, 1 << 30);
   const auto run_dirs = find_run_dirs(dirs);
   ProfileCache profiles(registry, profile);
   const std::vector<Judge> per_host = judges_where(registry, false);

@@ -5,7 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <exception>
 #include <map>
+#include <thread>
 #include <tuple>
 #include <unordered_map>
 
@@ -89,6 +91,7 @@ struct Candidate {
   double worst_gap = 0;
   std::size_t sizes = 0;
 };
+using Candidates = std::map<std::string, Candidate>;  // by what a finding is about
 
 class PeerJudge {
  public:
@@ -217,21 +220,28 @@ class PeerJudge {
     }
   }
 
-  // Sorts figures by group, then within each group by `less`: the groups by counting (there are
-  // few, the figures millions), then each group's figures alone.
-  template <typename Figure, typename Less>
-  void sort_by_group(std::vector<Figure>& figures, Less less) const {
+  // Puts figures in group order, by counting (there are few groups, the figures millions); returns
+  // where each group's figures begin (and, last, their end).
+  template <typename Figure>
+  std::vector<std::size_t> scatter_by_group(std::vector<Figure>& figures) const {
     std::vector<std::size_t> starts(groups_.size() + 1, 0);
     for (const Figure& f : figures) ++starts[f.group + 1];
     for (std::size_t g = 1; g < starts.size(); ++g) starts[g] += starts[g - 1];
     std::vector<Figure> sorted(figures.size());
     std::vector<std::size_t> next(starts.begin(), starts.end() - 1);
     for (const Figure& f : figures) sorted[next[f.group]++] = f;
-    for (std::size_t g = 0; g + 1 < starts.size(); ++g) {
-      std::sort(sorted.begin() + static_cast<std::ptrdiff_t>(starts[g]),
-                sorted.begin() + static_cast<std::ptrdiff_t>(starts[g + 1]), less);
-    }
     figures.swap(sorted);
+    return starts;
+  }
+
+  // Sorts figures by group, then within each group by `less`.
+  template <typename Figure, typename Less>
+  void sort_by_group(std::vector<Figure>& figures, Less less) const {
+    const std::vector<std::size_t> starts = scatter_by_group(figures);
+    for (std::size_t g = 0; g + 1 < starts.size(); ++g) {
+      std::sort(figures.begin() + static_cast<std::ptrdiff_t>(starts[g]),
+                figures.begin() + static_cast<std::ptrdiff_t>(starts[g + 1]), less);
+    }
   }
 
   OutlierPolicy policy_for(const Group& group) const {
@@ -294,8 +304,9 @@ class PeerJudge {
         peers == 2 ? "; with two peers the worse is only a WARN" : "");
   }
 
-  void propose(const std::string& key, Finding finding, const Outlier& outlier) {
-    auto [it, added] = candidates_.try_emplace(key);
+  void propose(Candidates& into, const std::string& key, Finding finding,
+               const Outlier& outlier) const {
+    auto [it, added] = into.try_emplace(key);
     Candidate& c = it->second;
     ++c.sizes;
     const double gap = std::fabs(outlier.relative_gap);
@@ -323,12 +334,60 @@ class PeerJudge {
     return out;
   }
 
+  // Subjects of a node against their siblings, and nodes against the fleet, in two threads: each
+  // takes whole families (probe, metric, conditions), all of a family's sizes, so that a family's
+  // findings (one per subject, the worst size shown) are proposed in the same order as by one.
   void judge_nodes() {
-    auto& figures = node_figures_;
-    sort_by_group(figures, [](const NodeFigure& a, const NodeFigure& b) {
-      return std::tie(a.host, a.cls, a.peer_cls, a.subject, a.peer, a.value) <
-             std::tie(b.host, b.cls, b.peer_cls, b.subject, b.peer, b.value);
+    const std::vector<std::size_t> starts = scatter_by_group(node_figures_);
+    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, std::size_t> family_sizes;
+    for (std::size_t g = 0; g < groups_.size(); ++g) {
+      const GroupKey& key = groups_[g].key;
+      family_sizes[{key.probe, key.metric, key.cond}] += starts[g + 1] - starts[g];
+    }
+    // The largest families first, each to the thread with fewer figures so far.
+    std::vector<std::pair<std::size_t, std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>>>
+        by_size;
+    for (const auto& [family, size] : family_sizes) by_size.emplace_back(size, family);
+    std::sort(by_size.begin(), by_size.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
     });
+    std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, int> thread_of;
+    std::size_t load[2] = {0, 0};
+    for (const auto& [size, family] : by_size) {
+      const int t = load[1] < load[0] ? 1 : 0;
+      thread_of[family] = t;
+      load[t] += size;
+    }
+    std::vector<std::uint32_t> groups[2];
+    for (std::uint32_t g = 0; g < groups_.size(); ++g) {
+      const GroupKey& key = groups_[g].key;
+      groups[thread_of[{key.probe, key.metric, key.cond}]].push_back(g);
+    }
+    Candidates second;
+    std::exception_ptr failure;
+    std::thread helper([&] {
+      try {
+        judge_node_groups(groups[1], starts, second);
+      } catch (...) {
+        failure = std::current_exception();
+      }
+    });
+    try {
+      judge_node_groups(groups[0], starts, candidates_);
+    } catch (...) {
+      helper.join();
+      throw;
+    }
+    helper.join();
+    if (failure) std::rethrow_exception(failure);
+    candidates_.merge(second);  // no key in both: each names its family
+  }
+
+  // judge_nodes' work for `group_ids` (ascending), whose figures begin at `starts`.
+  // Sorts those groups' figures (no other thread touches them) and judges them.
+  void judge_node_groups(const std::vector<std::uint32_t>& group_ids,
+                         const std::vector<std::size_t>& starts, Candidates& into) {
+    std::vector<NodeFigure>& figures = node_figures_;
     struct NodeValue {
       std::uint32_t group, cls, peer_cls, host;
       double value;
@@ -339,74 +398,84 @@ class PeerJudge {
     std::vector<double> values;
     std::vector<std::pair<std::uint32_t, std::uint32_t>> subjects;  // subject, peer
     std::vector<double> same;
-    std::size_t i = 0;
-    while (i < figures.size()) {
-      // One bucket: a host's subjects of one kind, for one figure.
-      std::size_t end = i;
-      const NodeFigure& first = figures[i];
-      while (end < figures.size() && figures[end].group == first.group &&
-             figures[end].host == first.host && figures[end].cls == first.cls &&
-             figures[end].peer_cls == first.peer_cls) {
-        ++end;
-      }
-      values.clear();
-      subjects.clear();
-      for (std::size_t j = i; j < end;) {  // the same subject twice (two runs): its median
-        std::size_t k = j;
-        same.clear();
-        while (k < end && figures[k].subject == figures[j].subject &&
-               figures[k].peer == figures[j].peer) {
-          same.push_back(figures[k].value);
-          ++k;
+    for (const std::uint32_t g : group_ids) {
+      std::sort(figures.begin() + static_cast<std::ptrdiff_t>(starts[g]),
+                figures.begin() + static_cast<std::ptrdiff_t>(starts[g + 1]),
+                [](const NodeFigure& a, const NodeFigure& b) {
+                  return std::tie(a.host, a.cls, a.peer_cls, a.subject, a.peer, a.value) <
+                         std::tie(b.host, b.cls, b.peer_cls, b.subject, b.peer, b.value);
+                });
+      std::size_t i = starts[g];
+      const std::size_t group_end = starts[g + 1];
+      while (i < group_end) {
+        // One bucket: a host's subjects of one kind, for one figure.
+        std::size_t end = i;
+        const NodeFigure& first = figures[i];
+        while (end < group_end && figures[end].group == first.group &&
+               figures[end].host == first.host && figures[end].cls == first.cls &&
+               figures[end].peer_cls == first.peer_cls) {
+          ++end;
         }
-        values.push_back(median_of(same));
-        subjects.emplace_back(figures[j].subject, figures[j].peer);
-        j = k;
-      }
-      const Group& group = groups_[first.group];
-      if (values.size() >= 2 && !group.within_node_elsewhere) {
-        const OutlierReport report = find_outliers(values, policy_for(group));
-        for (const Outlier& outlier : report.outliers) {
-          const auto [subject, peer] = subjects[outlier.index];
-          std::string who = text(subject) + (peer != 0 ? " -> " + text(peer) : std::string());
-          Finding f = base(group, first.host, text(subject), outlier);
-          std::vector<std::pair<std::string, double>> named;
-          for (std::size_t k = 0; k < values.size(); ++k) {
-            named.emplace_back(text(subjects[k].first) +
-                                   (subjects[k].second ? "->" + text(subjects[k].second) : ""),
-                               values[k]);
+        values.clear();
+        subjects.clear();
+        for (std::size_t j = i; j < end;) {  // the same subject twice (two runs): its median
+          std::size_t k = j;
+          same.clear();
+          while (k < end && figures[k].subject == figures[j].subject &&
+                 figures[k].peer == figures[j].peer) {
+            same.push_back(figures[k].value);
+            ++k;
           }
-          f.message = fmt::format(
-              "{}: {} {} {}{}: {} {} is {} {} the median {} {} of its {} sibling {} on the node"
-              "{}; expectation inferred from its peers",
-              text(first.host), who, f.probe, f.metric, size_words(group),
-              format_value(outlier.value), f.unit, gap_words(outlier), side_words(group),
-              format_value(outlier.reference), f.unit, values.size(),
-              peer != 0 ? "pairs" : "subjects",
-              tier_words(group, outlier.value, outlier.reference));
-          f.evidence =
-              fmt::format("{} {} per {}: {}; median {}, MAD {}", f.probe, f.metric,
-                          peer != 0 ? "pair" : "subject", listing(named),
-                          format_value(report.peers.median), format_value(report.peers.mad));
-          f.source = source_words(values.size(), "siblings on the node");
-          f.remedy =
-              "compare this one with its siblings: its link (PCIe width and speed, "
-              "NVLink state), clocks and temperature; reseat or replace it if a re-run "
-              "confirms the gap";
-          propose(fmt::format("1|{}|{}|{}|{}|{}|{}", group.key.probe, group.key.metric,
-                              group.key.cond, first.host, subject, peer),
-                  std::move(f), outlier);
+          values.push_back(median_of(same));
+          subjects.emplace_back(figures[j].subject, figures[j].peer);
+          j = k;
         }
+        const Group& group = groups_[first.group];
+        if (values.size() >= 2 && !group.within_node_elsewhere) {
+          const OutlierReport report = find_outliers(values, policy_for(group));
+          for (const Outlier& outlier : report.outliers) {
+            const auto [subject, peer] = subjects[outlier.index];
+            std::string who = text(subject) + (peer != 0 ? " -> " + text(peer) : std::string());
+            Finding f = base(group, first.host, text(subject), outlier);
+            std::vector<std::pair<std::string, double>> named;
+            for (std::size_t k = 0; k < values.size(); ++k) {
+              named.emplace_back(text(subjects[k].first) +
+                                     (subjects[k].second ? "->" + text(subjects[k].second) : ""),
+                                 values[k]);
+            }
+            f.message = fmt::format(
+                "{}: {} {} {}{}: {} {} is {} {} the median {} {} of its {} sibling {} on the node"
+                "{}; expectation inferred from its peers",
+                text(first.host), who, f.probe, f.metric, size_words(group),
+                format_value(outlier.value), f.unit, gap_words(outlier), side_words(group),
+                format_value(outlier.reference), f.unit, values.size(),
+                peer != 0 ? "pairs" : "subjects",
+                tier_words(group, outlier.value, outlier.reference));
+            f.evidence =
+                fmt::format("{} {} per {}: {}; median {}, MAD {}", f.probe, f.metric,
+                            peer != 0 ? "pair" : "subject", listing(named),
+                            format_value(report.peers.median), format_value(report.peers.mad));
+            f.source = source_words(values.size(), "siblings on the node");
+            f.remedy =
+                "compare this one with its siblings: its link (PCIe width and speed, "
+                "NVLink state), clocks and temperature; reseat or replace it if a re-run "
+                "confirms the gap";
+            propose(into,
+                    fmt::format("1|{}|{}|{}|{}|{}|{}", group.key.probe, group.key.metric,
+                                group.key.cond, first.host, subject, peer),
+                    std::move(f), outlier);
+          }
+        }
+        NodeValue node{first.group,
+                       first.cls,
+                       first.peer_cls,
+                       first.host,
+                       median_of(values),
+                       static_cast<std::uint32_t>(values.size()),
+                       values.size() == 1 ? subjects.front().first : kNone};
+        node_values.push_back(node);
+        i = end;
       }
-      NodeValue node{first.group,
-                     first.cls,
-                     first.peer_cls,
-                     first.host,
-                     median_of(values),
-                     static_cast<std::uint32_t>(values.size()),
-                     values.size() == 1 ? subjects.front().first : kNone};
-      node_values.push_back(node);
-      i = end;
     }
 
     std::sort(node_values.begin(), node_values.end(), [](const NodeValue& a, const NodeValue& b) {
@@ -414,7 +483,7 @@ class PeerJudge {
              std::tie(b.group, b.cls, b.peer_cls, b.host);
     });
     std::vector<std::uint32_t> hosts;
-    i = 0;
+    std::size_t i = 0;
     while (i < node_values.size()) {
       std::size_t end = i;
       const NodeValue& first = node_values[i];
@@ -452,7 +521,8 @@ class PeerJudge {
               "the whole node is behind its peers: check what they share (BIOS and power "
               "settings, driver and firmware versions, CPU governor, other jobs on the node, "
               "cooling); drain it if a re-run confirms";
-          propose(fmt::format("2|{}|{}|{}|{}|{}", group.key.probe, group.key.metric, group.key.cond,
+          propose(into,
+                  fmt::format("2|{}|{}|{}|{}|{}", group.key.probe, group.key.metric, group.key.cond,
                               node.host, subject),
                   std::move(f), outlier);
         }
@@ -584,7 +654,8 @@ class PeerJudge {
       f.remedy =
           "check this HCA's port and cable and the switch port it reaches (mlxlink, ibdiagnet); "
           "its partners are fine on the same rail with other nodes";
-      propose(fmt::format("3e|{}|{}|{}|{}|{}", group.key.probe, group.key.metric, group.key.cond,
+      propose(candidates_,
+              fmt::format("3e|{}|{}|{}|{}|{}", group.key.probe, group.key.metric, group.key.cond,
                           host, name),
               std::move(f), summary);
     }
@@ -613,7 +684,8 @@ class PeerJudge {
       f.remedy =
           "check this HCA's port and cable and the switch port it reaches (mlxlink, "
           "ibdiagnet); the other rails between the same nodes are fine";
-      propose(fmt::format("3r|{}|{}|{}|{}|{}|{}", group.key.probe, group.key.metric, group.key.cond,
+      propose(candidates_,
+              fmt::format("3r|{}|{}|{}|{}|{}|{}", group.key.probe, group.key.metric, group.key.cond,
                           rail.host, rail.subject, rail.peer),
               std::move(f), outlier);
     }
@@ -669,6 +741,7 @@ class PeerJudge {
           "check this node's HCAs, cables and its switch ports; its partners are fine "
           "with other nodes";
       propose(
+          candidates_,
           fmt::format("3n|{}|{}|{}|{}", group.key.probe, group.key.metric, group.key.cond, host),
           std::move(f), summary);
     }
@@ -692,6 +765,7 @@ class PeerJudge {
           "check the cables and switch ports on the path between these two nodes (the "
           "leaf or spine they cross: ibdiagnet, ibtracert)";
       propose(
+          candidates_,
           fmt::format("3p|{}|{}|{}|{}", group.key.probe, group.key.metric, group.key.cond, subject),
           std::move(f), outlier);
     }
@@ -711,7 +785,7 @@ class PeerJudge {
   std::vector<PairFigure> pair_figures_;
   std::unordered_map<std::uint64_t, std::uint32_t> pair_ids_;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs_;
-  std::map<std::string, Candidate> candidates_;
+  Candidates candidates_;
 };
 
 }  // namespace

@@ -25,6 +25,7 @@
 #include "results/measurement_scan.hpp"
 #include "results/record_lines.hpp"
 #include "results/run_reader.hpp"
+#include "tests/synthetic/every_probe_registry.hpp"
 #include "tests/synthetic/synthetic_fleet.hpp"
 
 namespace fabcheck {
@@ -50,14 +51,7 @@ fs::path fleet_dir(std::size_t nodes) {
   return dir / "sweep";
 }
 
-const Registry& registry() {
-  static Registry instance = [] {
-    Registry r;
-    register_all_probes(r);
-    return r;
-  }();
-  return instance;
-}
+const Registry& registry() { return synthetic::every_probe_registry(); }
 
 struct ChildFigures {
   double seconds = 0;

@@ -20,6 +20,7 @@
 #include "bench/cli/probe_families.hpp"
 #include "results/history.hpp"
 #include "results/profile.hpp"
+#include "tests/synthetic/every_probe_registry.hpp"
 #include "tests/synthetic/synthetic_fleet.hpp"
 #include "tests/unit/storage/temp_dir.hpp"
 
@@ -31,14 +32,7 @@ using ::testing::HasSubstr;
 
 using fabcheck::testing::TempDir;  // tests/unit/storage/temp_dir.hpp
 
-const Registry& registry() {
-  static Registry instance = [] {
-    Registry r;
-    register_all_probes(r);
-    return r;
-  }();
-  return instance;
-}
+const Registry& registry() { return synthetic::every_probe_registry(); }
 
 // Runs `command` writing to a temporary file; returns its exit code and what it printed.
 template <typename Command>

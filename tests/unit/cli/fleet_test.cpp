@@ -17,6 +17,7 @@
 #include "results/history.hpp"
 #include "results/record_json.hpp"
 #include "results/run_reader.hpp"
+#include "tests/synthetic/every_probe_registry.hpp"
 #include "tests/synthetic/synthetic_fleet.hpp"
 #include "tests/unit/storage/temp_dir.hpp"
 
@@ -28,14 +29,7 @@ using synthetic::Fault;
 
 using fabcheck::testing::TempDir;  // tests/unit/storage/temp_dir.hpp
 
-const Registry& registry() {
-  static Registry instance = [] {
-    Registry r;
-    register_all_probes(r);
-    return r;
-  }();
-  return instance;
-}
+const Registry& registry() { return synthetic::every_probe_registry(); }
 
 // The fault this finding is about (its exact host and subject), or nullptr.
 const Fault* fault_of(const Finding& f, const std::vector<Fault>& faults) {

@@ -37,6 +37,7 @@
 #include "results/line_input.hpp"
 #include "results/record_json.hpp"
 #include "results/run_reader.hpp"
+#include "tests/synthetic/every_probe_registry.hpp"
 #include "tests/synthetic/synthetic_fleet.hpp"
 #include "tests/unit/kernels/fake_nvml.hpp"
 #include "tests/unit/storage/temp_dir.hpp"
@@ -49,14 +50,7 @@ using fabcheck::testing::TempDir;  // tests/unit/storage/temp_dir.hpp
 
 const std::string kFixtures = FABCHECK_FIXTURES_DIR;
 
-const Registry& registry() {
-  static Registry instance = [] {
-    Registry r;
-    register_all_probes(r);
-    return r;
-  }();
-  return instance;
-}
+const Registry& registry() { return synthetic::every_probe_registry(); }
 
 TEST(FigureRef, ProbeFamilyEveryProbeAndEveryMetric) {
   const FigureRef one{"gpu.health", "error_counter_delta"};

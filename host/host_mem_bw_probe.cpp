@@ -13,8 +13,7 @@
 namespace fabcheck {
 namespace {
 
-// A default that suits a large server without crowding a small one: 1/32 of the memory available,
-// between 64 MiB and 1 GiB per array.
+// A default that suits a large server without crowding a small one (default_stream_array_bytes).
 double default_array_bytes() {
   std::ifstream meminfo("/proc/meminfo");
   std::string key;
@@ -23,15 +22,14 @@ double default_array_bytes() {
   while (meminfo >> key >> kib >> unit) {
     if (key == "MemAvailable:") break;
   }
-  const double bytes = kib * 1024 / 32;
-  return std::min(std::max(bytes, 64.0 * (1 << 20)), 1024.0 * (1 << 20));
+  return static_cast<double>(default_stream_array_bytes(kib * 1024));
 }
 
 const OptionSpec kArrayBytes{.key = "host.mem_bw.bytes",
                              .type = OptionType::byte_size,
                              .meaning =
-                                 "bytes per STREAM array (absent: 1/32 of the memory available, "
-                                 "64M to 1G)",
+                                 "bytes per STREAM array (absent: 1/32 of the memory available "
+                                 "rounded down to a power of two, 64M to 1G)",
                              .min = 1 << 20,
                              .max = 64.0 * (1ull << 30)};
 const OptionSpec kRepeats{.key = "host.mem_bw.repeats",

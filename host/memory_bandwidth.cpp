@@ -1,6 +1,8 @@
 // STREAM triad over pinned threads and bound memory; NUMA nodes from sysfs; the per-node judgement.
 #include "host/memory_bandwidth.hpp"
 
+#include <bit>
+
 #include <pthread.h>
 #include <sched.h>
 #include <sys/mman.h>
@@ -62,6 +64,15 @@ void pin_to(int cpu) {
 }
 
 }  // namespace
+
+std::size_t default_stream_array_bytes(double available_bytes) {
+  constexpr std::size_t kMin = std::size_t{64} << 20;
+  constexpr std::size_t kMax = std::size_t{1} << 30;
+  const double share = available_bytes / 32;
+  if (!(share > static_cast<double>(kMin))) return kMin;
+  if (share >= static_cast<double>(kMax)) return kMax;
+  return std::bit_floor(static_cast<std::size_t>(share));
+}
 
 double stream_triad_gbps(const TriadRun& run) {
   if (run.cpus.empty()) throw std::runtime_error("host.mem_bw: no CPUs to run on");

@@ -23,6 +23,12 @@ struct TriadRun {
   int repeats = 5;
 };
 
+// The default bytes per STREAM array for a node with `available_bytes` of memory available: 1/32
+// of it, rounded down to a power of two, between 64 MiB and 1 GiB. A power of two, so that the
+// same node measures at the same size from run to run (its figures are compared by size: a
+// baseline, a history) while what is available moves by a few percent.
+std::size_t default_stream_array_bytes(double available_bytes);
+
 // GB/s (1e9 bytes/s) of the best repeat; throws std::runtime_error when memory cannot be had.
 double stream_triad_gbps(const TriadRun& run);
 

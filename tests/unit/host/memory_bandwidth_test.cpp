@@ -21,6 +21,19 @@ TEST(MemoryBandwidth, TriadOnThisMachine) {
   EXPECT_GT(stream_triad_gbps(run), 0.2);
 }
 
+// The default array is the same from run to run on one node (its figures are compared by size
+// with a baseline's and a history's) while the memory available moves: before, two runs of one
+// node measured at 704,195,712 and 730,372,224 bytes, figures no baseline or history could match.
+TEST(MemoryBandwidth, DefaultArrayIsAPowerOfTwoStableAcrossRuns) {
+  const std::size_t mib = std::size_t{1} << 20;
+  EXPECT_EQ(default_stream_array_bytes(21.9e9), 512 * mib);
+  EXPECT_EQ(default_stream_array_bytes(23.4e9), 512 * mib);
+  EXPECT_EQ(default_stream_array_bytes(1e9), 64 * mib);     // a small VM: the floor
+  EXPECT_EQ(default_stream_array_bytes(0), 64 * mib);       // MemAvailable unreadable
+  EXPECT_EQ(default_stream_array_bytes(1e12), 1024 * mib);  // a large server: the cap
+  EXPECT_EQ(default_stream_array_bytes(5e9), 128 * mib);    // 156 MB -> 128 MiB
+}
+
 TEST(MemoryBandwidth, ASlowNodeAmongItsPeersWarns) {
   auto node = [](const char* host, const char* subject, double gbps) {
     Measurement m;

@@ -170,7 +170,7 @@ FleetEvaluation evaluate_runs(const std::vector<std::string>& dirs, const std::s
                               const Registry& registry, unsigned threads) {
   // Run after run allocates and frees the same memory: keep what is freed for the next run instead
   // of handing it back to the kernel and faulting it in again (4096 nodes: 2.2-2.7 s of system time
-  // down to 1.2 s, peak memory 0.8 -> 1.2 GB).
+  // down to 1.2 s, for some 0.3 GB more at the peak).
   ::mallopt(M_TRIM_THRESHOLD, 1 << 30);
   ::mallopt(M_MMAP_THRESHOLD, 1 << 30);
   const auto run_dirs = find_run_dirs(dirs);

@@ -64,10 +64,12 @@ function(fabcheck_target target)
   endif()
 endfunction()
 
-# A folder with nothing to compile in this configuration becomes an interface library, so the
-# targets that link it need not know.
+# The library of the folder this CMakeLists.txt is in: its sources by the conventions above, and
+# its include rule (cmake/FabcheckLayers.cmake) checked before it builds. A folder with nothing to
+# compile in this configuration becomes an interface library, so the targets that link it need not
+# know.
 function(fabcheck_library target)
-  fabcheck_collect_sources(sources ${ARGN})
+  fabcheck_collect_sources(sources ${CMAKE_CURRENT_SOURCE_DIR})
   if(sources)
     add_library(${target} STATIC ${sources})
     fabcheck_target(${target})
@@ -75,6 +77,8 @@ function(fabcheck_library target)
     add_library(${target} INTERFACE)
     target_include_directories(${target} INTERFACE ${PROJECT_SOURCE_DIR})
   endif()
+  file(RELATIVE_PATH folder "${PROJECT_SOURCE_DIR}" "${CMAKE_CURRENT_SOURCE_DIR}")
+  fabcheck_include_rule(${target} "${folder}")
 endfunction()
 
 # target_link_libraries that works for both forms fabcheck_library can make.

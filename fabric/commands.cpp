@@ -7,14 +7,15 @@
 #include <thread>
 #include <tuple>
 
+#include "bench/sys/config_error.hpp"
+#include "bench/sys/text_scan.hpp"
 #include "fabric/ib_port.hpp"
 #include "fabric/link_measurements.hpp"
 #include "fabric/nccl_transport_judge.hpp"
 #include "fabric/pcie_link.hpp"
-#include "fabric/text_scan.hpp"
 #include "fabric/verbs_devices.hpp"
-#include "results/config_error.hpp"
 #include "results/evaluator.hpp"
+#include "results/finding_text.hpp"
 #include "results/verdict.hpp"
 
 namespace fabcheck {
@@ -46,15 +47,6 @@ void print_connections(const NcclLog& log, std::FILE* out) {
 
 }  // namespace
 
-int print_verdict(const std::vector<Finding>& findings, std::FILE* out) {
-  Verdict verdict = verdict_of(findings);
-  int code = exit_code_of(verdict);
-  std::string label = to_string(verdict);
-  for (auto& c : label) c = static_cast<char>(c >= 'a' && c <= 'z' ? c - 'a' + 'A' : c);
-  std::fprintf(out, "verdict: %s (exit %d)\n", label.c_str(), code);
-  return code;
-}
-
 namespace {
 
 void print_pcie_table(const std::vector<PcieLinkState>& links, std::FILE* out) {
@@ -85,29 +77,6 @@ void print_ib_table(const std::vector<IbPortState>& ports, std::FILE* out) {
 }
 
 }  // namespace
-
-void print_findings(const std::vector<Finding>& findings, bool with_pass, std::FILE* out) {
-  std::size_t shown = 0;
-  for (const auto& f : findings) {
-    if (f.severity == Severity::pass && !with_pass) continue;
-    ++shown;
-    std::fprintf(out, "  %-6s %s %s: %s\n", severity_label(f.severity), f.probe.c_str(),
-                 f.subject.c_str(), f.message.c_str());
-    if (!f.evidence.empty()) {
-      std::string evidence = f.evidence;
-      std::size_t at = 0;
-      while ((at = evidence.find('\n', at)) != std::string::npos) {
-        evidence.replace(at, 1, "\n                   ");
-        at += 20;
-      }
-      std::fprintf(out, "         evidence: %s\n", evidence.c_str());
-    }
-    if (!f.remedy.empty() && f.severity != Severity::pass) {
-      std::fprintf(out, "         remedy:   %s\n", f.remedy.c_str());
-    }
-  }
-  if (shown == 0) std::fprintf(out, "  (none)\n");
-}
 
 int nccl_log_command(const std::vector<std::string>& files, const NcclLogOptions& options,
                      std::FILE* out) {

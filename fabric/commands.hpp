@@ -44,11 +44,4 @@ int inventory_command(const InventoryOptions& options, std::FILE* out);
 // option and value otherwise.
 PcieExpectation parse_pcie_expectation(const std::string& option, const std::string& value);
 
-// Prints "verdict: FAIL (exit 1)" for the findings and returns that exit code.
-int print_verdict(const std::vector<Finding>& findings, std::FILE* out);
-
-// Prints findings as the commands do (severity, subject, message, evidence, remedy); PASS ones
-// only when `with_pass`.
-void print_findings(const std::vector<Finding>& findings, bool with_pass, std::FILE* out);
-
 }  // namespace fabcheck

@@ -4,9 +4,9 @@
 #include <cmath>
 #include <string>
 
+#include "bench/sys/config_error.hpp"
 #include "fabric/commands.hpp"
 #include "fabric/link_measurements.hpp"
-#include "results/config_error.hpp"
 
 namespace fabcheck {
 namespace {

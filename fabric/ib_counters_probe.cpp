@@ -10,7 +10,7 @@
 #include "bench/core/counter_monitor.hpp"
 #include "bench/core/plan_estimate.hpp"
 #include "bench/core/probe.hpp"
-#include "bench/core/timer.hpp"
+#include "bench/sys/timer.hpp"
 #include "fabric/ib_counter_snapshot.hpp"
 #include "fabric/ib_port.hpp"
 #include "fabric/link_measurements.hpp"

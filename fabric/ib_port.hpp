@@ -9,7 +9,7 @@
 #include <string_view>
 #include <vector>
 
-#include "fabric/sysfs_file.hpp"
+#include "bench/sys/sysfs_file.hpp"
 
 namespace fabcheck {
 

@@ -2,7 +2,7 @@
 // counter snapshot for fabric.ib_counters.
 #include "bench/core/plan_estimate.hpp"
 #include "bench/core/probe.hpp"
-#include "bench/core/timer.hpp"
+#include "bench/sys/timer.hpp"
 #include "fabric/ib_counter_snapshot.hpp"
 #include "fabric/ib_port.hpp"
 #include "fabric/link_measurements.hpp"

@@ -4,8 +4,8 @@
 
 #include <functional>
 
-#include "fabric/text_scan.hpp"
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
+#include "bench/sys/text_scan.hpp"
 #include "results/line_input.hpp"
 
 namespace fabcheck {

@@ -5,8 +5,8 @@
 
 #include <exception>
 
+#include "bench/core/nccl_log_files.hpp"
 #include "fabric/nccl_log.hpp"
-#include "fabric/nccl_log_files.hpp"
 #include "fabric/nccl_transport.hpp"
 
 namespace fabcheck {

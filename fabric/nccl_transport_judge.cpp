@@ -4,10 +4,10 @@
 #include <map>
 #include <utility>
 
+#include "bench/sys/config_error.hpp"
 #include "fabric/ib_port.hpp"
 #include "fabric/link_measurements.hpp"
 #include "fabric/topology_records.hpp"
-#include "results/config_error.hpp"
 
 namespace fabcheck {
 namespace {

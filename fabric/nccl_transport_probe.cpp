@@ -2,10 +2,10 @@
 // debug logs they left in <run_dir>/nccl-logs.
 #include <algorithm>
 
+#include "bench/core/nccl_log_files.hpp"
 #include "bench/core/plan_estimate.hpp"
 #include "bench/core/probe.hpp"
 #include "fabric/nccl_log.hpp"
-#include "fabric/nccl_log_files.hpp"
 #include "fabric/nccl_transport.hpp"
 
 namespace fabcheck {

@@ -2,7 +2,7 @@
 // PCIe path (same switch first), from sysfs under a root.
 #pragma once
 
-#include "bench/core/cpu_list.hpp"
+#include "bench/sys/cpu_list.hpp"
 
 #include <filesystem>
 #include <string>

@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "fabric/sysfs_file.hpp"
-#include "fabric/text_scan.hpp"
+#include "bench/sys/sysfs_file.hpp"
+#include "bench/sys/text_scan.hpp"
 
 namespace fabcheck {
 

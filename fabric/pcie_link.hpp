@@ -8,7 +8,7 @@
 #include <string_view>
 #include <vector>
 
-#include "fabric/sysfs_file.hpp"
+#include "bench/sys/sysfs_file.hpp"
 
 namespace fabcheck {
 

@@ -4,7 +4,7 @@
 #include <map>
 #include <optional>
 
-#include "fabric/text_scan.hpp"
+#include "bench/sys/text_scan.hpp"
 
 namespace fabcheck {
 

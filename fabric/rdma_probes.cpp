@@ -7,15 +7,15 @@
 #include <sstream>
 #include <thread>
 
+#include "bench/core/pair_schedule.hpp"
 #include "bench/core/probe.hpp"
-#include "fabric/child_process.hpp"
+#include "bench/sys/child_process.hpp"
+#include "bench/sys/text_scan.hpp"
 #include "fabric/ib_port.hpp"
-#include "fabric/pair_schedule.hpp"
 #include "fabric/pcie_affinity.hpp"
 #include "fabric/pcie_link.hpp"
 #include "fabric/perftest_command.hpp"
 #include "fabric/perftest_output.hpp"
-#include "fabric/text_scan.hpp"
 
 namespace fabcheck {
 

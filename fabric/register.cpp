@@ -1,11 +1,10 @@
 // Registers the fabric probes listed in probes.def (PCIe links, IB ports and counters, NCCL
-// transport proof, RDMA tests, node pairs), their judges and the IB counter monitor.
+// transport proof, RDMA tests), their judges and the IB counter monitor.
 #include "fabric/register.hpp"
 
 #include "bench/core/counter_monitor.hpp"
 #include "fabric/fabric_profile.hpp"
 #include "fabric/nccl_transport_judge.hpp"
-#include "fabric/node_pairs.hpp"
 
 namespace fabcheck {
 
@@ -22,7 +21,6 @@ void register_fabric_probes(Registry& registry) {
 #include "fabric/probes.def"
 #undef FABCHECK_PROBE
   registry.add_judge(make_fabric_judge());
-  registry.add_judge(make_node_pairs_judge());
   registry.add_counter_monitor(make_ib_counter_monitor());
   registry.add_judge(make_nccl_transport_judge());
 }

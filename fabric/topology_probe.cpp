@@ -2,7 +2,7 @@
 // share a NUMA node; recorded so reports can show the placement, and judged by profiles.
 #include "bench/core/plan_estimate.hpp"
 #include "bench/core/probe.hpp"
-#include "fabric/hwloc_locality.hpp"
+#include "bench/sys/hwloc_locality.hpp"
 #include "fabric/topology.hpp"
 #include "fabric/topology_records.hpp"
 

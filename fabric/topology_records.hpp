@@ -4,7 +4,7 @@
 
 #include <vector>
 
-#include "fabric/hwloc_locality.hpp"
+#include "bench/sys/hwloc_locality.hpp"
 #include "fabric/topology.hpp"
 #include "results/measurement.hpp"
 

@@ -4,9 +4,9 @@
 #include <fstream>
 #include <sstream>
 
-#include "bench/core/cpu_list.hpp"
-#include "fabric/sysfs_file.hpp"
-#include "fabric/text_scan.hpp"
+#include "bench/sys/cpu_list.hpp"
+#include "bench/sys/sysfs_file.hpp"
+#include "bench/sys/text_scan.hpp"
 
 namespace fabcheck {
 namespace {

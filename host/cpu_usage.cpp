@@ -5,7 +5,7 @@
 #include <fstream>
 #include <sstream>
 
-#include "fabric/text_scan.hpp"
+#include "bench/sys/text_scan.hpp"
 
 namespace fabcheck {
 

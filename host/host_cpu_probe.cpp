@@ -6,10 +6,10 @@
 
 #include <fmt/format.h>
 
-#include "bench/core/cpu_list.hpp"
+#include "bench/core/run_processes.hpp"
+#include "bench/sys/cpu_list.hpp"
 #include "host/host_cpu.hpp"
 #include "host/probes.hpp"
-#include "kernels/run_processes.hpp"
 
 namespace fabcheck {
 namespace {

@@ -7,10 +7,10 @@
 #include <cstdlib>
 #include <ctime>
 
-#include "fabric/commands.hpp"
+#include "bench/sys/config_error.hpp"
 #include "host/kernel_log_line.hpp"
 #include "host/kernel_log_scan.hpp"
-#include "results/config_error.hpp"
+#include "results/finding_text.hpp"
 #include "results/line_input.hpp"
 
 namespace fabcheck {

@@ -8,7 +8,7 @@
 #include <ctime>
 
 #include "bench/core/plan_estimate.hpp"
-#include "fabric/child_process.hpp"
+#include "bench/sys/child_process.hpp"
 #include "host/kernel_log_scan.hpp"
 #include "host/probes.hpp"
 #include "results/line_input.hpp"

@@ -17,8 +17,8 @@
 #include <string>
 #include <thread>
 
-#include "bench/core/cpu_list.hpp"
-#include "fabric/sysfs_file.hpp"
+#include "bench/sys/cpu_list.hpp"
+#include "bench/sys/sysfs_file.hpp"
 #include "results/evaluator.hpp"
 
 namespace fabcheck {

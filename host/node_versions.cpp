@@ -8,7 +8,7 @@
 #include <cstdlib>
 #include <fstream>
 
-#include "fabric/sysfs_file.hpp"
+#include "bench/sys/sysfs_file.hpp"
 
 namespace fabcheck {
 

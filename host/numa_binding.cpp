@@ -9,10 +9,9 @@
 #include <map>
 #include <set>
 
-#include "bench/coll/nccl_gpu_assignment.hpp"
-#include "bench/core/cpu_list.hpp"
-#include "fabric/text_scan.hpp"
-#include "kernels/device_selection.hpp"
+#include "bench/sys/cpu_list.hpp"
+#include "bench/sys/gpu_assignment.hpp"
+#include "bench/sys/text_scan.hpp"
 #include "results/evaluator.hpp"
 
 namespace fabcheck {

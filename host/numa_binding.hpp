@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "fabric/hwloc_locality.hpp"
+#include "bench/sys/hwloc_locality.hpp"
 #include "results/finding.hpp"
 #include "results/measurement.hpp"
 

@@ -3,13 +3,13 @@
 // What makes it unfit is a FAIL finding, and the runner waives the heavy probes with the reason.
 #include <set>
 
-#include "bench/coll/nccl_backend.hpp"
 #include "bench/core/plan_estimate.hpp"
+#include "bench/core/run_processes.hpp"
+#include "bench/cuda/cuda_availability.hpp"
+#include "host/gpu_preflight.hpp"
 #include "host/node_versions.hpp"
 #include "host/preflight.hpp"
 #include "host/probes.hpp"
-#include "kernels/gpu_preflight.hpp"
-#include "kernels/run_processes.hpp"
 
 namespace fabcheck {
 namespace {

@@ -6,7 +6,7 @@
 #include <memory>
 
 #include "bench/core/probe.hpp"
-#include "kernels/nvml_library.hpp"
+#include "bench/sys/nvml_library.hpp"
 
 namespace fabcheck {
 

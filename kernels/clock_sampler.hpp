@@ -9,7 +9,7 @@
 #include <thread>
 #include <vector>
 
-#include "kernels/nvml_library.hpp"
+#include "bench/sys/nvml_library.hpp"
 
 namespace fabcheck {
 

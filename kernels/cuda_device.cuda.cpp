@@ -3,14 +3,14 @@
 
 #include <cuda_runtime_api.h>
 
-#include "bench/coll/nccl_backend.hpp"
-#include "kernels/cuda_error.hpp"
-#include "kernels/device_selection.hpp"
+#include "bench/cuda/cuda_availability.hpp"
+#include "bench/cuda/cuda_error.hpp"
+#include "bench/sys/gpu_assignment.hpp"
 
 namespace fabcheck {
 
 std::vector<int> devices_of_this_rank(const World& world) {
-  return devices_for_rank(world.local_rank(), world.local_size(), nccl_availability().device_count);
+  return devices_for_rank(world.local_rank(), world.local_size(), cuda_availability().device_count);
 }
 
 GpuLabel cuda_device_label(int ordinal) {

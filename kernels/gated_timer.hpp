@@ -14,8 +14,8 @@
 #include <memory>
 #include <vector>
 
-#include "bench/coll/spin_gate.hpp"
-#include "kernels/cuda_resources.hpp"
+#include "bench/cuda/cuda_resources.hpp"
+#include "bench/cuda/spin_gate.hpp"
 
 namespace fabcheck {
 

@@ -3,7 +3,7 @@
 
 #include <cstdio>
 
-#include "kernels/gpu_telemetry.hpp"
+#include "bench/sys/gpu_telemetry.hpp"
 #include "results/evaluator.hpp"
 
 namespace fabcheck {

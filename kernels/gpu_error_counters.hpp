@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "bench/core/counter_monitor.hpp"
-#include "kernels/nvml_library.hpp"
+#include "bench/sys/nvml_library.hpp"
 #include "results/figure_ref.hpp"
 #include "results/finding.hpp"
 #include "results/measurement.hpp"

@@ -8,9 +8,9 @@
 #include <functional>
 #include <optional>
 
-#include "kernels/nvml_api.hpp"
+#include "bench/sys/config_error.hpp"
+#include "bench/sys/nvml_api.hpp"
 #include "kernels/telemetry_measurements.hpp"
-#include "results/config_error.hpp"
 #include "results/robust_stats.hpp"
 
 namespace fabcheck {

@@ -1,9 +1,9 @@
 // GpuLabel: subject and params shared by every gpu.* measurement; CUDA ordinal to NVML index.
 #include "kernels/gpu_label.hpp"
 
-#include "kernels/gpu_telemetry.hpp"
-#include "kernels/nvml_library.hpp"
-#include "kernels/nvml_reader.hpp"
+#include "bench/sys/gpu_telemetry.hpp"
+#include "bench/sys/nvml_library.hpp"
+#include "bench/sys/nvml_reader.hpp"
 
 namespace fabcheck {
 

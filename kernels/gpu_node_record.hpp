@@ -8,7 +8,7 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/gpu_telemetry.hpp"
+#include "bench/sys/gpu_telemetry.hpp"
 #include "results/measurement.hpp"
 
 namespace fabcheck {

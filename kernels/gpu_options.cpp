@@ -2,7 +2,7 @@
 // sizes.
 #include "kernels/gpu_options.hpp"
 
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 #include "results/units.hpp"
 
 namespace fabcheck {

@@ -4,14 +4,14 @@
 #include <stdexcept>
 #include <utility>
 
-#include "bench/coll/nccl_backend.hpp"
+#include "bench/cuda/cuda_availability.hpp"
 #include "kernels/gpu_requirements.hpp"
 
 namespace fabcheck {
 namespace {
 
 ProbeInfo info_of(const GpuProbeSpec& spec) {
-  std::vector<Requirement> needs = {nccl_requirement()};
+  std::vector<Requirement> needs = {cuda_requirement()};
   if (spec.needs_gpu_pair) needs.push_back(gpu_pair_requirement());
   return {.id = spec.id,
           .description = spec.description,

@@ -1,6 +1,6 @@
 // What every CUDA gpu.* probe shares: a probe declares itself in a file of its own (id,
 // description, metrics, options, scope, estimate, its body in *.cuda.cpp) as a GpuProbeSpec and is
-// registered by one line in kernels/probes.def. CUDA is always needed (nccl_requirement(), so a
+// registered by one line in kernels/probes.def. CUDA is always needed (cuda_requirement(), so a
 // build or node without it WAIVES the probe with the reason); a second GPU where the spec says so.
 #pragma once
 
@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "bench/core/probe.hpp"
+#include "bench/cuda/cuda_availability.hpp"
 #include "kernels/gpu_probe_runs.hpp"
 
 // The body in a build with CUDA; none in one without, where the probe is waived ("built without
@@ -28,7 +29,7 @@ struct GpuProbeSpec {
   std::string id;
   std::string description;
   std::vector<MetricSpec> metrics;
-  bool needs_gpu_pair = false;  // gpu_pair_requirement() beside nccl_requirement()
+  bool needs_gpu_pair = false;  // gpu_pair_requirement() beside cuda_requirement()
   ProbeScope scope = ProbeScope::rank;
   bool heavy = true;
   std::vector<OptionSpec> options{};

@@ -1,8 +1,8 @@
 // The gpu.* requirements, from the process's NVML session and CUDA device count.
 #include "kernels/gpu_requirements.hpp"
 
-#include "bench/coll/nccl_backend.hpp"
-#include "kernels/nvml_library.hpp"
+#include "bench/cuda/cuda_availability.hpp"
+#include "bench/sys/nvml_library.hpp"
 
 namespace fabcheck {
 
@@ -16,8 +16,8 @@ Requirement nvml_requirement() {
 }
 
 Requirement gpu_pair_requirement() {
-  return {"two GPUs", nccl_requirement().in_build, [](const World&, const RunOptions&) {
-            const NcclAvailability cuda = nccl_availability();
+  return {"two GPUs", cuda_requirement().in_build, [](const World&, const RunOptions&) {
+            const CudaAvailability cuda = cuda_availability();
             if (cuda.device_count >= 2) return std::string();
             return "fewer than 2 GPUs visible to this process (" +
                    std::to_string(cuda.device_count) + ")";

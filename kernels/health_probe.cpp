@@ -1,8 +1,8 @@
 // gpu.health: every GPU's NVML telemetry at rest, read once a host (by its first rank); memory of
 // this run's own ranks is not counted as foreign.
 #include "bench/core/plan_estimate.hpp"
+#include "bench/core/run_processes.hpp"
 #include "kernels/gpu_requirements.hpp"
-#include "kernels/run_processes.hpp"
 #include "kernels/telemetry_measurements.hpp"
 #include "kernels/telemetry_sampling.hpp"
 

@@ -1,5 +1,5 @@
 // Host-callable launches of fabcheck's device code (kernels.cu); the only way host code reaches
-// a kernel (the spin gate is bench/coll/spin_gate.hpp's, shared with the NCCL backend). Built only
+// a kernel (the spin gate is bench/cuda/spin_gate.hpp's, shared with the NCCL backend). Built only
 // with CUDA.
 #pragma once
 

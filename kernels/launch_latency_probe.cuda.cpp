@@ -2,9 +2,9 @@
 // launches), and launch plus completion (median of single round trips).
 #include "bench/core/probe.hpp"
 #include "bench/core/stats.hpp"
-#include "bench/core/timer.hpp"
+#include "bench/cuda/cuda_resources.hpp"
+#include "bench/sys/timer.hpp"
 #include "kernels/cuda_device.hpp"
-#include "kernels/cuda_resources.hpp"
 #include "kernels/gpu_probe_runs.hpp"
 #include "kernels/kernels.cuh"
 

@@ -5,9 +5,9 @@
 #include <memory>
 
 #include "bench/core/probe.hpp"
+#include "bench/cuda/cuda_resources.hpp"
 #include "kernels/bandwidth_sample.hpp"
 #include "kernels/cuda_device.hpp"
-#include "kernels/cuda_resources.hpp"
 #include "kernels/device_verification.hpp"
 #include "kernels/gated_timer.hpp"
 #include "kernels/gpu_options.hpp"

@@ -3,8 +3,8 @@
 
 #include <algorithm>
 
-#include "kernels/nvml_library.hpp"
-#include "kernels/nvml_reader.hpp"
+#include "bench/sys/nvml_library.hpp"
+#include "bench/sys/nvml_reader.hpp"
 
 namespace fabcheck {
 namespace {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "bench/core/probe.hpp"
-#include "kernels/gpu_telemetry.hpp"
+#include "bench/sys/gpu_telemetry.hpp"
 #include "results/measurement.hpp"
 
 namespace fabcheck {

@@ -3,9 +3,9 @@
 
 #include <stdexcept>
 
-#include "kernels/nvml_library.hpp"
-#include "kernels/nvml_reader.hpp"
-#include "kernels/run_processes.hpp"
+#include "bench/core/run_processes.hpp"
+#include "bench/sys/nvml_library.hpp"
+#include "bench/sys/nvml_reader.hpp"
 
 namespace fabcheck {
 namespace {

@@ -7,7 +7,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/gpu_telemetry.hpp"
+#include "bench/sys/gpu_telemetry.hpp"
 
 namespace fabcheck {
 

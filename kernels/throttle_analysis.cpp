@@ -4,8 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 
-#include "kernels/gpu_telemetry.hpp"
-#include "kernels/nvml_api.hpp"
+#include "bench/sys/gpu_telemetry.hpp"
+#include "bench/sys/nvml_api.hpp"
 #include "results/evaluator.hpp"
 
 namespace fabcheck {

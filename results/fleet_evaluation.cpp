@@ -18,7 +18,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 #include "results/evaluator.hpp"
 #include "results/record_json.hpp"
 #include "results/run_reader.hpp"

@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 #include "results/hdf5_support.hpp"
 #include "results/history.hpp"
 #include "results/jsonl_reader.hpp"

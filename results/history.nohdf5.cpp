@@ -1,6 +1,6 @@
 // The fleet history in a build without HDF5: refused with a message saying why.
 #include "results/history.hpp"
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 
 namespace fabcheck {
 

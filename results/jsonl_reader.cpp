@@ -10,7 +10,7 @@
 #include <cstring>
 #include <vector>
 
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 
 namespace fabcheck {
 namespace {

@@ -7,8 +7,8 @@
 #include <cstring>
 #include <memory>
 
-#include "results/config_error.hpp"
-#include "results/input_path.hpp"
+#include "bench/sys/config_error.hpp"
+#include "bench/sys/input_path.hpp"
 
 namespace fabcheck {
 
@@ -52,7 +52,8 @@ LineInputStats read_lines(const std::filesystem::path& file, const std::string& 
                           const LineHandler& on_line, std::size_t max_line_bytes) {
   const std::string name = file.string();
   const int fd = open_regular_file(file, expected);
-  const std::unique_ptr<const int, void (*)(const int*)> closer(&fd, [](const int* d) { ::close(*d); });
+  const std::unique_ptr<const int, void (*)(const int*)> closer(&fd,
+                                                                [](const int* d) { ::close(*d); });
   LineSplitter splitter(max_line_bytes);
   LineInputStats stats;
   char chunk[64 * 1024];

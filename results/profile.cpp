@@ -18,8 +18,8 @@
 #include <toml++/toml.h>  // Debian's libtomlplusplus-dev ships only this name
 #endif
 
-#include "results/config_error.hpp"
-#include "results/input_path.hpp"
+#include "bench/sys/config_error.hpp"
+#include "bench/sys/input_path.hpp"
 #include "results/units.hpp"
 
 namespace fabcheck {

@@ -3,7 +3,7 @@
 
 #include <limits>
 
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 
 namespace fabcheck {
 namespace {

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 #include "results/json_line.hpp"
 #include "results/jsonl_reader.hpp"
 #include "results/measurement_scan.hpp"

@@ -14,9 +14,9 @@
 #include <stdexcept>
 #include <system_error>
 
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
+#include "bench/sys/input_path.hpp"
 #include "results/hdf5_writer.hpp"
-#include "results/input_path.hpp"
 #include "results/junit_writer.hpp"
 #include "results/prometheus_writer.hpp"
 #include "results/record_json.hpp"

@@ -3,7 +3,7 @@
 // (on another host where that host's file is visible, to defeat the client cache) and verifies it.
 #include <sys/stat.h>
 
-#include "bench/core/timer.hpp"
+#include "bench/sys/timer.hpp"
 #include "storage/probe_support.hpp"
 #include "storage/rank_timeline.hpp"
 

@@ -5,7 +5,7 @@
 #include <exception>
 #include <thread>
 
-#include "bench/core/timer.hpp"
+#include "bench/sys/timer.hpp"
 #include "results/units.hpp"
 #include "storage/local_probe.hpp"
 #include "storage/probe_support.hpp"

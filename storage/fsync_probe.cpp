@@ -5,7 +5,7 @@
 #include <chrono>
 #include <system_error>
 
-#include "bench/core/timer.hpp"
+#include "bench/sys/timer.hpp"
 #include "results/units.hpp"
 #include "storage/aligned_buffer.hpp"
 #include "storage/data_pattern.hpp"

@@ -1,7 +1,7 @@
 // The engine factory: which engines this build has and how a name becomes one.
 #include "storage/io_engine.hpp"
 
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 #include "storage/null_engine.hpp"
 #include "storage/psync_engine.hpp"
 #if defined(FABCHECK_HAVE_URING)

@@ -7,7 +7,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "bench/core/timer.hpp"
+#include "bench/sys/timer.hpp"
 #include "storage/aligned_buffer.hpp"
 #include "storage/data_pattern.hpp"
 #include "storage/io_offsets.hpp"

@@ -16,7 +16,7 @@
 #include <system_error>
 #include <thread>
 
-#include "bench/core/timer.hpp"
+#include "bench/sys/timer.hpp"
 #include "storage/data_pattern.hpp"
 #include "storage/local_probe.hpp"
 

@@ -7,7 +7,7 @@
 #include <system_error>
 
 #include "bench/core/rank_agreement.hpp"
-#include "bench/core/timer.hpp"
+#include "bench/sys/timer.hpp"
 #include "storage/probe_support.hpp"
 #include "storage/rank_timeline.hpp"
 

@@ -9,8 +9,8 @@
 #include <cerrno>
 #include <cstring>
 
-#include "results/config_error.hpp"
-#include "results/input_path.hpp"
+#include "bench/sys/config_error.hpp"
+#include "bench/sys/input_path.hpp"
 #include "results/units.hpp"
 
 namespace fabcheck {

@@ -12,7 +12,7 @@
 #include <system_error>
 
 #include "bench/core/rank_agreement.hpp"
-#include "bench/core/timer.hpp"
+#include "bench/sys/timer.hpp"
 
 namespace fabcheck {
 

@@ -16,7 +16,7 @@
 #include <thread>
 #include <unordered_map>
 
-#include "bench/core/timer.hpp"
+#include "bench/sys/timer.hpp"
 #include "storage/scratch_owner.hpp"
 
 namespace fabcheck {

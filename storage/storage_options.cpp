@@ -1,7 +1,7 @@
 // The storage.* option declarations and their reading into StorageOptions.
 #include "storage/storage_options.hpp"
 
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 #include "results/units.hpp"
 #include "storage/io_engine.hpp"
 

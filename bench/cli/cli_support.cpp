@@ -12,8 +12,8 @@
 
 #include "bench/core/rank_status.hpp"
 #include "bench/core/world.hpp"
+#include "bench/sys/config_error.hpp"
 #include "kernels/profile_choice.hpp"
-#include "results/config_error.hpp"
 
 namespace fabcheck {
 
@@ -38,21 +38,6 @@ Profile load_profile_for(const std::string& name_or_file, const Registry& regist
     *why = "given";
   }
   return registry.load_profile(resolve_profile(name, profile_dirs()));
-}
-
-int launcher_rank() {
-  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
-    if (const char* value = std::getenv(name); value && *value) return std::atoi(value);
-  }
-  return 0;
-}
-
-int launcher_size() {
-  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE", "SLURM_NTASKS"}) {
-    if (const char* value = std::getenv(name); value && *value)
-      return std::max(1, std::atoi(value));
-  }
-  return 1;
 }
 
 void report_usage_error(const std::string& message) {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/core/registry.hpp"
+#include "bench/sys/launcher.hpp"
 #include "results/profile.hpp"
 
 namespace fabcheck {
@@ -23,16 +24,10 @@ std::vector<std::filesystem::path> profile_dirs();
 Profile load_profile_for(const std::string& name_or_file, const Registry& registry,
                          std::string* why);
 
-// This process's rank as the launcher (mpirun, srun) set it in the environment, before MPI starts;
-// 0 when not launched by one.
-int launcher_rank();
-
 // A usage error (exit 2), said once for the whole job: rank 0 prints it; another rank hands it to
 // its sentinel, which prints it (naming the rank) only when rank 0 did not fail the same way, i.e.
 // when the launcher has not ended the job within a few seconds.
 void report_usage_error(const std::string& message);
-// How many ranks the launcher started (1 when not launched by one).
-int launcher_size();
 
 // The variables that shape a run, for summary.json's "environment": NCCL's, the transports'
 // (UCX_*, UCC_*, FI_* for libfabric, HCOLL_*), the MPI launcher's settings (OMPI_MCA_*,

@@ -12,7 +12,7 @@
 
 #include "bench/cli/cli_support.hpp"
 #include "bench/cli/peer_settings.hpp"
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 #include "results/evaluator.hpp"
 #include "results/history.hpp"
 #include "results/run_reader.hpp"

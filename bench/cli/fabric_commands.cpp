@@ -6,9 +6,9 @@
 #include <filesystem>
 
 #include "bench/cli/cli_support.hpp"
+#include "bench/sys/config_error.hpp"
+#include "bench/sys/input_path.hpp"
 #include "fabric/fabric_profile.hpp"
-#include "results/config_error.hpp"
-#include "results/input_path.hpp"
 
 namespace fabcheck {
 namespace {

@@ -13,10 +13,10 @@
 
 #include <fmt/format.h>
 
+#include "bench/sys/config_error.hpp"
 #include "fabric/link_measurements.hpp"
 #include "results/baseline.hpp"
 #include "results/compare.hpp"
-#include "results/config_error.hpp"
 #include "results/history.hpp"
 #include "results/robust_stats.hpp"
 #include "results/run_reader.hpp"

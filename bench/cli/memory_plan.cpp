@@ -7,9 +7,9 @@
 
 #include "bench/coll/coll_probes.hpp"
 #include "bench/coll/collective.hpp"
-#include "kernels/nvml_library.hpp"
-#include "kernels/nvml_reader.hpp"
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
+#include "bench/sys/nvml_library.hpp"
+#include "bench/sys/nvml_reader.hpp"
 #include "results/units.hpp"
 
 namespace fabcheck {

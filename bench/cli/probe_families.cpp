@@ -16,6 +16,7 @@ namespace fabcheck {
 void register_all_probes(Registry& registry) {
   register_collective_probes(registry);
   register_nccl_probes(registry, network_only_log_problem);
+  register_node_pairs_probe(registry);
   register_fabric_probes(registry);
   register_kernel_probes(registry);
   register_storage_probes(registry);

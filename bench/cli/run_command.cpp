@@ -8,10 +8,12 @@
 
 #include "bench/cli/cli_support.hpp"
 #include "bench/cli/commands.hpp"
+#include "bench/cli/evidence.hpp"
 #include "bench/cli/memory_plan.hpp"
 #include "bench/coll/coll_probes.hpp"
 #include "bench/coll/mpi_call_plan.hpp"
 #include "bench/coll/nccl_backend.hpp"
+#include "bench/coll/node_pairs.hpp"
 #include "bench/core/console_reporter.hpp"
 #include "bench/core/history_reporter.hpp"
 #include "bench/core/json_lines_reporter.hpp"
@@ -19,10 +21,9 @@
 #include "bench/core/plan_estimate.hpp"
 #include "bench/core/runner.hpp"
 #include "bench/core/size_range.hpp"
-#include "fabric/node_pairs.hpp"
-#include "ops/evidence.hpp"
-#include "results/config_error.hpp"
-#include "results/input_path.hpp"
+#include "bench/cuda/cuda_availability.hpp"
+#include "bench/sys/config_error.hpp"
+#include "bench/sys/input_path.hpp"
 #include "storage/path_validation.hpp"
 
 namespace fabcheck {
@@ -44,7 +45,7 @@ void plan_memory(const RunRequest& request) {
   for (const Probe* probe : request.probes) ids.push_back(probe->id());
   const RunOptions& options = request.options;
   const std::string backend = !options.backend.empty()        ? options.backend
-                              : nccl_availability().available ? "nccl"
+                              : cuda_availability().available ? "nccl"
                                                               : "mpi";
   const auto need = largest_collective_need(ids, options, backend, launcher_size());
   if (!need) return;
@@ -117,7 +118,7 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
       throw ConfigError("--backend \"" + args.backend + "\": expected mpi or nccl");
     }
     if (args.backend == "nccl") {
-      const NcclAvailability nccl = nccl_availability();
+      const CudaAvailability nccl = cuda_availability();
       if (!nccl.available) throw ConfigError("--backend nccl: " + nccl.reason);
     }
     options.backend = args.backend;
@@ -182,7 +183,7 @@ JobShape job_shape(const RunArgs& args, const RunRequest& request) {
   job.mpi = mpi_available() && !args.single_process;
   const std::string& backend = request.options.backend;
   job.backend = !backend.empty()                ? backend
-                : nccl_availability().available ? "nccl"
+                : cuda_availability().available ? "nccl"
                 : job.mpi                       ? "mpi"
                                                 : "";
   for (const Probe* probe : request.probes) job.plan.push_back(probe->id());

@@ -10,7 +10,8 @@
 #include "bench/coll/nccl_backend.hpp"
 #include "bench/core/plan_estimate.hpp"
 #include "bench/core/size_range.hpp"
-#include "results/config_error.hpp"
+#include "bench/cuda/cuda_availability.hpp"
+#include "bench/sys/config_error.hpp"
 
 namespace fabcheck {
 namespace {
@@ -113,7 +114,7 @@ std::vector<MetricSpec> collective_metrics() {
 }
 
 Requirement collective_backend_requirement() {
-  return {"MPI or CUDA", mpi_available() || nccl_requirement().in_build,
+  return {"MPI or CUDA", mpi_available() || cuda_requirement().in_build,
           [](const World& world, const RunOptions& options) {
             return choose_collective_backend(options.backend, world).reason;
           }};
@@ -160,7 +161,7 @@ std::vector<Placement> placements_from(const RunOptions& options) {
 }
 
 BackendChoice choose_collective_backend(const std::string& requested, const World& world) {
-  const NcclAvailability nccl = nccl_availability();
+  const CudaAvailability nccl = cuda_availability();
   const bool mpi = world.is_mpi();
   if (requested == "nccl") {
     if (nccl.available) return {"nccl", ""};

@@ -11,6 +11,9 @@ namespace fabcheck {
 
 void register_collective_probes(Registry& registry);
 
+// coll.node_pairs and its judge (node_pairs_probe.cpp).
+void register_node_pairs_probe(Registry& registry);
+
 // The backend a collective probe uses for `requested` ("mpi", "nccl" or "" for the default: NCCL
 // where a CUDA device exists, else MPI), or why none applies.
 struct BackendChoice {

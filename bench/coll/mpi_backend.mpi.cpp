@@ -12,7 +12,7 @@
 #include "bench/coll/mpi_call_plan.hpp"
 #include "bench/coll/verification.hpp"
 #include "bench/core/mpi_comm_world.hpp"
-#include "bench/core/timer.hpp"
+#include "bench/sys/timer.hpp"
 
 namespace fabcheck {
 namespace {

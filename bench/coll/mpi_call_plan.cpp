@@ -6,7 +6,7 @@
 #include <stdexcept>
 
 #include "bench/coll/verification.hpp"
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 
 namespace fabcheck {
 namespace {

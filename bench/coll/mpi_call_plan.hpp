@@ -1,6 +1,6 @@
 // How one collective with 64-bit element counts becomes MPI calls, whose counts are `int`: a plan
 // of calls per rank, each count at most `max_count`. Pure data, so counts of 2^31 elements and more
-// are tested without allocating them (tests/unit/bench/test_mpi_call_plan.cpp).
+// are tested without allocating them (tests/unit/coll/mpi_call_plan_test.cpp).
 #pragma once
 
 #include <climits>

@@ -1,5 +1,6 @@
-// The NCCL collective backend's entry points: whether NCCL can run here, and a backend for one
-// probe (device buffers, one stream per GPU, non-blocking communicators with a timeout).
+// The NCCL collective backend's entry points: a backend for one probe (device buffers, one stream
+// per GPU, non-blocking communicators with a timeout); whether a GPU is there is
+// bench/cuda/cuda_availability.hpp's.
 #pragma once
 
 #include <filesystem>
@@ -12,29 +13,11 @@
 
 namespace fabcheck {
 
-struct NcclAvailability {
-  bool available = false;
-  // Why not: "built without CUDA", "no CUDA device (<cudaGetErrorString>)".
-  std::string reason;
-  int device_count = 0;  // visible CUDA devices in this process
-};
-
-// Cheap (asks the CUDA runtime once, then remembers); never hangs or throws on a machine without
-// a driver. For Probe::applies and `fabcheck list`.
-NcclAvailability nccl_availability();
-
-// The NCCL library this process loads ("2.28.3"), for the versions a pre-flight records; "" in a
-// build without CUDA.
-std::string nccl_library_version();
-
 // Whether this process has created an NCCL communicator. NCCL reads its transport settings
 // (NCCL_P2P_DISABLE, NCCL_SHM_DISABLE, NCCL_NET_GDR_LEVEL) once a process and keeps them (each an
 // NCCL_PARAM cached on first use, src/include/param.h), so a probe that forces them must come
 // before any other NCCL probe.
 bool nccl_communicator_created();
-
-// NCCL can run here (a CUDA build with a visible GPU): what the NCCL probes need.
-Requirement nccl_requirement();
 
 // Which ranks share a communicator.
 enum class NcclScope {

@@ -4,11 +4,7 @@
 
 namespace fabcheck {
 
-NcclAvailability nccl_availability() { return {false, "built without CUDA", 0}; }
-
 bool nccl_communicator_created() { return false; }
-
-std::string nccl_library_version() { return ""; }
 
 std::unique_ptr<CollectiveBackend> make_nccl_backend(World& /*world*/,
                                                      const RunOptions& /*options*/,

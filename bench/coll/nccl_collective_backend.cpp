@@ -7,10 +7,10 @@
 #include <thread>
 
 #include "bench/coll/nccl_error.hpp"
-#include "bench/coll/nccl_gpu_assignment.hpp"
 #include "bench/core/rank_agreement.hpp"
-#include "bench/core/timer.hpp"
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
+#include "bench/sys/gpu_assignment.hpp"
+#include "bench/sys/timer.hpp"
 #include "results/units.hpp"
 
 namespace fabcheck {

@@ -13,9 +13,10 @@
 #include "bench/coll/nccl_cuda_runtime.hpp"
 #include "bench/coll/nccl_error.hpp"
 #include "bench/coll/nccl_verify_kernels.hpp"
-#include "bench/coll/spin_gate.hpp"
 #include "bench/coll/verification.hpp"
 #include "bench/core/world.hpp"
+#include "bench/cuda/cuda_availability.hpp"
+#include "bench/cuda/spin_gate.hpp"
 
 static_assert(sizeof(ncclUniqueId) == fabcheck::kNcclUniqueIdBytes);
 
@@ -83,12 +84,7 @@ class CudaNcclRuntime : public NcclRuntime {
     return identity;
   }
 
-  std::string library_version() override {
-    int code = 0;
-    if (ncclGetVersion(&code) != ncclSuccess) return "unknown";
-    return std::to_string(code / 10000) + "." + std::to_string(code / 100 % 100) + "." +
-           std::to_string(code % 100);
-  }
+  std::string library_version() override { return nccl_library_version(); }
 
   void reread_debug_environment() override {
 #if NCCL_VERSION_CODE >= NCCL_VERSION(2, 24, 3)

@@ -32,10 +32,6 @@ EnvironmentMap user_nccl_environment() {
   return result;
 }
 
-std::filesystem::path nccl_log_dir(const std::filesystem::path& run_dir) {
-  return run_dir / "nccl-logs";
-}
-
 EnvironmentMap nccl_probe_environment(const EnvironmentMap& user,
                                       const std::filesystem::path& run_dir,
                                       const std::string& probe_id, const EnvironmentMap& forced) {

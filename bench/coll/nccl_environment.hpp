@@ -7,6 +7,8 @@
 #include <optional>
 #include <string>
 
+#include "bench/core/nccl_log_files.hpp"
+
 namespace fabcheck {
 
 using EnvironmentMap = std::map<std::string, std::string>;
@@ -14,9 +16,6 @@ using EnvironmentMap = std::map<std::string, std::string>;
 // Every NCCL_* variable of this process's environment (the user's, outside a probe), for
 // summary.json.
 EnvironmentMap user_nccl_environment();
-
-// The folder NCCL debug logs go to: <run_dir>/nccl-logs.
-std::filesystem::path nccl_log_dir(const std::filesystem::path& run_dir);
 
 // What to set before a probe's communicators are created: NCCL_DEBUG=INFO,
 // NCCL_DEBUG_SUBSYS=INIT,NET,GRAPH,ENV and NCCL_DEBUG_FILE=<log dir>/<probe_id>.%h.%p.log, except

@@ -4,7 +4,7 @@
 #include <exception>
 #include <string>
 
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 #include "results/history.hpp"
 #include "results/run_reader.hpp"
 

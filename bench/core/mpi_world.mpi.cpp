@@ -13,8 +13,8 @@
 
 #include "bench/core/mpi_comm_world.hpp"
 #include "bench/core/rank_status.hpp"
-#include "bench/core/timer.hpp"
 #include "bench/core/world.hpp"
+#include "bench/sys/timer.hpp"
 
 namespace fabcheck {
 namespace {

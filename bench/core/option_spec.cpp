@@ -10,7 +10,7 @@
 
 #include "bench/core/probe.hpp"
 #include "bench/core/size_range.hpp"
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 #include "results/units.hpp"
 
 namespace fabcheck {

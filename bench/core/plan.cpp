@@ -2,7 +2,7 @@
 #include "bench/core/plan.hpp"
 
 #include "bench/core/size_range.hpp"
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 
 namespace fabcheck {
 namespace {

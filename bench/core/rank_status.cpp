@@ -6,7 +6,7 @@
 #include <new>
 #include <stdexcept>
 
-#include "bench/core/timer.hpp"
+#include "bench/sys/timer.hpp"
 
 namespace fabcheck {
 namespace {

@@ -8,7 +8,7 @@
 #include <set>
 #include <stdexcept>
 
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 
 namespace fabcheck {
 namespace {

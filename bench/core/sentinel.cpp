@@ -23,10 +23,10 @@
 
 #include "bench/core/interrupt.hpp"
 #include "bench/core/rank_status.hpp"
-#include "bench/core/timer.hpp"
 #include "bench/core/watch_channel.hpp"
 #include "bench/core/watch_hub.hpp"
 #include "bench/core/world.hpp"
+#include "bench/sys/timer.hpp"
 #include "results/run_writer.hpp"
 
 namespace fabcheck {
@@ -79,33 +79,6 @@ std::string read_text(const std::string& path) {
   return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
 }
 
-// The value of `name` in a NUL-separated environment block; empty when absent.
-std::string environment_value(const std::string& block, const std::string& name) {
-  const std::string key = name + "=";
-  for (std::size_t at = 0; at < block.size();) {
-    const std::size_t end = std::min(block.find('\0', at), block.size());
-    if (block.compare(at, key.size(), key) == 0)
-      return block.substr(at + key.size(), end - at - key.size());
-    at = end + 1;
-  }
-  return "";
-}
-
-// The launcher's name for this job, from the launcher's variables (Open MPI and Slurm with PMIx:
-// PMIX_NAMESPACE; Slurm: job and step), and a rank's number in it; empty when not launched so.
-std::string job_of(const std::string& environment) {
-  if (auto space = environment_value(environment, "PMIX_NAMESPACE"); !space.empty()) return space;
-  const std::string job = environment_value(environment, "SLURM_JOB_ID");
-  return job.empty() ? "" : job + "." + environment_value(environment, "SLURM_STEP_ID");
-}
-
-std::string rank_in_job(const std::string& environment) {
-  for (const char* name : {"PMIX_RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID"}) {
-    if (auto value = environment_value(environment, name); !value.empty()) return value;
-  }
-  return "";
-}
-
 sigset_t sentinel_signals() {
   sigset_t set;
   sigemptyset(&set);
@@ -126,8 +99,8 @@ class Sentinel {
         status_(status),
         limits_(limits) {
     const std::string environment = read_text("/proc/self/environ");
-    job_ = job_of(environment);
-    own_job_rank_ = rank_in_job(environment);
+    job_ = launcher_job_of(environment);
+    own_job_rank_ = launcher_rank_of(environment);
   }
 
   [[noreturn]] void run() {
@@ -307,8 +280,8 @@ class Sentinel {
       const pid_t pid = static_cast<pid_t>(std::stol(name));
       if (pid == rank_pid_ || pid == ::getpid()) continue;
       const std::string environment = read_text("/proc/" + name + "/environ");
-      if (environment.empty() || job_of(environment) != job_) continue;
-      const std::string rank = rank_in_job(environment);
+      if (environment.empty() || launcher_job_of(environment) != job_) continue;
+      const std::string rank = launcher_rank_of(environment);
       if (rank.empty() || rank == own_job_rank_) continue;
       const char state = process_state(pid);
       if (state != 'T' && state != 't') continue;

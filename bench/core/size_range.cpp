@@ -5,7 +5,7 @@
 #include <limits>
 #include <string>
 
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 #include "results/units.hpp"
 
 namespace fabcheck {

@@ -13,18 +13,6 @@ namespace fabcheck {
 
 World::World() : progress_(&rank_status().progress) {}
 
-std::pair<int, int> local_rank_of(const std::vector<std::string>& hosts, int rank) {
-  const std::string& mine = hosts[static_cast<std::size_t>(rank)];
-  int local_rank = 0;
-  int local_size = 0;
-  for (std::size_t r = 0; r < hosts.size(); ++r) {
-    if (hosts[r] != mine) continue;
-    if (static_cast<int>(r) < rank) ++local_rank;
-    ++local_size;
-  }
-  return {local_rank, local_size};
-}
-
 void World::set_layout(int rank, std::vector<std::string> hosts) {
   rank_ = rank;
   hosts_ = std::move(hosts);

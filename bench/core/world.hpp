@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bench/core/wire.hpp"
+#include "bench/sys/launcher.hpp"
 
 namespace fabcheck {
 
@@ -127,8 +128,5 @@ std::string mpi_library_version();
 
 // This machine's host name.
 std::string local_hostname();
-
-// Ranks per host from host names: returns (local_rank, local_size) of `rank`.
-std::pair<int, int> local_rank_of(const std::vector<std::string>& hosts, int rank);
 
 }  // namespace fabcheck

@@ -9,7 +9,7 @@
 #include <filesystem>
 #include <string>
 
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 #include "results/jsonl_reader.hpp"
 #include "results/peer_judge.hpp"
 #include "results/run_reader.hpp"

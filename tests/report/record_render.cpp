@@ -6,7 +6,7 @@
 #include <iostream>
 #include <string>
 
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 #include "results/junit_writer.hpp"
 #include "results/prometheus_writer.hpp"
 #include "results/record_json.hpp"

@@ -20,9 +20,9 @@
 #include "bench/cli/probe_families.hpp"
 #include "results/history.hpp"
 #include "results/profile.hpp"
+#include "tests/doubles/temp_dir.hpp"
 #include "tests/synthetic/every_probe_registry.hpp"
 #include "tests/synthetic/synthetic_fleet.hpp"
-#include "tests/unit/storage/temp_dir.hpp"
 
 namespace fabcheck {
 namespace {
@@ -30,7 +30,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-using fabcheck::testing::TempDir;  // tests/unit/storage/temp_dir.hpp
+using fabcheck::testing::TempDir;  // tests/doubles/temp_dir.hpp
 
 const Registry& registry() { return synthetic::every_probe_registry(); }
 

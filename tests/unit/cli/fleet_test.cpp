@@ -17,9 +17,9 @@
 #include "results/history.hpp"
 #include "results/record_json.hpp"
 #include "results/run_reader.hpp"
+#include "tests/doubles/temp_dir.hpp"
 #include "tests/synthetic/every_probe_registry.hpp"
 #include "tests/synthetic/synthetic_fleet.hpp"
-#include "tests/unit/storage/temp_dir.hpp"
 
 namespace fabcheck {
 namespace {
@@ -27,7 +27,7 @@ namespace {
 namespace fs = std::filesystem;
 using synthetic::Fault;
 
-using fabcheck::testing::TempDir;  // tests/unit/storage/temp_dir.hpp
+using fabcheck::testing::TempDir;  // tests/doubles/temp_dir.hpp
 
 const Registry& registry() { return synthetic::every_probe_registry(); }
 

@@ -16,37 +16,37 @@
 #include <vector>
 
 #include "bench/cli/probe_families.hpp"
-#include "fabric/hwloc_locality.hpp"
+#include "bench/coll/node_pairs.hpp"
+#include "bench/sys/hwloc_locality.hpp"
 #include "fabric/ib_port.hpp"
 #include "fabric/link_measurements.hpp"
 #include "fabric/nccl_log.hpp"
 #include "fabric/nccl_transport.hpp"
-#include "fabric/node_pairs.hpp"
 #include "fabric/pcie_link.hpp"
 #include "fabric/topology.hpp"
 #include "fabric/topology_records.hpp"
+#include "host/gpu_preflight.hpp"
 #include "host/host_cpu.hpp"
 #include "host/kernel_log_scan.hpp"
 #include "host/memory_bandwidth.hpp"
 #include "host/numa_binding.hpp"
 #include "host/preflight.hpp"
 #include "kernels/gpu_error_counters.hpp"
-#include "kernels/gpu_preflight.hpp"
 #include "kernels/throttle_analysis.hpp"
 #include "results/fleet_store.hpp"
 #include "results/line_input.hpp"
 #include "results/record_json.hpp"
 #include "results/run_reader.hpp"
+#include "tests/doubles/fake_nvml.hpp"
+#include "tests/doubles/temp_dir.hpp"
 #include "tests/synthetic/every_probe_registry.hpp"
 #include "tests/synthetic/synthetic_fleet.hpp"
-#include "tests/unit/kernels/fake_nvml.hpp"
-#include "tests/unit/storage/temp_dir.hpp"
 
 namespace fabcheck {
 namespace {
 
 namespace fs = std::filesystem;
-using fabcheck::testing::TempDir;  // tests/unit/storage/temp_dir.hpp
+using fabcheck::testing::TempDir;  // tests/doubles/temp_dir.hpp
 
 const std::string kFixtures = FABCHECK_FIXTURES_DIR;
 

@@ -9,7 +9,7 @@
 
 #include "bench/cli/probe_families.hpp"
 #include "bench/core/plan.hpp"
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 
 namespace fabcheck {
 namespace {

@@ -6,7 +6,7 @@
 
 #include "bench/cli/cli_support.hpp"
 #include "bench/cli/probe_families.hpp"
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 #include "results/evaluator.hpp"
 
 namespace fabcheck {

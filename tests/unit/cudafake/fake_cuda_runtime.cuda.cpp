@@ -16,7 +16,7 @@
 #include <thread>
 #include <tuple>
 
-#include "bench/coll/spin_gate.hpp"
+#include "bench/cuda/spin_gate.hpp"
 #include "fake_cuda.hpp"
 #include "kernels/kernels.cuh"
 #include "kernels/random_pattern.hpp"

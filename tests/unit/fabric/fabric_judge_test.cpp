@@ -9,13 +9,13 @@
 #include <fstream>
 #include <string>
 
+#include "bench/sys/config_error.hpp"
 #include "fabric/commands.hpp"
 #include "fabric/fabric_judge.hpp"
 #include "fabric/ib_port.hpp"
 #include "fabric/link_measurements.hpp"
 #include "fabric/pcie_link.hpp"
 #include "fabric/register.hpp"
-#include "results/config_error.hpp"
 #include "results/evaluator.hpp"
 
 namespace fabcheck {

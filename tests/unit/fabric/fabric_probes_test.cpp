@@ -5,7 +5,7 @@
 #include <filesystem>
 
 #include "bench/core/registry.hpp"
-#include "fabric/hwloc_locality.hpp"
+#include "bench/sys/hwloc_locality.hpp"
 #include "fabric/pcie_affinity.hpp"
 #include "fabric/perftest_command.hpp"
 #include "fabric/register.hpp"
@@ -68,7 +68,7 @@ TEST_F(FabricProbes, RegisteredWithTheirMetrics) {
   EXPECT_EQ(ids,
             (std::vector<std::string>{"fabric.pcie_links", "fabric.ib_ports", "fabric.ib_counters",
                                       "fabric.topology", "fabric.nccl_transport", "fabric.rdma_bw",
-                                      "fabric.rdma_lat", "coll.node_pairs"}));
+                                      "fabric.rdma_lat"}));
   MetricCatalog catalog = registry.catalog();
   EXPECT_EQ(catalog.at("fabric.ib_ports").at("port_rate").unit, "Gb/s");
   EXPECT_EQ(catalog.at("fabric.pcie_links").at("link_width_deficit").better, Better::lower);
@@ -76,8 +76,6 @@ TEST_F(FabricProbes, RegisteredWithTheirMetrics) {
   EXPECT_EQ(catalog.at("fabric.nccl_transport").at("socket_channels").better, Better::lower);
   EXPECT_EQ(catalog.at("fabric.rdma_lat").at("write_lat").unit, "us");
   EXPECT_EQ(catalog.at("fabric.rdma_bw").at("write_bw").unit, "Gb/s");
-  EXPECT_EQ(catalog.at("coll.node_pairs").at("exchange_busbw").unit, "GB/s");
-  EXPECT_EQ(catalog.at("coll.node_pairs").at("allreduce_time_us").better, Better::lower);
 }
 
 TEST_F(FabricProbes, PcieLinksOnTheDegradedTree) {

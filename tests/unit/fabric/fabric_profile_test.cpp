@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 #include "tests/unit/fabric/node_table_profile.hpp"
 
 namespace fabcheck {

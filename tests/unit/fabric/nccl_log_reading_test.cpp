@@ -11,8 +11,8 @@
 #include <filesystem>
 #include <fstream>
 
+#include "bench/sys/config_error.hpp"
 #include "fabric/nccl_log.hpp"
-#include "results/config_error.hpp"
 
 namespace fabcheck {
 namespace {

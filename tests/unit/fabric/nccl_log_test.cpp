@@ -4,10 +4,10 @@
 #include <algorithm>
 #include <string>
 
+#include "bench/sys/config_error.hpp"
 #include "fabric/commands.hpp"
 #include "fabric/nccl_log.hpp"
 #include "fabric/nccl_transport.hpp"
-#include "results/config_error.hpp"
 
 namespace fabcheck {
 namespace {

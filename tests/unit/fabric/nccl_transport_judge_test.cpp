@@ -7,7 +7,7 @@
 
 #include <string>
 
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 #include "tests/unit/fabric/node_table_profile.hpp"
 
 namespace fabcheck {

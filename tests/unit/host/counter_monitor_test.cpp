@@ -7,7 +7,7 @@
 
 #include "bench/core/runner.hpp"
 #include "bench/core/world.hpp"
-#include "tests/unit/storage/temp_dir.hpp"
+#include "tests/doubles/temp_dir.hpp"
 
 namespace fabcheck {
 namespace {

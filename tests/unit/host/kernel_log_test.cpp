@@ -8,13 +8,13 @@
 #include <ctime>
 #include <string>
 
+#include "bench/sys/config_error.hpp"
 #include "host/kernel_event.hpp"
 #include "host/kernel_log_command.hpp"
 #include "host/kernel_log_line.hpp"
 #include "host/kernel_log_scan.hpp"
-#include "results/config_error.hpp"
 #include "results/line_input.hpp"
-#include "tests/unit/storage/temp_dir.hpp"
+#include "tests/doubles/temp_dir.hpp"
 
 namespace fabcheck {
 namespace {

@@ -7,7 +7,7 @@
 #include <gtest/gtest.h>
 
 #include "host/preflight.hpp"
-#include "tests/unit/storage/temp_dir.hpp"
+#include "tests/doubles/temp_dir.hpp"
 
 namespace fabcheck {
 namespace {

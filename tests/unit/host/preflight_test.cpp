@@ -1,4 +1,4 @@
-// node.preflight through an NVML test double (tests/unit/kernels/fake_nvml.hpp): a foreign process
+// node.preflight through an NVML test double (tests/doubles/fake_nvml.hpp): a foreign process
 // on one GPU makes the node unfit, the finding names the process, and a whole run waives the heavy
 // probes with that reason while the light ones still run; versions that differ between hosts WARN.
 #include <gtest/gtest.h>
@@ -11,11 +11,11 @@
 #include "bench/core/registry.hpp"
 #include "bench/core/runner.hpp"
 #include "bench/core/world.hpp"
+#include "host/gpu_preflight.hpp"
 #include "host/preflight.hpp"
 #include "host/probes.hpp"
-#include "kernels/gpu_preflight.hpp"
-#include "tests/unit/kernels/fake_nvml.hpp"
-#include "tests/unit/storage/temp_dir.hpp"
+#include "tests/doubles/fake_nvml.hpp"
+#include "tests/doubles/temp_dir.hpp"
 
 namespace fabcheck {
 namespace {

@@ -4,7 +4,7 @@
 #include <gtest/gtest.h>
 
 #include "kernels/gpu_error_counters.hpp"
-#include "tests/unit/kernels/fake_nvml.hpp"
+#include "tests/doubles/fake_nvml.hpp"
 
 namespace fabcheck {
 namespace {

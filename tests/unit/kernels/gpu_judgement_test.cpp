@@ -6,9 +6,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "bench/sys/config_error.hpp"
 #include "kernels/gpu_judgement.hpp"
 #include "kernels/gpu_node_record.hpp"
-#include "results/config_error.hpp"
 #include "results/record_json.hpp"
 
 namespace fabcheck {

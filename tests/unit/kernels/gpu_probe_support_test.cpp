@@ -4,13 +4,13 @@
 
 #include <cmath>
 
+#include "bench/sys/config_error.hpp"
+#include "bench/sys/cpu_affinity.hpp"
+#include "bench/sys/gpu_assignment.hpp"
 #include "kernels/bandwidth_sample.hpp"
-#include "kernels/cpu_affinity.hpp"
-#include "kernels/device_selection.hpp"
 #include "kernels/gemm_reference.hpp"
 #include "kernels/gpu_options.hpp"
 #include "kernels/random_pattern.hpp"
-#include "results/config_error.hpp"
 
 namespace fabcheck {
 namespace {

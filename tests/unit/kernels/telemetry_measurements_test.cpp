@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "kernels/gpu_telemetry.hpp"
+#include "bench/sys/gpu_telemetry.hpp"
 #include "kernels/telemetry_measurements.hpp"
 
 namespace fabcheck {

@@ -6,10 +6,10 @@
 #include <chrono>
 #include <thread>
 
+#include "bench/sys/nvml_api.hpp"
 #include "kernels/clock_sampler.hpp"
-#include "kernels/nvml_api.hpp"
 #include "kernels/throttle_analysis.hpp"
-#include "tests/unit/kernels/fake_nvml.hpp"
+#include "tests/doubles/fake_nvml.hpp"
 
 namespace fabcheck {
 namespace {

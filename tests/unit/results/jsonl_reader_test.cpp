@@ -12,11 +12,11 @@
 #include <filesystem>
 #include <fstream>
 
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 #include "results/json_line.hpp"
 #include "results/record_json.hpp"
 #include "results/record_lines.hpp"
-#include "tests/unit/storage/temp_dir.hpp"
+#include "tests/doubles/temp_dir.hpp"
 
 namespace fabcheck {
 namespace {
@@ -24,7 +24,7 @@ namespace {
 namespace fs = std::filesystem;
 using ::testing::HasSubstr;
 
-using fabcheck::testing::TempDir;  // tests/unit/storage/temp_dir.hpp
+using fabcheck::testing::TempDir;  // tests/doubles/temp_dir.hpp
 
 std::vector<std::string> lines_of(const fs::path& file, std::size_t max_line = kMaxJsonlLineBytes,
                                   std::vector<bool>* terminated = nullptr) {

@@ -7,7 +7,7 @@
 #include <string>
 #include <string_view>
 
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 #include "results/json_line.hpp"
 #include "results/record_lines.hpp"
 

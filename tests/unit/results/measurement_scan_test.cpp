@@ -17,13 +17,13 @@
 #include <utility>
 #include <vector>
 
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 #include "results/jsonl_reader.hpp"
 #include "results/run_reader.hpp"
 #include "results/run_writer.hpp"
+#include "tests/doubles/temp_dir.hpp"
 #include "tests/synthetic/synthetic_fleet.hpp"
 #include "tests/unit/results/measurement_fields_check.hpp"
-#include "tests/unit/storage/temp_dir.hpp"
 
 namespace fabcheck {
 namespace {

@@ -8,7 +8,7 @@
 #include <filesystem>
 #include <fstream>
 
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 #include "test_catalog.hpp"
 
 namespace fabcheck {

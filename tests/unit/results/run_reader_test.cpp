@@ -10,12 +10,12 @@
 #include <vector>
 
 #include "results/record_json.hpp"
-#include "tests/unit/storage/temp_dir.hpp"
+#include "tests/doubles/temp_dir.hpp"
 
 namespace fabcheck {
 namespace {
 
-using fabcheck::testing::TempDir;  // tests/unit/storage/temp_dir.hpp
+using fabcheck::testing::TempDir;  // tests/doubles/temp_dir.hpp
 
 Measurement figure(const std::string& metric, std::map<std::string, std::string> params) {
   Measurement m;

@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 #include "results/hdf5_writer.hpp"
 
 namespace fabcheck {

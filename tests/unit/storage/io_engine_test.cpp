@@ -5,12 +5,12 @@
 
 #include <gtest/gtest.h>
 
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 #include "storage/data_pattern.hpp"
 #include "storage/io_engine.hpp"
 #include "storage/io_loop.hpp"
 #include "storage/null_engine.hpp"
-#include "temp_dir.hpp"
+#include "tests/doubles/temp_dir.hpp"
 
 namespace fabcheck {
 namespace {

@@ -5,8 +5,8 @@
 
 #include <gtest/gtest.h>
 
-#include "results/config_error.hpp"
-#include "temp_dir.hpp"
+#include "bench/sys/config_error.hpp"
+#include "tests/doubles/temp_dir.hpp"
 
 namespace fabcheck {
 namespace {

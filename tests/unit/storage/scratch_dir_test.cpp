@@ -3,7 +3,7 @@
 
 #include <gtest/gtest.h>
 
-#include "temp_dir.hpp"
+#include "tests/doubles/temp_dir.hpp"
 
 namespace fabcheck {
 namespace {

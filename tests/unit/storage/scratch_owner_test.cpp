@@ -8,10 +8,10 @@
 #include <unistd.h>
 #include <map>
 
-#include "../bench/thread_world.hpp"
 #include "storage/probe_support.hpp"
 #include "storage/scratch_owner.hpp"
-#include "temp_dir.hpp"
+#include "tests/doubles/temp_dir.hpp"
+#include "tests/doubles/thread_world.hpp"
 
 namespace fabcheck {
 namespace {

@@ -4,7 +4,7 @@
 
 #include <gtest/gtest.h>
 
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 
 namespace fabcheck {
 namespace {

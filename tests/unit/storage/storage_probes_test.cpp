@@ -3,10 +3,10 @@
 #include <gtest/gtest.h>
 
 #include "bench/core/registry.hpp"
-#include "results/config_error.hpp"
+#include "bench/sys/config_error.hpp"
 #include "results/profile.hpp"
 #include "storage/register.hpp"
-#include "temp_dir.hpp"
+#include "tests/doubles/temp_dir.hpp"
 
 namespace fabcheck {
 namespace {

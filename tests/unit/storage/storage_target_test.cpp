@@ -5,7 +5,7 @@
 #include <gtest/gtest.h>
 
 #include "storage/mount_table.hpp"
-#include "temp_dir.hpp"
+#include "tests/doubles/temp_dir.hpp"
 
 namespace fabcheck {
 namespace {

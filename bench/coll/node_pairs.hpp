@@ -1,0 +1,75 @@
+// coll.node_pairs' shared parts: its options, metrics and records, the matrix read back from its
+// measurements, the console text, and the judge that names a slow node or a slow link.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "bench/coll/pair_localisation.hpp"
+#include "bench/core/registry.hpp"
+#include "bench/core/wire.hpp"
+#include "results/measurement.hpp"
+
+namespace fabcheck {
+
+inline constexpr const char* kNodePairsProbe = "coll.node_pairs";
+// The parameter on coll.node_pairs' records naming the gap the run was given (--opt
+// pairs.min_gap); absent when the run used the default.
+inline constexpr const char* kPairMinGapParam = "min_gap";
+
+// Which pass measured a pair: every pair (first), or suspects re-paired with good nodes (confirm).
+enum class PairPass { first, confirm };
+const char* pair_pass_name(PairPass pass);  // "first", "confirm"
+
+// --pairs all (circle method, every pair) or quick (ring of neighbours and a few shuffles).
+enum class PairSchedule { all, quick };
+// The options coll.node_pairs reads: "pairs" (all|quick), "pairs.min_gap" (0 < gap < 1) and its
+// sizes per backend ("node_pairs.sizes.mpi", "node_pairs.sizes.nccl").
+const OptionSpec& pair_schedule_option();
+const OptionSpec& pair_min_gap_option();
+const OptionSpec& pair_sizes_option(const std::string& backend);
+// Their values. Throws ConfigError naming the option and value.
+PairSchedule pair_schedule_from(const RunOptions& options);
+LocalisationRule localisation_rule_from(const RunOptions& options);
+
+// exchange_{time_us,algbw,busbw}, allreduce_{time_us,algbw,busbw}, wrong_elements.
+std::vector<MetricSpec> node_pairs_metrics();
+
+// The matrix and the second pass as the measurements hold them: exchange busbw at the largest
+// size measured, per pair; nodes in name order.
+struct PairRecords {
+  PairMatrix first;
+  std::vector<PairFigure> confirm;  // node indices into first.nodes()
+  std::uint64_t size_bytes = 0;
+};
+PairRecords pair_records_from(const std::vector<Measurement>& measurements);
+
+// Console text: the matrix (nodes in rows and columns), what the first pass suspects, and what
+// the second pass decided.
+std::string format_pair_matrix(const PairMatrix& matrix, const std::string& title);
+std::string describe_suspects(const PairMatrix& matrix, const PairSuspects& suspects);
+std::string describe_localisation(const PairMatrix& matrix, const PairSuspects& suspects,
+                                  const Localisation& localisation);
+
+// "64KiB,4MiB"
+std::string format_size_list(const std::vector<std::uint64_t>& sizes);
+
+// Findings from coll.node_pairs' measurements: a FAIL per bad node (subject: its host name) and per
+// bad link (subject "HOST_A--HOST_B"), a WARN per suspect the second pass could not settle, and
+// nothing for a healthy cluster. The rule: the gap the run was given (--opt pairs.min_gap, on the
+// records), else the profile's [node] pair_min_gap, else 0.5.
+std::vector<Finding> judge_node_pairs(const std::vector<Measurement>& measurements,
+                                      const Profile& profile);
+Judge make_node_pairs_judge();
+
+// Node pairs cross ranks as typed data.
+inline void wire_write(WireWriter& out, const NodePair& value) {
+  wire_write(out, value.a);
+  wire_write(out, value.b);
+}
+inline void wire_read(WireReader& in, NodePair& value) {
+  wire_read(in, value.a);
+  wire_read(in, value.b);
+}
+
+}  // namespace fabcheck

@@ -1,0 +1,10 @@
+// The GPU stack in a build without CUDA: never available, with the reason.
+#include "bench/cuda/cuda_availability.hpp"
+
+namespace fabcheck {
+
+CudaAvailability cuda_availability() { return {false, "built without CUDA", 0}; }
+
+std::string nccl_library_version() { return ""; }
+
+}  // namespace fabcheck

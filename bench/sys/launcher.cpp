@@ -1,0 +1,60 @@
+// The launcher's variables: rank, size and job from the environment, local ranks from host names.
+#include "bench/sys/launcher.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+
+namespace fabcheck {
+
+int launcher_rank() {
+  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
+    if (const char* value = std::getenv(name); value && *value) return std::atoi(value);
+  }
+  return 0;
+}
+
+int launcher_size() {
+  for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE", "SLURM_NTASKS"}) {
+    if (const char* value = std::getenv(name); value && *value)
+      return std::max(1, std::atoi(value));
+  }
+  return 1;
+}
+
+std::string environment_value(const std::string& block, const std::string& name) {
+  const std::string key = name + "=";
+  for (std::size_t at = 0; at < block.size();) {
+    const std::size_t end = std::min(block.find('\0', at), block.size());
+    if (block.compare(at, key.size(), key) == 0)
+      return block.substr(at + key.size(), end - at - key.size());
+    at = end + 1;
+  }
+  return "";
+}
+
+std::string launcher_job_of(const std::string& environment) {
+  if (auto space = environment_value(environment, "PMIX_NAMESPACE"); !space.empty()) return space;
+  const std::string job = environment_value(environment, "SLURM_JOB_ID");
+  return job.empty() ? "" : job + "." + environment_value(environment, "SLURM_STEP_ID");
+}
+
+std::string launcher_rank_of(const std::string& environment) {
+  for (const char* name : {"PMIX_RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID"}) {
+    if (auto value = environment_value(environment, name); !value.empty()) return value;
+  }
+  return "";
+}
+
+std::pair<int, int> local_rank_of(const std::vector<std::string>& hosts, int rank) {
+  const std::string& mine = hosts[static_cast<std::size_t>(rank)];
+  int local_rank = 0;
+  int local_size = 0;
+  for (std::size_t r = 0; r < hosts.size(); ++r) {
+    if (hosts[r] != mine) continue;
+    if (static_cast<int>(r) < rank) ++local_rank;
+    ++local_size;
+  }
+  return {local_rank, local_size};
+}
+
+}  // namespace fabcheck

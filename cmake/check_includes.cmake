@@ -1,0 +1,48 @@
+# The include rule, checked on one folder's files (run by fabcheck_include_rule at build time, and
+# by tests/structure): every `#include "FOLDER/..."` of a fabcheck folder must name the folder
+# itself or one the rule lets it include. A sideways include (one family including another, a
+# layer including what sits above it) stops the build naming the file, the line and the rule.
+#   cmake -DFOLDER=kernels -DMAY_INCLUDE="bench/sys;results;..." -DFILES="a.cpp;b.hpp"
+#         -DKNOWN="bench/sys;bench/core;..." -DROOT=<source dir> [-DSTAMP=<file>] -P check_includes.cmake
+cmake_policy(SET CMP0007 NEW)
+set(problems "")
+foreach(file IN LISTS FILES)
+  file(STRINGS "${file}" lines)
+  set(number 0)
+  foreach(line IN LISTS lines)
+    math(EXPR number "${number} + 1")
+    if(NOT line MATCHES "^[ \t]*#[ \t]*include[ \t]*\"([^\"]+)\"")
+      continue()
+    endif()
+    set(included "${CMAKE_MATCH_1}")
+    # The fabcheck folder the included file belongs to: the longest known folder it starts with.
+    set(owner "")
+    foreach(known_folder IN LISTS KNOWN)
+      string(LENGTH "${known_folder}/" prefix_length)
+      string(SUBSTRING "${included}" 0 ${prefix_length} prefix)
+      string(LENGTH "${owner}" owner_length)
+      if(prefix STREQUAL "${known_folder}/" AND prefix_length GREATER owner_length)
+        set(owner "${known_folder}")
+      endif()
+    endforeach()
+    if(owner STREQUAL "" OR owner STREQUAL FOLDER)
+      continue()
+    endif()
+    list(FIND MAY_INCLUDE "${owner}" allowed)
+    if(allowed EQUAL -1)
+      file(RELATIVE_PATH shown "${ROOT}" "${file}")
+      string(REPLACE ";" ", " rule "${MAY_INCLUDE}")
+      if(rule STREQUAL "")
+        set(rule "nothing of fabcheck's")
+      endif()
+      string(APPEND problems
+        "\n  ${shown}:${number}: includes \"${included}\" (${owner}/); ${FOLDER}/ may include ${rule}")
+    endif()
+  endforeach()
+endforeach()
+if(NOT problems STREQUAL "")
+  message(FATAL_ERROR "fabcheck include rule (docs/architecture.md, \"Folders\"): ${problems}")
+endif()
+if(STAMP)
+  file(WRITE "${STAMP}" "include rule holds for ${FOLDER}\n")
+endif()

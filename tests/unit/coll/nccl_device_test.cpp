@@ -1,0 +1,73 @@
+// The NCCL backend on real GPUs (skipped where there is none): every collective and placement runs
+// single-process over all visible GPUs, verifies clean on the device, and leaves NCCL's debug log.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+
+#include <unistd.h>
+
+#include "bench/coll/nccl_backend.hpp"
+#include "bench/cuda/cuda_availability.hpp"
+#include "tests/unit/coll/nccl_doubles.hpp"
+
+namespace fabcheck {
+namespace {
+
+TEST(NcclDevice, EveryCollectiveRunsAndVerifiesOnTheGpus) {
+  const CudaAvailability nccl = cuda_availability();
+  if (!nccl.available) GTEST_SKIP() << nccl.reason;
+  const auto run_dir = std::filesystem::temp_directory_path() /
+                       ("fabcheck-nccl-device-" + std::to_string(::getpid()));
+  testing::ScriptedWorld world(0, {local_hostname()}, false);
+  RunOptions options;
+  options.probe_timeout_s = 120;
+  auto backend = make_nccl_backend(world, options, run_dir, "coll.device_test");
+  ASSERT_EQ(backend->comm_size(), nccl.device_count);
+  ASSERT_EQ(backend->member_descriptions().size(), static_cast<std::size_t>(nccl.device_count));
+  for (const auto& line : backend->member_descriptions()) std::printf("%s\n", line.c_str());
+
+  const std::vector<std::uint64_t> zeros(static_cast<std::size_t>(nccl.device_count), 0);
+  for (const Collective collective : all_collectives()) {
+    for (const Placement placement : {Placement::out_of_place, Placement::in_place}) {
+      if (!backend->supports(collective, placement)) continue;
+      SCOPED_TRACE(std::string(collective_name(collective)) + " " + placement_name(placement));
+      const CollectiveShape shape =
+          collective_shape(collective, 4u << 20, backend->comm_size(), sizeof(float));
+      backend->prepare(collective, placement, shape);
+      backend->fill_inputs(11);
+      backend->run_untimed(1);
+      backend->queue_sample(3);
+      EXPECT_GT(backend->complete_sample(), 0.0);
+      backend->fill_inputs(12);
+      backend->run_untimed(1);
+      EXPECT_EQ(backend->count_wrong(12), zeros);
+      // Outputs poisoned by a fill and not yet written by an operation count as wrong.
+      backend->fill_inputs(13);
+      EXPECT_NE(backend->count_wrong(12), zeros);
+    }
+  }
+  // The gate holds the sample until complete_sample(): host time spent in between is not in it.
+  const CollectiveShape small =
+      collective_shape(Collective::all_reduce, 1u << 20, backend->comm_size(), sizeof(float));
+  backend->prepare(Collective::all_reduce, Placement::out_of_place, small);
+  backend->fill_inputs(14);
+  backend->run_untimed(2);
+  backend->queue_sample(4);
+  ::usleep(200000);
+  const double sample_s = backend->complete_sample();
+  EXPECT_GT(sample_s, 0.0);
+  EXPECT_LT(sample_s, 0.1) << "4 all-reduces of 1 MiB took " << sample_s
+                           << " s: the 200 ms the host slept between queueing and release is in it";
+  EXPECT_EQ(backend->samples_released_early(), 0);
+  backend.reset();
+  EXPECT_TRUE(nccl_communicator_created());
+  bool log_found = false;
+  for (const auto& entry : std::filesystem::directory_iterator(run_dir / "nccl-logs")) {
+    log_found |= entry.path().filename().string().rfind("coll.device_test.", 0) == 0;
+  }
+  EXPECT_TRUE(log_found) << "no NCCL debug log in " << (run_dir / "nccl-logs");
+  std::filesystem::remove_all(run_dir);
+}
+
+}  // namespace
+}  // namespace fabcheck

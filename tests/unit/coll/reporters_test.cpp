@@ -1,0 +1,395 @@
+// Each reporter against the same recorded event sequence: the console (normal, quiet, progress as
+// lines and in place), JSON lines, and the run directory's files; the collectives' console table
+// and the estimate of the time left.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/coll/engine.hpp"
+#include "bench/core/console_reporter.hpp"
+#include "bench/core/json_lines_reporter.hpp"
+#include "bench/core/run_dir_reporters.hpp"
+#include "results/run_writer.hpp"
+#include "tests/doubles/temp_dir.hpp"
+
+namespace fabcheck {
+namespace {
+
+// A captured FILE*: what was written to it so far.
+class Capture {
+ public:
+  Capture() : file_(std::tmpfile()) {}
+  ~Capture() { std::fclose(file_); }
+  std::FILE* file() const { return file_; }
+  std::string text() const {
+    std::fflush(file_);
+    std::string text;
+    std::rewind(file_);
+    char buffer[4096];
+    std::size_t n;
+    while ((n = std::fread(buffer, 1, sizeof buffer, file_)) > 0) text.append(buffer, n);
+    return text;
+  }
+
+ private:
+  std::FILE* file_;
+};
+
+Measurement figure(const std::string& metric, double value, std::uint64_t size) {
+  Measurement m;
+  m.probe = "coll.test";
+  m.metric = metric;
+  m.value = value;
+  m.unit = metric == "time_us" ? "us" : metric == "wrong_elements" ? "count" : "GB/s";
+  m.subject = "world";
+  m.host = "node01,node02";
+  m.rank = -1;
+  m.size_bytes = size;
+  m.params = {{"count", std::to_string(size / 4)}, {"placement", "out"}, {"type", "float"}};
+  m.time_utc = "2024-01-01T00:00:00Z";
+  return m;
+}
+
+Finding judged(Severity severity, const std::string& subject, const std::string& host,
+               const std::string& message) {
+  Finding f;
+  f.severity = severity;
+  f.probe = "coll.test";
+  f.metric = "busbw";
+  f.subject = subject;
+  f.host = host;
+  f.size_bytes = 1024;
+  f.message = message;
+  return f;
+}
+
+// The recorded run: a collective with two sizes judged WARN and FAIL, then a waived probe; the
+// clock (for the progress) advances as the test says.
+struct RecordedRun {
+  ProbeInfo collective{.id = "coll.test", .console_table = [](const std::vector<Measurement>& ms) {
+                         return sweep_console_table(Collective::all_reduce, ms);
+                       }};
+  ProbeInfo waived{.id = "test.waived"};
+  std::vector<Measurement> measurements = {
+      figure("time_us", 10, 1024), figure("algbw", 0.1, 1024),
+      figure("busbw", 0.1, 1024),  figure("wrong_elements", 0, 1024),
+      figure("time_us", 20, 4096), figure("algbw", 0.2, 4096),
+      figure("busbw", 0.2, 4096),  figure("wrong_elements", 0, 4096)};
+  std::vector<Finding> findings = {
+      judged(Severity::warn, "world", "node01,node02", "busbw 0.2 GB/s below 0.3 (warn)"),
+      judged(Severity::fail, "node02", "node02", "busbw 0.1 GB/s below 0.15 (fail)"),
+      judged(Severity::pass, "world", "node01,node02", "busbw fine"),
+  };
+  Finding waived_finding = [] {
+    Finding f;
+    f.severity = Severity::waived;
+    f.probe = "test.waived";
+    f.message = "test.waived waived: no widget";
+    return f;
+  }();
+  nlohmann::json in_progress = {{"verdict", "incomplete"}, {"kind", "summary"}};
+  nlohmann::json final_summary = {
+      {"verdict", "fail"},
+      {"kind", "summary"},
+      {"counts", {{"pass", 1}, {"warn", 1}, {"fail", 1}, {"waived", 1}, {"error", 0}}},
+      {"run_dir", "/runs/r1"},
+      {"timing",
+       {{"wall_s", 12.5},
+        {"startup_s", 1.0},
+        {"probes_s", 11.0},
+        {"judgement_s", 0.01},
+        {"evidence_s", 0.0},
+        {"writing_s", 0.02}}}};
+  double now = 100;
+
+  void play(Reporter& r) {
+    RunStart start;
+    start.probes = {&collective, &waived};
+    start.hosts = {"node01", "node02"};
+    start.ranks = 4;
+    start.run_dir = "/runs/r1";
+    start.profile = "test";
+    start.profile_reason = "given";
+    start.version = "9.9";
+    r.run_started(start);
+    r.summary(in_progress, false);
+    const ProbeStart first{&collective, 1, 2};
+    r.probe_started(first);
+    r.note(first, "# coll.test: backend mpi, 4 ranks\n");
+    now = 101;
+    r.progress(first, measurements[0]);
+    now = 102;
+    r.progress(first, measurements[1]);
+    now = 107;
+    r.progress(first, measurements[4]);
+    now = 110;
+    r.measurements(collective, measurements);
+    for (const auto& f : findings) r.finding(f);
+    r.probe_finished({&collective, 1, 2, ProbeOutcome::ran, "", 10.0});
+    r.summary(in_progress, false);
+    const ProbeStart second{&waived, 2, 2};
+    r.probe_started(second);
+    r.finding(waived_finding);
+    r.probe_finished({&waived, 2, 2, ProbeOutcome::waived, "no widget", 0.5});
+    r.summary(in_progress, false);
+    std::vector<Finding> all = findings;
+    all.push_back(waived_finding);
+    r.results_complete(measurements, all);
+    r.summary(final_summary, true);
+    RunEnd end;
+    end.verdict = Verdict::fail;
+    end.exit_code = 1;
+    end.findings = &all;
+    end.summary = &final_summary;
+    r.run_finished(end);
+  }
+};
+
+std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> lines;
+  std::size_t from = 0;
+  while (from < text.size()) {
+    const auto end = text.find('\n', from);
+    lines.push_back(text.substr(from, end == std::string::npos ? std::string::npos : end - from));
+    if (end == std::string::npos) break;
+    from = end + 1;
+  }
+  return lines;
+}
+
+// Where `needle` is in `text`, failing the test when it is not.
+std::size_t at(const std::string& text, const std::string& needle) {
+  const auto where = text.find(needle);
+  EXPECT_NE(where, std::string::npos) << "missing: " << needle << "\nin:\n" << text;
+  return where;
+}
+
+TEST(ConsoleReporter, TablesFindingsThenTheFindingsGroupedAndTheVerdict) {
+  RecordedRun run;
+  Capture out, err;
+  auto console = make_console_reporter({.out = out.file(), .err = err.file()});
+  run.play(*console);
+  const std::string text = out.text();
+  const std::size_t header = at(text,
+                                "# fabcheck 9.9: 4 rank(s) on 2 host(s), results in /runs/r1\n"
+                                "# profile test (given)\n\n");
+  const std::size_t note = at(text, "# coll.test: backend mpi, 4 ranks\n");
+  const std::size_t table = at(text, sweep_table_header());
+  at(text,
+     "         1024          256   float    sum    -1   out      10.00     0.10     0.10"
+     "       0\n");
+  const std::size_t warn = at(text, "WARN   busbw 0.2 GB/s below 0.3 (warn)\n");
+  const std::size_t waived = at(text, "# test.waived: WAIVED (no widget)\n\n");
+  const std::size_t grouped =
+      at(text,
+         "# findings by severity\n"
+         "FAIL (1)\n"
+         "  node02  [coll.test busbw 1KiB] busbw 0.1 GB/s below 0.15 (fail)\n"
+         "WARN (1)\n"
+         "  world (node01,node02)  [coll.test busbw 1KiB] busbw 0.2 GB/s below 0.3 (warn)\n"
+         "WAIVED (1)\n"
+         "  test.waived  [test.waived] test.waived waived: no widget\n\n");
+  const std::size_t verdict =
+      at(text,
+         "verdict: FAIL (1 pass, 1 warn, 1 fail, 1 waived, 0 error); exit code 1\n"
+         "results: /runs/r1\n"
+         "time: 12.5 s (start-up 1.0, probes 11.0, judgement 0.01, evidence 0.0, "
+         "writing 0.02)\n");
+  EXPECT_LT(header, note);
+  EXPECT_LT(note, table);
+  EXPECT_LT(table, warn);
+  EXPECT_LT(warn, waived);
+  EXPECT_LT(waived, grouped);
+  EXPECT_LT(grouped, verdict);
+  EXPECT_EQ(text.find("PASS "), std::string::npos) << "a PASS is counted, not listed\n" << text;
+  EXPECT_EQ(err.text(), "") << "no progress asked for";
+}
+
+TEST(ConsoleReporter, QuietPrintsOnlyTheVerdictLine) {
+  RecordedRun run;
+  Capture out, err;
+  auto console = make_console_reporter(
+      {.out = out.file(), .err = err.file(), .quiet = true, .progress = ProgressStyle::lines});
+  run.play(*console);
+  EXPECT_EQ(out.text(), "verdict: FAIL (1 pass, 1 warn, 1 fail, 1 waived, 0 error); exit code 1\n");
+  EXPECT_EQ(err.text(), "");
+}
+
+TEST(ConsoleReporter, ProgressAsPlainLinesIsNotChatty) {
+  RecordedRun run;
+  Capture out, err;
+  auto console = make_console_reporter({.out = out.file(),
+                                        .err = err.file(),
+                                        .progress = ProgressStyle::lines,
+                                        .line_interval_s = 5,
+                                        .clock = [&run] { return run.now; }});
+  run.play(*console);
+  // The sizes at 101 and 102 s come within 5 s of the start line; the one at 107 s does not.
+  const std::vector<std::string> expected = {
+      "fabcheck [1/2] coll.test started, 0:00 elapsed, time left unknown",
+      "fabcheck [1/2] coll.test 4KiB, 0:07 elapsed, time left unknown",
+      "fabcheck [1/2] coll.test ran in 10.0 s, 0:10 elapsed, ~0:10 left",
+      "fabcheck [2/2] test.waived started, 0:10 elapsed, ~0:10 left",
+      "fabcheck [2/2] test.waived waived in 0.5 s, 0:10 elapsed, ~0:00 left",
+  };
+  EXPECT_EQ(lines_of(err.text()), expected) << err.text();
+  EXPECT_EQ(out.text().find("fabcheck ["), std::string::npos) << "progress goes to stderr only";
+}
+
+TEST(ConsoleReporter, ProgressOnATerminalIsRedrawnInPlaceAndClearedBeforeOtherOutput) {
+  RecordedRun run;
+  Capture both;  // stdout and stderr on one terminal
+  auto console = make_console_reporter({.out = both.file(),
+                                        .err = both.file(),
+                                        .progress = ProgressStyle::in_place,
+                                        .clock = [&run] { return run.now; }});
+  run.play(*console);
+  const std::string text = both.text();
+  // The first line drawn, then cleared before the note is printed.
+  at(text, "\r\033[K[1/2] coll.test started, 0:00 elapsed, time left unknown\r\033[K# coll.test:");
+  // Each size redrawn (0.1 s apart at least), never ending a line.
+  at(text,
+     "\r\033[K[1/2] coll.test 1KiB, 0:01 elapsed, time left unknown\r\033[K[1/2] coll.test "
+     "1KiB, 0:02 elapsed");
+  EXPECT_EQ(text.find("left\n"), std::string::npos) << text;
+  // The last thing written: the console's end, after the line was cleared.
+  EXPECT_TRUE(text.ends_with("writing 0.02)\n")) << text;
+}
+
+TEST(JsonLinesReporter, EveryLineParsesAndTheEventsComeInOrder) {
+  RecordedRun run;
+  Capture out;
+  auto json = make_json_lines_reporter(out.file());
+  run.play(*json);
+  std::vector<std::string> events;
+  std::vector<nlohmann::json> parsed;
+  for (const auto& line : lines_of(out.text())) {
+    ASSERT_FALSE(line.empty());
+    const auto object = nlohmann::json::parse(line);  // throws: the test fails
+    EXPECT_EQ(object.at("schema_version"), 1) << line;
+    EXPECT_EQ(object.at("kind"), "event") << line;
+    events.push_back(object.at("event").get<std::string>());
+    parsed.push_back(object);
+  }
+  const std::vector<std::string> expected = {
+      "run_started",   "probe_started", "note",           "measurement", "measurement",
+      "measurement",   "measurement",   "measurement",    "measurement", "measurement",
+      "measurement",   "finding",       "finding",        "finding",     "probe_finished",
+      "probe_started", "finding",       "probe_finished", "run_finished"};
+  EXPECT_EQ(events, expected) << out.text();
+  EXPECT_EQ(parsed[0]["probes"], nlohmann::json({"coll.test", "test.waived"}));
+  EXPECT_EQ(parsed[1]["index"], 1);
+  EXPECT_EQ(parsed[3]["measurement"]["metric"], "time_us");
+  EXPECT_EQ(parsed[3]["measurement"]["kind"], "measurement");
+  EXPECT_EQ(parsed[12]["finding"]["severity"], "fail");
+  EXPECT_EQ(parsed[17]["outcome"], "waived");
+  EXPECT_EQ(parsed[17]["reason"], "no widget");
+  EXPECT_EQ(parsed.back()["verdict"], "fail");
+  EXPECT_EQ(parsed.back()["exit_code"], 1);
+  EXPECT_EQ(parsed.back()["counts"]["fail"], 1);
+  EXPECT_TRUE(parsed.back()["incomplete_reason"].is_null());
+}
+
+TEST(RunDirectoryReporters, WriteTheRecordsAndEverySummary) {
+  testing::TempDir dir;
+  RecordedRun run;
+  {
+    RunWriter writer(dir.path() / "run");
+    auto reporters = run_directory_reporters(writer, dir.path());
+    struct All final : Reporter {
+      std::vector<std::unique_ptr<Reporter>>& each;
+      explicit All(std::vector<std::unique_ptr<Reporter>>& e) : each(e) {}
+      void run_started(const RunStart& x) override {
+        for (auto& r : each) r->run_started(x);
+      }
+      void probe_started(const ProbeStart& x) override {
+        for (auto& r : each) r->probe_started(x);
+      }
+      void measurements(const ProbeInfo& p, const std::vector<Measurement>& m) override {
+        for (auto& r : each) r->measurements(p, m);
+      }
+      void finding(const Finding& f) override {
+        for (auto& r : each) r->finding(f);
+      }
+      void probe_finished(const ProbeEnd& x) override {
+        for (auto& r : each) r->probe_finished(x);
+      }
+      void results_complete(const std::vector<Measurement>& m,
+                            const std::vector<Finding>& f) override {
+        for (auto& r : each) r->results_complete(m, f);
+      }
+      void summary(const nlohmann::json& s, bool final) override {
+        for (auto& r : each) r->summary(s, final);
+      }
+      void run_finished(const RunEnd& x) override {
+        for (auto& r : each) r->run_finished(x);
+      }
+    } all(reporters);
+    run.play(all);
+  }
+  const auto out = dir.path() / "run";
+  const auto measurements = lines_of(testing::read_whole_file(out / "measurements.jsonl"));
+  ASSERT_EQ(measurements.size(), run.measurements.size());
+  EXPECT_EQ(nlohmann::json::parse(measurements[4])["metric"], "time_us");
+  EXPECT_EQ(nlohmann::json::parse(measurements[4])["size_bytes"], 4096);
+  const auto findings = lines_of(testing::read_whole_file(out / "findings.jsonl"));
+  ASSERT_EQ(findings.size(), 4u);
+  EXPECT_EQ(nlohmann::json::parse(findings[3])["severity"], "waived");
+  // The final summary, as given; metrics.prom (and the collector's copy) and junit.xml after it.
+  EXPECT_EQ(nlohmann::json::parse(testing::read_whole_file(out / "summary.json")),
+            run.final_summary);
+  const std::string prom = testing::read_whole_file(out / "metrics.prom");
+  EXPECT_NE(prom.find("coll.test"), std::string::npos) << prom;
+  EXPECT_TRUE(std::filesystem::exists(out / "junit.xml"));
+  bool collector_copy = false;
+  for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
+    collector_copy |= entry.path().extension() == ".prom";
+  EXPECT_TRUE(collector_copy);
+}
+
+TEST(SweepConsoleTable, RowsFromTheGatheredFiguresAndOthersInTheGenericTable) {
+  RecordedRun run;
+  std::vector<Measurement> all = run.measurements;
+  Measurement error;
+  error.probe = "coll.test";
+  error.metric = "error";
+  error.status = MeasurementStatus::error;
+  error.message = "rank 1 lost";
+  error.host = "node02";
+  error.rank = 1;
+  all.push_back(error);
+  const std::string table = sweep_console_table(Collective::all_reduce, all);
+  SweepRow row;
+  row.shape = {4096, 1024};
+  row.time_us.median = 20;
+  row.algbw_gbps = 0.2;
+  row.busbw_gbps = 0.2;
+  const std::string second = sweep_table_row(row, Collective::all_reduce, "float");
+  const auto lines = lines_of(table);
+  ASSERT_GE(lines.size(), 6u) << table;
+  EXPECT_EQ(lines[3] + "\n", second) << table;
+  EXPECT_NE(table.find("rank 1 lost"), std::string::npos) << table;
+}
+
+TEST(EstimatedRemaining, FromThePlanWhereGivenElseFromTheProbesFinished) {
+  // Nothing finished, no estimate: unknown.
+  EXPECT_FALSE(estimate_remaining_s({}, {}, 3, 0, 1.0));
+  // Two of four finished in 10 and 20 s: 15 s each for the two left, less the 5 s run so far.
+  EXPECT_DOUBLE_EQ(*estimate_remaining_s({}, {10, 20}, 4, 2, 5.0), 25.0);
+  // Estimates from the plan win; a probe without one (0) takes the mean.
+  EXPECT_DOUBLE_EQ(*estimate_remaining_s({0, 0, 60, 0}, {10, 20}, 4, 2, 5.0), 55.0 + 15.0);
+  // A probe running past its estimate counts 0, not less.
+  EXPECT_DOUBLE_EQ(*estimate_remaining_s({8}, {}, 1, 0, 30.0), 0.0);
+  EXPECT_EQ(format_duration(7.4), "0:07");
+  EXPECT_EQ(format_duration(760), "12:40");
+  EXPECT_EQ(format_duration(3723), "1:02:03");
+}
+
+}  // namespace
+}  // namespace fabcheck

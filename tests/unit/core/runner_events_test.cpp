@@ -1,0 +1,274 @@
+// The runner's events, in the single-process world, with test-double probes and a reporter that
+// records what it hears: the order for a normal run, a probe that throws, a probe whose requirement
+// is not met, and an interrupt in the middle of a probe.
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <thread>
+#include <vector>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "bench/core/interrupt.hpp"
+#include "bench/core/runner.hpp"
+#include "bench/core/world.hpp"
+#include "results/profile.hpp"
+#include "tests/doubles/temp_dir.hpp"
+
+namespace fabcheck {
+namespace {
+
+// One line per event, with what tells the events apart.
+class RecordingReporter final : public Reporter {
+ public:
+  explicit RecordingReporter(std::vector<std::string>& log, bool print_at_last_words = false)
+      : log_(log), print_at_last_words_(print_at_last_words) {}
+  void run_started(const RunStart& run) override {
+    log_.push_back(fmt::format("run_started {}", run.probes.size()));
+  }
+  void probe_started(const ProbeStart& p) override {
+    log_.push_back(fmt::format("probe_started {} {}/{}", p.probe->id, p.index, p.count));
+  }
+  void note(const ProbeStart& p, const std::string& text) override {
+    log_.push_back(fmt::format("note {} {}", p.probe->id, text));
+  }
+  void progress(const ProbeStart& p, const Measurement& m) override {
+    log_.push_back(fmt::format("progress {} {}", p.probe->id, m.metric));
+  }
+  void measurements(const ProbeInfo& probe, const std::vector<Measurement>& all) override {
+    log_.push_back(fmt::format("measurements {} {}", probe.id, all.size()));
+  }
+  void finding(const Finding& f) override {
+    log_.push_back(fmt::format("finding {} {}", to_string(f.severity), f.probe));
+  }
+  void probe_finished(const ProbeEnd& p) override {
+    log_.push_back(fmt::format("probe_finished {} {}{}", p.probe->id, to_string(p.outcome),
+                               p.reason.empty() ? "" : " (" + p.reason + ")"));
+  }
+  void results_complete(const std::vector<Measurement>& m, const std::vector<Finding>& f) override {
+    log_.push_back(fmt::format("results_complete {} {}", m.size(), f.size()));
+  }
+  void summary(const nlohmann::json& summary, bool final) override {
+    log_.push_back(fmt::format("summary {} {}", final ? "final" : "in_progress",
+                               summary.value("verdict", "")));
+  }
+  void run_finished(const RunEnd& run) override {
+    log_.push_back(fmt::format("run_finished {} {} {}{}", to_string(run.verdict), run.exit_code,
+                               run.incomplete_reason, run.last_words ? " last_words" : ""));
+    if (print_at_last_words_ && run.last_words) {
+      std::string joined;
+      for (const auto& line : log_) joined += line + ";";
+      std::fprintf(stderr, "EVENTS: %sEND\n", joined.c_str());
+      std::fflush(stderr);
+    }
+  }
+
+ private:
+  std::vector<std::string>& log_;
+  bool print_at_last_words_;
+};
+
+// A probe whose body is given; counts its runs.
+class ScriptedProbe final : public Probe {
+ public:
+  ScriptedProbe(std::string id, std::function<void(MeasurementSink&)> body,
+                std::vector<Requirement> needs = {})
+      : Probe({.id = std::move(id),
+               .description = "test",
+               .metrics = {{"value", {"count", Better::higher}}},
+               .needs = std::move(needs)}),
+        body_(std::move(body)) {}
+  void run(RunContext&, MeasurementSink& sink) override {
+    ++runs;
+    body_(sink);
+  }
+  int runs = 0;
+
+ private:
+  std::function<void(MeasurementSink&)> body_;
+};
+
+std::function<void(MeasurementSink&)> emits(const std::string& probe, double value) {
+  return [probe, value](MeasurementSink& sink) {
+    Measurement m;
+    m.probe = probe;
+    m.metric = "value";
+    m.unit = "count";
+    m.value = value;
+    sink.emit(m);
+  };
+}
+
+// Every test.* probe's value passes at 4 or more.
+Profile test_profile(const std::vector<std::string>& probes) {
+  MetricCatalog catalog;
+  std::string text = "[profile]\nname = \"test\"\n";
+  for (const auto& probe : probes) {
+    catalog[probe]["value"] = {"count", Better::higher};
+    text += "[[expect]]\nprobe = \"" + probe +
+            "\"\nmetric = \"value\"\nunit = \"count\"\npass = 4\nwarn = 3\nsource = \"test\"\n";
+  }
+  return parse_profile(text, "test.toml", catalog);
+}
+
+struct Outcome {
+  int code = -1;
+  std::vector<std::string> events;
+  nlohmann::json summary;
+};
+
+Outcome run_probes(const std::vector<Probe*>& probes, const std::filesystem::path& out) {
+  Outcome outcome;
+  RunRequest request;
+  request.probes = probes;
+  std::vector<std::string> ids;
+  for (const Probe* probe : probes) ids.push_back(probe->id());
+  request.profile = test_profile(ids);
+  request.out_dir = out;
+  request.versions = nlohmann::json::object();
+  request.reporters.push_back(std::make_unique<RecordingReporter>(outcome.events));
+  {
+    Runner runner(std::move(request));
+    auto world = make_single_world();
+    outcome.code = runner.execute(*world);
+  }
+  outcome.summary = nlohmann::json::parse(testing::read_whole_file(out / "summary.json"));
+  return outcome;
+}
+
+std::string joined(const std::vector<std::string>& lines) {
+  std::string text;
+  for (const auto& line : lines) text += line + "\n";
+  return text;
+}
+
+TEST(RunnerEvents, ANormalRunInOrder) {
+  testing::TempDir dir;
+  ScriptedProbe a("test.a", [](MeasurementSink& sink) {
+    sink.note("# test.a: one figure\n");
+    emits("test.a", 5)(sink);
+  });
+  ScriptedProbe b("test.b", emits("test.b", 7));
+  const Outcome run = run_probes({&a, &b}, dir.path() / "run");
+  const std::vector<std::string> expected = {
+      "run_started 2",
+      "summary in_progress incomplete",
+      "probe_started test.a 1/2",
+      "note test.a # test.a: one figure\n",
+      "progress test.a value",
+      "measurements test.a 1",
+      "finding pass test.a",
+      "probe_finished test.a ran",
+      "summary in_progress incomplete",
+      "probe_started test.b 2/2",
+      "progress test.b value",
+      "measurements test.b 1",
+      "finding pass test.b",
+      "probe_finished test.b ran",
+      "summary in_progress incomplete",
+      "results_complete 2 2",
+      "summary final pass",
+      "run_finished pass 0 ",
+  };
+  EXPECT_EQ(run.events, expected) << joined(run.events);
+  EXPECT_EQ(run.code, 0);
+  EXPECT_EQ(run.summary["verdict"], "pass");
+}
+
+TEST(RunnerEvents, AThrowingProbeIsAnErrorAndTheRunGoesOn) {
+  testing::TempDir dir;
+  ScriptedProbe broken("test.broken",
+                       [](MeasurementSink&) { throw std::runtime_error("the widget fell off"); });
+  ScriptedProbe after("test.after", emits("test.after", 9));
+  const Outcome run = run_probes({&broken, &after}, dir.path() / "run");
+  const std::string text = joined(run.events);
+  EXPECT_NE(text.find("measurements test.broken 1\nfinding error test.broken\n"
+                      "probe_finished test.broken errored (the widget fell off)\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(after.runs, 1) << text;
+  EXPECT_NE(text.find("probe_finished test.after ran\n"), std::string::npos) << text;
+  ASSERT_FALSE(run.events.empty());
+  EXPECT_EQ(run.events.back(),
+            "run_finished incomplete 3 test.broken errored: the widget fell off");
+  EXPECT_EQ(run.code, 3);
+  EXPECT_EQ(run.summary["probes"]["errored"][0]["id"], "test.broken");
+}
+
+TEST(RunnerEvents, AProbeWhoseRequirementIsNotMetIsWaivedAndNeverRun) {
+  testing::TempDir dir;
+  ScriptedProbe needy("test.needy", emits("test.needy", 5),
+                      {{.name = "a widget", .unmet = [](const World&, const RunOptions&) {
+                          return std::string("no widget on this node");
+                        }}});
+  ScriptedProbe fine("test.fine", emits("test.fine", 5));
+  const Outcome run = run_probes({&needy, &fine}, dir.path() / "run");
+  EXPECT_EQ(needy.runs, 0);
+  const std::vector<std::string> expected_start = {
+      "run_started 2",
+      "summary in_progress incomplete",
+      "probe_started test.needy 1/2",
+      "finding waived test.needy",
+      "probe_finished test.needy waived (no widget on this node)",
+      "summary in_progress incomplete",
+      "probe_started test.fine 2/2",
+  };
+  ASSERT_GE(run.events.size(), expected_start.size());
+  EXPECT_EQ(std::vector<std::string>(
+                run.events.begin(),
+                run.events.begin() + static_cast<std::ptrdiff_t>(expected_start.size())),
+            expected_start)
+      << joined(run.events);
+  EXPECT_EQ(run.events.back(), "run_finished pass 0 ");
+  EXPECT_EQ(run.summary["probes"]["waived"][0]["reason"], "no widget on this node");
+}
+
+// SIGTERM while the second of three probes runs: the signal thread sends the last events (the
+// final summary, run_finished incomplete) and the process exits 3; the third probe never starts.
+// In a child process (the interrupt ends the process), which prints what its reporter heard.
+void run_until_interrupted() {
+  install_interrupt_handling();
+  auto dir = std::make_shared<testing::TempDir>();
+  // Runs after the runner's last words (cleanups run newest first), before the process exits.
+  register_cleanup([dir] { std::filesystem::remove_all(dir->path()); });
+  ScriptedProbe first("test.first", emits("test.first", 5));
+  ScriptedProbe interrupted("test.interrupted", [](MeasurementSink& sink) {
+    emits("test.interrupted", 5)(sink);
+    ::kill(::getpid(), SIGTERM);  // to the process: the signal thread takes it
+    std::this_thread::sleep_for(std::chrono::seconds(20));
+  });
+  ScriptedProbe never("test.never", emits("test.never", 5));
+  std::vector<std::string> events;
+  RunRequest request;
+  request.probes = {&first, &interrupted, &never};
+  request.profile = test_profile({"test.first", "test.interrupted", "test.never"});
+  request.out_dir = dir->path() / "run";
+  request.versions = nlohmann::json::object();
+  request.reporters.push_back(std::make_unique<RecordingReporter>(events, true));
+  Runner runner(std::move(request));
+  auto world = make_single_world();
+  runner.execute(*world);
+  std::fprintf(stderr, "the run was not interrupted\n");
+  std::exit(0);
+}
+
+TEST(RunnerEvents, AnInterruptEndsTheRunWithAnIncompleteRunFinished) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(run_until_interrupted(), ::testing::ExitedWithCode(3),
+              "EVENTS: run_started 3;.*probe_finished test.first ran;summary in_progress "
+              "incomplete;probe_started test.interrupted 2/3;progress test.interrupted value;"
+              "summary final incomplete;run_finished incomplete 3 interrupted by SIGTERM "
+              "last_words;END");
+}
+
+}  // namespace
+}  // namespace fabcheck

@@ -1,0 +1,213 @@
+// The gpu.* probes' real code on the recording CUDA double (fake_cuda.hpp), for what only the order
+// and place of CUDA calls shows: the gate opened on every way out (defect 11), bidirectional GPU
+// copies issued by each source GPU (defect 9), buffers cleared in order with the timed copies
+// (defect 13), host copies one GPU of a host at a time (defect 10), no context made on a GPU a
+// rank does not drive (defect 8). Nothing here ran on a GPU.
+#include <gtest/gtest.h>
+
+#include <mutex>
+#include <stdexcept>
+#include <thread>
+
+#include "bench/core/probe.hpp"
+#include "bench/cuda/cuda_resources.hpp"
+#include "fake_cuda.hpp"
+#include "kernels/gated_timer.hpp"
+#include "kernels/gpu_probe_runs.hpp"
+#include "tests/doubles/thread_world.hpp"
+
+namespace fabcheck {
+namespace {
+
+class CollectingSink final : public MeasurementSink {
+ public:
+  void emit(Measurement m) override {
+    const std::lock_guard lock(mutex_);
+    measurements.push_back(std::move(m));
+  }
+  std::vector<Measurement> of(const std::string& metric) const {
+    std::vector<Measurement> found;
+    for (const auto& m : measurements) {
+      if (m.metric == metric) found.push_back(m);
+    }
+    return found;
+  }
+  std::vector<Measurement> measurements;
+
+ private:
+  std::mutex mutex_;
+};
+
+RunOptions small_copies() {
+  RunOptions options;
+  options.sizes = {4096};
+  options.warmup = 1;
+  options.iters = 2;
+  options.sysfs_root = "/nonexistent-sysfs";  // no CPU pinning in tests
+  return options;
+}
+
+// Runs `body` on each rank (threads) of a world on `hosts`, one probe run each.
+void run_probe(const std::vector<std::string>& hosts, const RunOptions& options,
+               CollectingSink& sink, void (*body)(RunContext&, MeasurementSink&)) {
+  const auto errors = testing::run_ranks(hosts, [&](World& world) {
+    RunContext context{world, options, "/tmp"};
+    body(context, sink);
+  });
+  for (const auto& error : errors) EXPECT_EQ(error, "");
+}
+
+// Defect 11: an exception while the work is queued used to leave the spin gate closed, holding the
+// stream (and whatever came after it) until the gate's own ~10 s timeout.
+TEST(FakeCuda, TheGateOpensWhenQueueingThrows) {
+  fake_cuda::reset();
+  ScopedDevice device(0);
+  Stream stream;
+  GatedTimer timer;
+  EXPECT_THROW(timer.time_ms({{0, stream.get()}}, [] { throw std::runtime_error("boom"); }),
+               std::runtime_error);
+  EXPECT_EQ(cudaStreamSynchronize(stream.get()), cudaSuccess);
+  EXPECT_EQ(fake_cuda::deadlocks(), std::vector<std::string>{});
+  ASSERT_FALSE(fake_cuda::gates().empty());
+  for (const volatile int* gate : fake_cuda::gates()) EXPECT_NE(*gate, 0);
+}
+
+// A gated sample: nothing runs while the host queues; the interval holds only the work.
+TEST(FakeCuda, AGatedSampleTimesTheWorkQueuedBehindTheGate) {
+  fake_cuda::reset();
+  ScopedDevice device(0);
+  Stream stream;
+  DeviceMemory a(1 << 20), b(1 << 20);
+  GatedTimer timer;
+  const float ms = timer.time_ms({{0, stream.get()}}, [&] {
+    FABCHECK_CUDA(
+        cudaMemcpyAsync(a.get(), b.get(), 1 << 20, cudaMemcpyDeviceToDevice, stream.get()));
+    EXPECT_EQ(cudaStreamQuery(stream.get()), cudaErrorNotReady) << "the copy ran before release";
+  });
+  EXPECT_GT(ms, 0.0f);
+  EXPECT_EQ(fake_cuda::deadlocks(), std::vector<std::string>{});
+}
+
+// Defect 9 and 13: every ordered pair of two GPUs; nvbandwidth issues each direction of a
+// bidirectional copy from its source GPU, on a stream of that GPU; the receive buffers are cleared
+// in order with the timed copies (a legacy-stream cudaMemset is not ordered with non-blocking
+// streams).
+TEST(FakeCuda, P2pIssuesEachDirectionFromItsSourceAndClearsInOrder) {
+  fake_cuda::reset();
+  CollectingSink sink;
+  run_probe({"node-a"}, small_copies(), sink, run_gpu_p2p);
+
+  int forward_from_source = 0, backward_from_peer = 0, sm_stores_into_a_peer = 0;
+  for (const auto& copy : fake_cuda::copies()) {
+    if (copy.src_device < 0 || copy.dst_device < 0 || copy.src_device == copy.dst_device) continue;
+    if (copy.api == "cudaMemcpyPeerAsync") {
+      EXPECT_EQ(copy.issuing_device, copy.src_device)
+          << "copy engine copy " << copy.src_device << " -> " << copy.dst_device
+          << " issued by device " << copy.issuing_device;
+      EXPECT_EQ(copy.stream_device, copy.src_device);
+      ++(copy.src_device == 0 ? forward_from_source : backward_from_peer);
+    }
+    if (copy.api == "sm_copy" && copy.issuing_device == copy.src_device &&
+        copy.stream_device == copy.src_device && copy.dst_device != copy.issuing_device) {
+      ++sm_stores_into_a_peer;
+    }
+  }
+  EXPECT_GT(forward_from_source, 0);
+  EXPECT_GT(backward_from_peer, 0);
+  EXPECT_GT(sm_stores_into_a_peer, 0);
+  EXPECT_EQ(fake_cuda::races(), std::vector<std::string>{});
+  EXPECT_EQ(fake_cuda::deadlocks(), std::vector<std::string>{});
+  const auto bidir = sink.of("ce_bidir_bw");
+  ASSERT_EQ(bidir.size(), 2u);  // 0 -> 1 and 1 -> 0
+  EXPECT_EQ(bidir[0].params.at("issued_by"), "each direction by its source");
+  for (const auto& m : sink.of("wrong_elements")) EXPECT_EQ(m.value, 0.0) << m.peer;
+}
+
+// Defect 10: two ranks on one host, one GPU each. `bw` is one GPU at a time (the ranks take turns);
+// then every GPU at once gives all_gpus_bw per GPU and host_bw for the host.
+TEST(FakeCuda, HostCopiesMeasureOneGpuOfAHostAtATimeThenAllAtOnce) {
+  fake_cuda::Config config;
+  config.event_sync_seconds = 0.004;  // each timed window lasts a few ms, so overlaps would show
+  fake_cuda::reset(config);
+  CollectingSink sink;
+  const RunOptions options = small_copies();
+  run_probe({"node-a", "node-a"}, options, sink, run_gpu_h2d);
+
+  const auto windows = fake_cuda::windows();
+  const std::size_t alone = static_cast<std::size_t>(options.warmup + options.iters);
+  for (int device : {0, 1}) {
+    std::size_t seen = 0;
+    for (const auto& mine : windows) {
+      if (mine.device != device || seen++ >= alone) continue;
+      for (const auto& other : windows) {
+        if (other.device == device) continue;
+        EXPECT_TRUE(other.closed <= mine.opened || mine.closed <= other.opened)
+            << "GPU " << device << "'s one-at-a-time copy overlapped GPU " << other.device
+            << "'s copy";
+      }
+    }
+    EXPECT_GE(seen, alone + options.warmup + options.iters);  // then the all-at-once samples
+  }
+  const auto bw = sink.of("bw");
+  ASSERT_EQ(bw.size(), 2u);
+  for (const auto& m : bw) EXPECT_EQ(m.params.at("concurrent_gpus"), "1");
+  const auto all = sink.of("all_gpus_bw");
+  ASSERT_EQ(all.size(), 2u);
+  for (const auto& m : all) EXPECT_EQ(m.params.at("concurrent_gpus"), "2");
+  const auto host = sink.of("host_bw");
+  ASSERT_EQ(host.size(), 1u);
+  EXPECT_EQ(host[0].host, "node-a");
+  EXPECT_EQ(host[0].subject, "host");
+  EXPECT_DOUBLE_EQ(host[0].value, all[0].value + all[1].value);
+  for (const auto& m : sink.of("wrong_elements")) EXPECT_EQ(m.value, 0.0);
+  EXPECT_EQ(fake_cuda::races(), std::vector<std::string>{});
+}
+
+// One rank on each of two hosts, driving both of its host's GPUs: each GPU alone, one after the
+// other, then both at once; a host_bw figure for each host.
+TEST(FakeCuda, ARankDrivingSeveralGpusTimesThemAloneThenTogether) {
+  fake_cuda::reset();
+  CollectingSink sink;
+  run_probe({"node-a", "node-b"}, small_copies(), sink, run_gpu_d2h);
+  EXPECT_EQ(sink.of("bw").size(), 4u);
+  EXPECT_EQ(sink.of("plain_memcpy_bw").size(), 4u);
+  EXPECT_EQ(sink.of("all_gpus_bw").size(), 4u);
+  const auto host = sink.of("host_bw");
+  ASSERT_EQ(host.size(), 2u);
+  EXPECT_EQ(host[0].host, "node-a");
+  EXPECT_EQ(host[1].host, "node-b");
+  for (const auto& m : host) EXPECT_EQ(m.params.at("concurrent_gpus"), "2");
+  for (const auto& m : sink.of("wrong_elements")) EXPECT_EQ(m.value, 0.0);
+}
+
+// Defect 8: ScopedDevice restored device 0 when no device had been chosen, and since CUDA 12
+// cudaSetDevice creates that device's context: every rank held memory on GPU 0.
+TEST(FakeCuda, ARankMakesNoContextOnAGpuItDoesNotDrive) {
+  fake_cuda::reset();
+  std::vector<int> contexts;
+  std::thread rank([&] {
+    {
+      ScopedDevice device(1);
+      DeviceMemory memory(64);
+    }
+    contexts = fake_cuda::devices_with_context_on_this_thread();
+  });
+  rank.join();
+  EXPECT_EQ(contexts, std::vector<int>{1});
+
+  std::vector<std::vector<int>> per_rank(2);
+  CollectingSink sink;
+  RunOptions options = small_copies();
+  const auto errors = testing::run_ranks({"node-a", "node-a"}, [&](World& world) {
+    RunContext context{world, options, "/tmp"};
+    run_gpu_hbm_bw(context, sink);
+    per_rank[static_cast<std::size_t>(world.rank())] =
+        fake_cuda::devices_with_context_on_this_thread();
+  });
+  EXPECT_EQ(errors, (std::vector<std::string>{"", ""}));
+  EXPECT_EQ(per_rank[1], std::vector<int>{1});
+  for (const auto& m : sink.of("wrong_elements")) EXPECT_EQ(m.value, 0.0);
+}
+
+}  // namespace
+}  // namespace fabcheck

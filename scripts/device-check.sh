@@ -216,7 +216,7 @@ if [[ -n "$nccl_found" ]]; then
     -DFABCHECK_NCCL_INCLUDE="$build/nccl-home/include" \
     -DFABCHECK_NCCL_LIBRARY="$build/nccl-home/lib/libnccl.so" "${gtest_args[@]}"; then
     targets=(fabcheck)
-    for unit in unit_bench unit_kernels; do
+    for unit in unit_coll unit_kernels; do
       cmake --build "$build" --target help 2>/dev/null | grep -qw "$unit" && targets+=("$unit")
     done
     run_step build 300 cmake --build "$build" -j "$jobs" --target "${targets[@]}" && built=1
@@ -230,10 +230,10 @@ fi
 fabcheck="$build/bench/cli/fabcheck"
 
 # ---- GPU unit tests ------------------------------------------------------------------------------
-for unit in unit_bench unit_kernels; do
+for unit in unit_coll unit_kernels; do
   binary="$build/tests/$unit"
   filter='*'
-  [[ "$unit" == unit_bench ]] && filter='Nccl*'  # the GPU-facing part of bench; the rest is CI's
+  [[ "$unit" == unit_coll ]] && filter='Nccl*'  # the GPU-facing part of coll; the rest is CI's
   if [[ -x "$binary" ]]; then
     run_step "$unit" 120 "$binary" --gtest_filter="$filter" --gtest_output="xml:$out/$unit.xml"
     rc=$?

@@ -22,7 +22,7 @@ import sys
 PASS, FAIL, INCOMPLETE = "PASS", "FAIL", "INCOMPLETE"
 EXIT = {PASS: 0, FAIL: 1, INCOMPLETE: 3}
 # Steps that must have run and passed for a PASS.
-REQUIRED_STEPS = ("configure", "build", "unit_bench", "unit_kernels", "fabcheck_nccl", "fabcheck_gpu")
+REQUIRED_STEPS = ("configure", "build", "unit_coll", "unit_kernels", "fabcheck_nccl", "fabcheck_gpu")
 # Expectations of an 8-GPU profile that hold for each GPU on its own.
 ONE_GPU_PROBES = ("gpu.h2d", "gpu.d2h", "gpu.bidir", "gpu.hbm_bw", "gpu.launch_latency", "gpu.gemm")
 # Acceptance ratios of issue 9: (probe, metric, reference metric, minimum, from size).

@@ -15,7 +15,7 @@ spec = importlib.util.spec_from_file_location("report", ROOT / "scripts" / "devi
 report = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(report)
 
-STEPS_OK = [("find_nccl", "PASS"), ("configure", "PASS"), ("build", "PASS"), ("unit_bench", "PASS"),
+STEPS_OK = [("find_nccl", "PASS"), ("configure", "PASS"), ("build", "PASS"), ("unit_coll", "PASS"),
             ("unit_kernels", "PASS"), ("fabcheck_nccl", "PASS"), ("fabcheck_gpu", "PASS"),
             ("nccl_tests_build", "PASS")]
 NCCL_TESTS_HEADER = """# nThread 1 nGpus 1 minBytes 1048576 maxBytes 1073741824 step: 4(factor) warmup iters: 5 iters: 20

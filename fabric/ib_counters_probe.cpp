@@ -49,7 +49,12 @@ class IbCountersProbe : public Probe {
                                               ? std::string("since fabric.ib_ports' snapshot")
                                               : fmt::format("an interval of {:g} s", interval_s)};
                    },
-               .budget_priority = BudgetPriority::essential}) {}
+               .budget_priority = BudgetPriority::essential,
+               // After the collectives (the gate, before its storage) and before the node pairs
+               // (the sweep); acceptance reads the growth over everything, its RDMA tests and
+               // storage too.
+               .plans = {{"gate"}, {"acceptance", plan_stage::last}, {"sweep"}},
+               .plan_stage = plan_stage::counters}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;
     const std::string& root = context.options.sysfs_root;

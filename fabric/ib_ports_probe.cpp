@@ -22,7 +22,9 @@ class IbPortsProbe : public Probe {
                .metrics = ib_port_metrics(),
                .scope = ProbeScope::host,
                .estimate = fixed_estimate(0.2, "reads sysfs and libibverbs"),
-               .budget_priority = BudgetPriority::essential}) {}
+               .budget_priority = BudgetPriority::essential,
+               .plans = {{"gate"}, {"acceptance"}, {"sweep"}},
+               .plan_stage = plan_stage::links}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;
     std::vector<SysfsProblem> problems;

@@ -40,7 +40,9 @@ class NcclTransportProbe : public Probe {
                .metrics = transport_metrics(),
                .scope = ProbeScope::host,
                .estimate = fixed_estimate(0.2, "reads this run's NCCL logs"),
-               .budget_priority = BudgetPriority::essential}) {}
+               .budget_priority = BudgetPriority::essential,
+               .plans = {{"gate"}, {"acceptance"}},
+               .plan_stage = plan_stage::transport}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;
     auto dir = nccl_log_dir(context.run_dir);

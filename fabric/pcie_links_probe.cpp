@@ -24,7 +24,9 @@ class PcieLinksProbe : public Probe {
                .scope = ProbeScope::host,
                .options = {kGpusUnderLoad},
                .estimate = fixed_estimate(0.2, "reads sysfs"),
-               .budget_priority = BudgetPriority::essential}) {}
+               .budget_priority = BudgetPriority::essential,
+               .plans = {{"gate"}, {"acceptance"}, {"sweep"}},
+               .plan_stage = plan_stage::links}) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;  // one reading per host

@@ -78,7 +78,9 @@ ProbeInfo perftest_info(PerftestTool tool) {
                          : MetricSpec{"write_lat", MetricInfo{"us", Better::lower}}},
           .scope = ProbeScope::world,
           .heavy = true,
-          .options = {kPairs, kUseCuda}};
+          .options = {kPairs, kUseCuda},
+          .plans = {{"acceptance"}},
+          .plan_stage = plan_stage::rdma};
 }
 
 class RdmaPerftestProbe : public Probe {

@@ -20,7 +20,9 @@ class TopologyProbe : public Probe {
                            {"numa_mismatch", MetricInfo{"count", Better::lower}}},
                .scope = ProbeScope::host,
                .estimate = fixed_estimate(0.2, "reads sysfs"),
-               .budget_priority = BudgetPriority::essential}) {}
+               .budget_priority = BudgetPriority::essential,
+               .plans = {{"acceptance"}, {"sweep"}},
+               .plan_stage = plan_stage::links}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;
     auto placements = gpu_placements(context.options.sysfs_root);

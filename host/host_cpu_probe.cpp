@@ -74,7 +74,9 @@ class HostCpuProbe final : public Probe {
                      const double window_s = option_number(options, kWindow);
                      return ProbeEstimate{0.2 + window_s, fmt::format("window {:g} s", window_s)};
                    },
-               .budget_priority = BudgetPriority::essential}) {}
+               .budget_priority = BudgetPriority::essential,
+               .plans = {{"gate"}, {"acceptance"}, {"sweep"}},
+               .plan_stage = plan_stage::node}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     HostCpuSampling how;
     how.window_s = option_number(context.options, kWindow);

@@ -70,7 +70,9 @@ class HostMemBwProbe final : public Probe {
                .scope = ProbeScope::host,
                .heavy = true,
                .options = {kArrayBytes, kRepeats},
-               .estimate = estimate_mem_bw}) {}
+               .estimate = estimate_mem_bw,
+               .plans = {{"acceptance"}},
+               .plan_stage = plan_stage::node}) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;

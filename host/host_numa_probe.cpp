@@ -29,7 +29,9 @@ class HostNumaProbe final : public Probe {
                .scope = ProbeScope::rank,
                .options = {kTopology},
                .estimate = fixed_estimate(0.5, "loads the hwloc topology"),
-               .budget_priority = BudgetPriority::essential}) {}
+               .budget_priority = BudgetPriority::essential,
+               .plans = {{"gate"}, {"acceptance"}},
+               .plan_stage = plan_stage::node}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     const std::string xml =
         option_given(context.options, kTopology) ? option_text(context.options, kTopology) : "";

@@ -110,7 +110,9 @@ class KernelLogProbe final : public Probe {
                .scope = ProbeScope::host,
                .options = {kWindowHours, kFlapLimit, kLogFile},
                .estimate = fixed_estimate(1, "reads the journal or /dev/kmsg"),
-               .budget_priority = BudgetPriority::essential}) {}
+               .budget_priority = BudgetPriority::essential,
+               .plans = {{"gate"}, {"acceptance"}, {"sweep"}},
+               .plan_stage = plan_stage::node}) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;  // one reading per host

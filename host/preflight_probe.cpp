@@ -55,7 +55,9 @@ class PreflightProbe final : public Probe {
                .scope = ProbeScope::host,
                .options = {kEnforce},
                .estimate = fixed_estimate(0.5, "NVML, sysfs and version queries"),
-               .budget_priority = BudgetPriority::essential}),
+               .budget_priority = BudgetPriority::essential,
+               .plans = {{"gate"}, {"acceptance"}, {"sweep"}, {"quick"}},
+               .plan_stage = plan_stage::node}),
         nvml_(std::move(nvml)) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {

@@ -20,7 +20,9 @@ ProbeInfo info_of(const GpuProbeSpec& spec) {
           .scope = spec.scope,
           .heavy = spec.heavy,
           .options = spec.options,
-          .estimate = spec.estimate};
+          .estimate = spec.estimate,
+          .plans = spec.plans,
+          .plan_stage = plan_stage::gpu};
 }
 
 class GpuProbe final : public Probe {

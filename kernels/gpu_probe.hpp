@@ -34,7 +34,8 @@ struct GpuProbeSpec {
   bool heavy = true;
   std::vector<OptionSpec> options{};
   std::function<ProbeEstimate(const RunOptions&, const JobShape&)> estimate{};  // none: default
-  GpuProbeBody body = nullptr;  // FABCHECK_GPU_BODY(run_gpu_x)
+  GpuProbeBody body = nullptr;                   // FABCHECK_GPU_BODY(run_gpu_x)
+  std::vector<PlanPlace> plans{{"acceptance"}};  // the built-in plans it is part of
 };
 
 std::unique_ptr<Probe> make_gpu_probe(GpuProbeSpec spec);

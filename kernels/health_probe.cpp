@@ -28,7 +28,9 @@ class GpuHealthProbe final : public Probe {
                .needs = {nvml_requirement()},
                .scope = ProbeScope::host,
                .estimate = fixed_estimate(1, "NVML queries"),
-               .budget_priority = BudgetPriority::essential}) {}
+               .budget_priority = BudgetPriority::essential,
+               .plans = {{"acceptance"}, {"sweep"}},
+               .plan_stage = plan_stage::gpu}) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {
     // Every rank's pids (a World collective), so the other ranks' CUDA contexts are not foreign.

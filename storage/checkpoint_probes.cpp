@@ -104,6 +104,7 @@ class CheckpointProbe : public Probe {
             .scope = ProbeScope::rank,
             .options = checkpoint_options(),
             .storage_bytes = file_per_rank,
+            .plans = {{"acceptance"}},
         })),
         read_back_(read_back) {}
 

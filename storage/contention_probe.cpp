@@ -56,6 +56,7 @@ class ContentionProbe final : public LocalPatternProbe {
                                               format_bytes(storage.file_size) + ", checkpoint " +
                                               format_bytes(storage.ckpt_size));
                 },
+            .plans = {{"acceptance"}},
         }) {}
 
  protected:

@@ -48,6 +48,7 @@ class FsyncLatencyProbe final : public LocalPatternProbe {
                   const double duration_s = storage_options_from(options).duration_s;
                   return storage_estimate(options, duration_s, number_seconds(duration_s));
                 },
+            .plans = {{"acceptance"}},
         }) {}
 
  protected:

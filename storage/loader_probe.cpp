@@ -158,6 +158,7 @@ class LoaderProbe final : public LocalPatternProbe {
             .scope = ProbeScope::host,
             .options = loader_options(),
             .storage_bytes = both_layouts,
+            .plans = {{"acceptance"}},
         }) {}
 
  protected:

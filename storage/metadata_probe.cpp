@@ -35,6 +35,7 @@ class MetadataProbe final : public Probe {
                   return storage_options_from(options).md_files *
                          static_cast<std::uint64_t>(world_size) * 4096;
                 },
+            .plans = {{"acceptance"}},
         })) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {

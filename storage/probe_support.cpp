@@ -41,6 +41,7 @@ ProbeEstimate storage_estimate(const RunOptions& options, double per_path_s, std
 ProbeInfo storage_probe_info(ProbeInfo info) {
   info.needs.insert(info.needs.begin(), storage_path_requirement());
   info.heavy = true;
+  info.plan_stage = plan_stage::storage;
   info.check_options = [](const RunOptions& options) { storage_options_from(options); };
   return info;
 }

@@ -51,6 +51,7 @@ class RandReadProbe final : public LocalPatternProbe {
                       "2 phases of " + number_seconds(storage.duration_s) + ", file " +
                           format_bytes(storage.file_size));
                 },
+            .plans = {{"acceptance"}},
         }) {}
 
  protected:

@@ -77,6 +77,7 @@ class SeqWriteProbe final : public LocalPatternProbe {
             .options = local_pattern_options(),
             .storage_bytes = one_file,
             .estimate = estimate_sequential,
+            .plans = {{"gate"}, {"acceptance"}, {"sweep"}},
         }) {}
 
  protected:
@@ -118,6 +119,7 @@ class SeqReadProbe final : public LocalPatternProbe {
             .options = local_pattern_options(),
             .storage_bytes = one_file,
             .estimate = estimate_sequential,
+            .plans = {{"gate"}, {"acceptance"}, {"sweep"}},
         }) {}
 
  protected:

@@ -80,8 +80,7 @@ int list_options(const Registry& registry, bool json) {
 int list_plans(const Registry& registry, bool json) {
   for (const Plan& plan : builtin_plans()) {
     std::vector<std::string> ids;
-    for (const Probe* probe : registry.select(plan.probes, /*skip_unknown=*/true))
-      ids.push_back(probe->id());
+    for (const Probe* probe : registry.plan_probes(plan.name)) ids.push_back(probe->id());
     if (json) {
       std::puts(nlohmann::json({{"kind", "plan"},
                                 {"name", plan.name},

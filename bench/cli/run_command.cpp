@@ -67,7 +67,7 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
     request.plan_name = plan.name;
     request.options = plan.options;
     registry.validate_options(plan.options.extra, "plan " + plan.name);
-    request.probes = registry.select(plan.probes, /*skip_unknown=*/true);
+    request.probes = registry.plan_probes(plan.name);
   } else {
     request.probes = registry.select(args.probes);
   }

@@ -62,6 +62,13 @@ BudgetPriority budget_priority_of(Collective collective) {
   return BudgetPriority::low;
 }
 
+// The plans a collective is part of: the gate measures the two that training leans on most.
+std::vector<PlanPlace> plans_of(Collective collective) {
+  if (collective == Collective::all_reduce || collective == Collective::all_gather)
+    return {{"gate"}, {"acceptance"}, {"quick"}};
+  return {{"acceptance"}, {"quick"}};
+}
+
 class CollectiveProbe final : public Probe {
  public:
   explicit CollectiveProbe(Collective collective)
@@ -83,7 +90,9 @@ class CollectiveProbe final : public Probe {
                    [collective](const RunOptions& options, const JobShape& job) {
                      return estimate_collective(collective, options, job);
                    },
-               .budget_priority = budget_priority_of(collective)}),
+               .budget_priority = budget_priority_of(collective),
+               .plans = plans_of(collective),
+               .plan_stage = plan_stage::collectives}),
         collective_(collective) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {

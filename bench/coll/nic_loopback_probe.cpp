@@ -45,7 +45,9 @@ class NicLoopbackProbe final : public Probe {
                .console_table =
                    [](const std::vector<Measurement>& measurements) {
                      return sweep_console_table(Collective::all_reduce, measurements);
-                   }}),
+                   },
+               .plans = {{"acceptance"}, {"quick"}},
+               .plan_stage = plan_stage::nic_loopback}),
         proof_(std::move(proof)) {}
 
   Applicability applies(const World& world, const RunOptions& /*options*/) const override {

@@ -158,7 +158,9 @@ class NodePairsProbe final : public Probe {
                            pair_sizes_option("nccl"), mpi_max_count_option(),
                            ops_per_sample_option()},
                .estimate = estimate_node_pairs,
-               .budget_priority = BudgetPriority::high}) {}
+               .budget_priority = BudgetPriority::high,
+               .plans = {{"acceptance"}, {"sweep"}, {"quick"}},
+               .plan_stage = plan_stage::node_pairs}) {}
 
   Applicability applies(const World& world, const RunOptions& /*options*/) const override {
     const auto hosts = world.distinct_hosts();

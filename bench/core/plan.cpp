@@ -1,4 +1,5 @@
-// The built-in plans: which probes each use runs, with sizes and time limits to match its budget.
+// The built-in plans: each use with the sizes, iterations and time limits to match its budget (the
+// probes say which plans they belong to).
 #include "bench/core/plan.hpp"
 
 #include "bench/core/size_range.hpp"
@@ -31,23 +32,11 @@ RunOptions options_for(const char* mpi_sizes, const char* nccl_sizes, int iters,
 std::vector<Plan> make_builtin_plans() {
   return {
       {"gate", "pre-job prolog on the job's own nodes: pass, or what to drain, in under 60 s",
-       // The node first: fit to be measured (else heavy probes are waived), faults in its kernel
-       // log, its CPUs and binding; then the fabric and the collectives.
-       "node.preflight,node.kernel_log,host.cpu,host.numa,"
-       "fabric.pcie_links,fabric.ib_ports,coll.all_reduce,coll.all_gather,"
-       "fabric.nccl_transport,fabric.ib_counters,storage.seq_write,storage.seq_read",
        // Storage: the default file (64 MiB a node), one second a phase.
        options_for("1M,8M,64M", "64M,256M,1G", 10, 3, 30, {{"storage.duration_s", "1"}})},
       {"acceptance", "new nodes: every component, full sweeps, in-place and out-of-place",
-       // nic_loopback first among the collectives: NCCL reads its transport variables once per
-       // process. gpu.gemm burns every GPU for gpu.burn_s with clocks sampled throughout.
-       "node.preflight,node.kernel_log,host.cpu,host.numa,host.mem_bw,"
-       "fabric.pcie_links,fabric.ib_ports,fabric.topology,coll.nic_loopback,gpu.*,coll.all_reduce,"
-       "coll.all_gather,coll.reduce_scatter,coll.broadcast,coll.alltoall,coll.sendrecv,"
-       "fabric.nccl_transport,coll.node_pairs,fabric.rdma_bw,fabric.rdma_lat,storage.*,"
-       "fabric.ib_counters",
        // Storage: files past a drive's write cache, checkpoints of a real shard, ten seconds a
-       // phase.
+       // phase. gpu.gemm burns every GPU for gpu.burn_s with clocks sampled throughout.
        options_for("8:256M:2", "8:8G:2", 20, 5, 600,
                    {{"placement", "both"},
                     {"storage.file_size", "4G"},
@@ -59,13 +48,10 @@ std::vector<Plan> make_builtin_plans() {
       {"sweep",
        "nightly fleet sweep under mpirun across nodes: each node's own checks, then every pair of "
        "nodes (coll.node_pairs) naming a slow node or a slow link",
-       "node.preflight,node.kernel_log,host.cpu,"
-       "fabric.pcie_links,fabric.ib_ports,fabric.topology,gpu.health,fabric.ib_counters,"
-       "coll.node_pairs,storage.seq_write,storage.seq_read",
        options_for(nullptr, nullptr, 10, 3, 300,
                    {{"node_pairs.sizes.mpi", "64K,4M"}, {"node_pairs.sizes.nccl", "1M,256M"}})},
       {"quick", "a few seconds: every collective at small sizes (smoke test)",
-       "node.preflight,coll.*", options_for("8:1M:8", "8:1M:8", 5, 2, 60)},
+       options_for("8:1M:8", "8:1M:8", 5, 2, 60)},
   };
 }
 

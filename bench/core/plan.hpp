@@ -1,6 +1,7 @@
-// Plan: a named list of probes with the sizes, iterations and time limits that suit one use
-// (gate: under a minute before a job; acceptance: full sweeps on new nodes; sweep: the nightly
-// fleet sweep across nodes).
+// Plan: a named use (gate: under a minute before a job; acceptance: full sweeps on new nodes;
+// sweep: the nightly fleet sweep across nodes; quick: a smoke test) with the sizes, iterations
+// and time limits that suit it. Its probes are those that declare it (ProbeInfo::plans), in stage
+// order (Registry::plan_probes).
 #pragma once
 
 #include <string>
@@ -13,12 +14,10 @@ namespace fabcheck {
 struct Plan {
   std::string name;
   std::string purpose;
-  std::string probes;  // comma-separated ids or families, resolved by Registry::select
   RunOptions options;  // defaults; command-line options override them
 };
 
-// The built-in plans (gate, acceptance, sweep, quick). Probes a plan names that this build lacks
-// are left out when resolving (Registry::select with skip_unknown).
+// The built-in plans (gate, acceptance, sweep, quick).
 const std::vector<Plan>& builtin_plans();
 // Throws ConfigError naming the plan and the known ones.
 const Plan& find_plan(const std::string& name);

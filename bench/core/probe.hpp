@@ -114,6 +114,30 @@ struct ProbeEstimate {
 enum class BudgetPriority { essential, high, normal, low };
 const char* to_string(BudgetPriority priority);
 
+// Where a probe runs in a built-in plan (gate, acceptance, sweep, quick): plans run their probes
+// by stage, the node first and the counters' growth near the end; probes of one stage run in
+// registration order (their families' probes.def). The stages leave room between them.
+namespace plan_stage {
+inline constexpr int node = 100;          // fit to be measured, kernel log, CPUs, binding, memory
+inline constexpr int links = 200;         // PCIe links, RDMA ports, topology
+inline constexpr int nic_loopback = 300;  // before any other NCCL probe: NCCL reads its transport
+                                          // settings once a process
+inline constexpr int gpu = 400;           // the GPUs alone
+inline constexpr int collectives = 500;   // every rank together
+inline constexpr int transport = 600;     // what NCCL's own logs of the probes above prove
+inline constexpr int counters = 650;      // error counters' growth since fabric.ib_ports
+inline constexpr int node_pairs = 700;    // every pair of nodes
+inline constexpr int rdma = 800;          // perftest between node pairs
+inline constexpr int storage = 900;
+inline constexpr int last = 1000;
+}  // namespace plan_stage
+
+// A built-in plan a probe belongs to, and its stage there when that is not the probe's own.
+struct PlanPlace {
+  std::string plan;
+  int stage = -1;  // -1: ProbeInfo::plan_stage
+};
+
 // What one measurement of the probe covers: each rank's own share, one reading per host (taken by
 // the host's first rank), or one figure across ranks or hosts (collectives, node pairs).
 enum class ProbeScope { rank, host, world };
@@ -147,6 +171,9 @@ struct ProbeInfo {
   // RunOptions::probe_timeout_s where it is used (bench/core/plan_estimate.hpp).
   std::function<ProbeEstimate(const RunOptions&, const JobShape&)> estimate{};
   BudgetPriority budget_priority = BudgetPriority::normal;
+  // The built-in plans it is part of (bench/core/plan.hpp) and where it runs in them.
+  std::vector<PlanPlace> plans{};
+  int plan_stage = plan_stage::last;
 };
 
 class Probe {

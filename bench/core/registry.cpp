@@ -8,6 +8,7 @@
 #include <set>
 #include <stdexcept>
 
+#include "bench/core/plan.hpp"
 #include "bench/sys/config_error.hpp"
 
 namespace fabcheck {
@@ -38,6 +39,13 @@ std::string family_of(const std::string& probe_id) { return before_dot(probe_id)
 void Registry::add(std::unique_ptr<Probe> probe) {
   const ProbeInfo& info = probe->info();
   if (find(info.id) != nullptr) throw std::logic_error("probe registered twice: " + info.id);
+  for (const PlanPlace& place : info.plans) {
+    const auto& plans = builtin_plans();
+    if (std::none_of(plans.begin(), plans.end(),
+                     [&](const Plan& plan) { return plan.name == place.plan; }))
+      throw std::logic_error(info.id + " declares plan \"" + place.plan +
+                             "\", which is not a built-in plan");
+  }
   for (const OptionSpec& spec : info.options) {
     if (spec.type == OptionType::choice && spec.choices.empty())
       throw std::logic_error(info.id + ": option " + spec.key + " has no choices");
@@ -213,8 +221,23 @@ Profile Registry::load_profile(const std::filesystem::path& path) const {
   return profile;
 }
 
-std::vector<Probe*> Registry::select(const std::string& comma_separated_ids,
-                                     bool skip_unknown) const {
+std::vector<Probe*> Registry::plan_probes(const std::string& plan) const {
+  std::vector<std::pair<int, Probe*>> staged;
+  for (const auto& probe : probes_) {
+    for (const PlanPlace& place : probe->info().plans) {
+      if (place.plan != plan) continue;
+      staged.emplace_back(place.stage >= 0 ? place.stage : probe->info().plan_stage, probe.get());
+      break;
+    }
+  }
+  std::stable_sort(staged.begin(), staged.end(),
+                   [](const auto& a, const auto& b) { return a.first < b.first; });
+  std::vector<Probe*> probes;
+  for (const auto& [stage, probe] : staged) probes.push_back(probe);
+  return probes;
+}
+
+std::vector<Probe*> Registry::select(const std::string& comma_separated_ids) const {
   std::vector<Probe*> selected;
   auto take = [&selected](Probe* probe) {
     if (std::find(selected.begin(), selected.end(), probe) == selected.end())
@@ -240,7 +263,7 @@ std::vector<Probe*> Registry::select(const std::string& comma_separated_ids,
       take(probe);
       matched = true;
     }
-    if (!matched && !skip_unknown) {
+    if (!matched) {
       std::string known;
       for (const auto& probe : probes_) known += (known.empty() ? "" : ", ") + probe->id();
       throw ConfigError("--probes: unknown probe \"" + id + "\" (known: " + known + ")");

@@ -105,10 +105,11 @@ class Registry {
   // every judge (ConfigError naming file, line and value otherwise).
   Profile load_profile(const std::filesystem::path& path) const;
   // Resolves "coll.all_reduce,coll.*" (a trailing ".*" takes a family) into probes, in the order
-  // given, without repeats. Throws ConfigError naming an unknown id and listing the known ones;
-  // with `skip_unknown` (for built-in plans) ids this build lacks are left out instead.
-  std::vector<Probe*> select(const std::string& comma_separated_ids,
-                             bool skip_unknown = false) const;
+  // given, without repeats. Throws ConfigError naming an unknown id and listing the known ones.
+  std::vector<Probe*> select(const std::string& comma_separated_ids) const;
+  // The probes that declare the built-in plan `plan` (ProbeInfo::plans), by their stage there,
+  // then in registration order.
+  std::vector<Probe*> plan_probes(const std::string& plan) const;
 
  private:
   std::vector<std::unique_ptr<Probe>> probes_;

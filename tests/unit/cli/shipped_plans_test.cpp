@@ -3,6 +3,7 @@
 // every probe declares what `fabcheck list` and the profiles need.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <set>
@@ -26,14 +27,107 @@ TEST(ShippedPlans, EveryOptionIsDeclaredValidAndReadByAProbeOfThePlan) {
   for (const Plan& plan : builtin_plans()) {
     SCOPED_TRACE(plan.name);
     EXPECT_NO_THROW(registry.validate_options(plan.options.extra, "plan " + plan.name));
-    const auto probes = registry.select(plan.probes, /*skip_unknown=*/true);
+    const auto probes = registry.plan_probes(plan.name);
     EXPECT_TRUE(Registry::unread_options(plan.options.extra, probes).empty())
         << "a key none of the plan's probes reads: "
         << Registry::unread_options(plan.options.extra, probes).front();
     EXPECT_NO_THROW(check_probe_options(probes, plan.options));
-    // Every id the plan names exists in every build (GPU probes are waived, not missing).
-    EXPECT_NO_THROW(registry.select(plan.probes));
+    EXPECT_FALSE(probes.empty()) << "no probe declares the plan";
   }
+}
+
+std::vector<std::string> ids_of(const std::vector<Probe*>& probes) {
+  std::vector<std::string> ids;
+  for (const Probe* probe : probes) ids.push_back(probe->id());
+  return ids;
+}
+
+bool has(const std::vector<std::string>& ids, const std::string& id) {
+  return std::find(ids.begin(), ids.end(), id) != ids.end();
+}
+
+TEST(Plan, EveryPlanStartsWithThePreflightAndTheGateHasTheCheapHostChecks) {
+  const Registry registry = whole_registry();
+  for (const Plan& plan : builtin_plans()) {
+    const auto ids = ids_of(registry.plan_probes(plan.name));
+    ASSERT_FALSE(ids.empty()) << plan.name;
+    EXPECT_EQ(ids.front(), "node.preflight") << plan.name;
+  }
+  const auto gate = ids_of(registry.plan_probes("gate"));
+  for (const char* id : {"node.kernel_log", "host.cpu", "host.numa"})
+    EXPECT_TRUE(has(gate, id)) << id;
+  EXPECT_FALSE(has(gate, "host.mem_bw"));  // not cheap
+  const auto acceptance = ids_of(registry.plan_probes("acceptance"));
+  for (const char* id : {"node.kernel_log", "host.cpu", "host.numa", "host.mem_bw"})
+    EXPECT_TRUE(has(acceptance, id)) << id;
+  for (const Probe* probe : registry.select("storage.*")) EXPECT_TRUE(has(acceptance, probe->id()));
+  EXPECT_EQ(find_plan("acceptance").options.extra.at("gpu.burn_s"), "300");
+}
+
+// The order the plans run in, from the probes' own declarations (stage, then registration order):
+// the node first, coll.nic_loopback before every other NCCL probe, the counters' growth after the
+// collectives (over everything in acceptance).
+TEST(Plan, ProbesRunInStageOrder) {
+  const Registry registry = whole_registry();
+  using Ids = std::vector<std::string>;
+  EXPECT_EQ(ids_of(registry.plan_probes("gate")),
+            (Ids{"node.preflight", "node.kernel_log", "host.cpu", "host.numa", "fabric.pcie_links",
+                 "fabric.ib_ports", "coll.all_reduce", "coll.all_gather", "fabric.nccl_transport",
+                 "fabric.ib_counters", "storage.seq_write", "storage.seq_read"}));
+  EXPECT_EQ(ids_of(registry.plan_probes("acceptance")), (Ids{"node.preflight",
+                                                             "node.kernel_log",
+                                                             "host.cpu",
+                                                             "host.numa",
+                                                             "host.mem_bw",
+                                                             "fabric.pcie_links",
+                                                             "fabric.ib_ports",
+                                                             "fabric.topology",
+                                                             "coll.nic_loopback",
+                                                             "gpu.health",
+                                                             "gpu.hbm_bw",
+                                                             "gpu.h2d",
+                                                             "gpu.d2h",
+                                                             "gpu.bidir",
+                                                             "gpu.p2p",
+                                                             "gpu.launch_latency",
+                                                             "gpu.gemm",
+                                                             "coll.all_reduce",
+                                                             "coll.all_gather",
+                                                             "coll.reduce_scatter",
+                                                             "coll.broadcast",
+                                                             "coll.alltoall",
+                                                             "coll.sendrecv",
+                                                             "fabric.nccl_transport",
+                                                             "coll.node_pairs",
+                                                             "fabric.rdma_bw",
+                                                             "fabric.rdma_lat",
+                                                             "storage.seq_write",
+                                                             "storage.seq_read",
+                                                             "storage.rand_read",
+                                                             "storage.fsync_lat",
+                                                             "storage.ckpt_write",
+                                                             "storage.ckpt_read",
+                                                             "storage.metadata",
+                                                             "storage.contention",
+                                                             "storage.loader",
+                                                             "fabric.ib_counters"}));
+  EXPECT_EQ(ids_of(registry.plan_probes("sweep")),
+            (Ids{"node.preflight", "node.kernel_log", "host.cpu", "fabric.pcie_links",
+                 "fabric.ib_ports", "fabric.topology", "gpu.health", "fabric.ib_counters",
+                 "coll.node_pairs", "storage.seq_write", "storage.seq_read"}));
+  EXPECT_EQ(ids_of(registry.plan_probes("quick")),
+            (Ids{"node.preflight", "coll.nic_loopback", "coll.all_reduce", "coll.all_gather",
+                 "coll.reduce_scatter", "coll.broadcast", "coll.alltoall", "coll.sendrecv",
+                 "coll.node_pairs"}));
+}
+
+TEST(Plan, AProbeCannotDeclareAPlanThatDoesNotExist) {
+  struct Stray final : Probe {
+    Stray() : Probe({.id = "test.stray", .plans = {{"gat"}}}) {}
+    void run(RunContext&, MeasurementSink&) override {}
+  };
+  Registry registry;
+  EXPECT_THROW(registry.add(std::make_unique<Stray>()), std::logic_error);
 }
 
 TEST(ShippedPlans, AKeyNobodyReadsIsRefusedNamingPlanAndKey) {

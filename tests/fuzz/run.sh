@@ -16,33 +16,41 @@ fi
 mkdir -p "$out"
 flags=(-std=c++20 -g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined
        -I"$root" -DFMT_HEADER_ONLY=1)
-common=("$root/fabric/text_scan.cpp" "$root/fabric/sysfs_file.cpp" "$root/bench/core/cpu_list.cpp"
-        "$root/results/input_path.cpp")
+# The layers under the families (bench/sys, results) are compiled whole, once, into one archive
+# each target links (the linker takes what it uses): a file moved or split there needs no edit
+# here. Builds without MPI, CUDA and HDF5 (their *.nompi/*.nocuda/*.nohdf5 variants).
+layer_objects="$out/layers"
+layers="$out/libfabcheck_layers.a"
+mkdir -p "$layer_objects"
+layer_sources=()
+for dir in bench/sys results; do
+  for f in "$root/$dir"/*.cpp; do
+    case "$f" in *.mpi.cpp | *.cuda.cpp | *.hdf5.cpp) continue ;; esac
+    layer_sources+=("$f")
+  done
+done
+if [[ ! -f "$layers" || -n "$(find "$root/bench/sys" "$root/results" -newer "$layers" -name '*.[ch]pp' | head -1)" ]]; then
+  echo "fuzz: building the layers (${#layer_sources[@]} files of bench/sys and results)"
+  rm -f "$layer_objects"/*.o "$layers"
+  printf '%s\n' "${layer_sources[@]}" | xargs -P "$(nproc)" -I{} sh -c \
+    'f="$1"; shift; o="$(echo "${f#'"$root"'/}" | tr / _).o"; exec "$@" -c "$f" -o "'"$layer_objects"'/$o"' _ {} "$cxx" "${flags[@]}"
+  ar rcs "$layers" "$layer_objects"/*.o
+fi
 build() {  # name sources...
   local name="$1"; shift
-  if [[ ! -x "$out/$name" || -n "$(find "$here" "$root/fabric" "$root/host" "$root/results" "$root/tests/unit/results" \
+  if [[ ! -x "$out/$name" || "$layers" -nt "$out/$name" || -n "$(find "$here" "$root/fabric" "$root/host" "$root/tests/unit/results" \
     -newer "$out/$name" -name '*.[ch]pp' | head -1)" ]]; then
     echo "fuzz: building $name"
-    "$cxx" "${flags[@]}" "$@" "${common[@]}" -o "$out/$name"
+    "$cxx" "${flags[@]}" "$@" "$layers" -ldl -lpthread -o "$out/$name"
   fi
 }
-# What judging a record needs (the evaluator, profiles and tiers, units, records).
-judging=()
-for f in evaluator profile tiers units measurement finding; do judging+=("$root/results/$f.cpp"); done
-build nccl_log_fuzz "$here/nccl_log_fuzz.cpp" "$root/fabric/nccl_log.cpp" "$root/fabric/nccl_transport.cpp" \
-  "$root/results/line_input.cpp" "${judging[@]}"
+build nccl_log_fuzz "$here/nccl_log_fuzz.cpp" "$root/fabric/nccl_log.cpp" "$root/fabric/nccl_transport.cpp"
 build sysfs_fuzz "$here/sysfs_fuzz.cpp" "$root/fabric/pcie_link.cpp" "$root/fabric/ib_port.cpp" \
   "$root/fabric/pcie_affinity.cpp" "$root/fabric/perftest_output.cpp"
 build kernel_log_fuzz "$here/kernel_log_fuzz.cpp" "$root/host/kernel_log_scan.cpp" \
-  "$root/host/kernel_log_line.cpp" "$root/host/kernel_event.cpp" "$root/results/line_input.cpp" \
-  "${judging[@]}"
-results=()
-for f in json_line jsonl_reader record_lines measurement_scan fleet_store run_reader finding \
-         measurement peer_judge robust_stats tiers units; do results+=("$root/results/$f.cpp"); done
-build jsonl_fuzz "$here/jsonl_fuzz.cpp" "${results[@]}"
-build measurement_scan_fuzz "$here/measurement_scan_fuzz.cpp" "$root/results/measurement_scan.cpp" \
-  "$root/results/json_line.cpp" "$root/results/record_lines.cpp" "$root/results/finding.cpp" \
-  "$root/results/measurement.cpp"
+  "$root/host/kernel_log_line.cpp" "$root/host/kernel_event.cpp"
+build jsonl_fuzz "$here/jsonl_fuzz.cpp"
+build measurement_scan_fuzz "$here/measurement_scan_fuzz.cpp"
 
 seed() {  # target fixture-dirs...
   local corpus="$out/corpus-$1"; shift

@@ -1,7 +1,7 @@
 // Wrong-element counts computed on the GPU, read back to the host.
 #include "kernels/device_verification.hpp"
 
-#include "bench/cuda/cuda_resources.hpp"
+#include "bench/cuda/cuda_memory.hpp"
 #include "kernels/kernels.cuh"
 
 namespace fabcheck {

@@ -3,6 +3,8 @@
 
 #include <stdexcept>
 
+#include "bench/cuda/scoped_device.hpp"
+
 namespace fabcheck {
 
 Event& GatedTimer::event_on(int device, std::size_t slot) {

@@ -14,7 +14,7 @@
 #include <memory>
 #include <vector>
 
-#include "bench/cuda/cuda_resources.hpp"
+#include "bench/cuda/cuda_stream.hpp"
 #include "bench/cuda/spin_gate.hpp"
 
 namespace fabcheck {

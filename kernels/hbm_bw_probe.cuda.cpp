@@ -1,7 +1,9 @@
 // gpu.hbm_bw: device memory bandwidth (bytes read + written) by SM copy, STREAM triad and
 // cudaMemcpy device-to-device, every result verified.
 #include "bench/core/probe.hpp"
-#include "bench/cuda/cuda_resources.hpp"
+#include "bench/cuda/cuda_memory.hpp"
+#include "bench/cuda/cuda_stream.hpp"
+#include "bench/cuda/scoped_device.hpp"
 #include "kernels/bandwidth_sample.hpp"
 #include "kernels/cuda_device.hpp"
 #include "kernels/device_verification.hpp"

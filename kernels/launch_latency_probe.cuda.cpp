@@ -2,7 +2,9 @@
 // launches), and launch plus completion (median of single round trips).
 #include "bench/core/probe.hpp"
 #include "bench/core/stats.hpp"
-#include "bench/cuda/cuda_resources.hpp"
+#include "bench/cuda/cuda_memory.hpp"
+#include "bench/cuda/cuda_stream.hpp"
+#include "bench/cuda/scoped_device.hpp"
 #include "bench/sys/timer.hpp"
 #include "kernels/cuda_device.hpp"
 #include "kernels/gpu_probe_runs.hpp"

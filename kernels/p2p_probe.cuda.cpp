@@ -5,7 +5,9 @@
 #include <memory>
 
 #include "bench/core/probe.hpp"
-#include "bench/cuda/cuda_resources.hpp"
+#include "bench/cuda/cuda_memory.hpp"
+#include "bench/cuda/cuda_stream.hpp"
+#include "bench/cuda/scoped_device.hpp"
 #include "kernels/bandwidth_sample.hpp"
 #include "kernels/cuda_device.hpp"
 #include "kernels/device_verification.hpp"

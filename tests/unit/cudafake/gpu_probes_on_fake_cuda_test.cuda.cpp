@@ -10,7 +10,9 @@
 #include <thread>
 
 #include "bench/core/probe.hpp"
-#include "bench/cuda/cuda_resources.hpp"
+#include "bench/cuda/cuda_memory.hpp"
+#include "bench/cuda/cuda_stream.hpp"
+#include "bench/cuda/scoped_device.hpp"
 #include "fake_cuda.hpp"
 #include "kernels/gated_timer.hpp"
 #include "kernels/gpu_probe_runs.hpp"

@@ -1,7 +1,9 @@
-// What every CUDA gpu.* probe shares: a probe declares itself in a file of its own (id,
-// description, metrics, options, scope, estimate, its body in *.cuda.cpp) as a GpuProbeSpec and is
-// registered by one line in kernels/probes.def. CUDA is always needed (cuda_requirement(), so a
-// build or node without it WAIVES the probe with the reason); a second GPU where the spec says so.
+// What every CUDA gpu.* probe shares: a probe is one file (kernels/x_probe.cpp) holding its
+// GpuProbeSpec (id, description, metrics, options, scope, estimate) and its body, the body compiled
+// only with CUDA (#if defined(FABCHECK_HAVE_CUDA)); one line in kernels/probes.def registers it.
+// Device code stays behind the host-callable launches of kernels.cuh. CUDA is always needed
+// (cuda_requirement(), so a build or node without it WAIVES the probe with the reason); a second
+// GPU where the spec says so.
 #pragma once
 
 #include <functional>
@@ -11,10 +13,9 @@
 
 #include "bench/core/probe.hpp"
 #include "bench/cuda/cuda_availability.hpp"
-#include "kernels/gpu_probe_runs.hpp"
 
 // The body in a build with CUDA; none in one without, where the probe is waived ("built without
-// CUDA") and its *.cuda.cpp body is not compiled.
+// CUDA") and its body, inside #if defined(FABCHECK_HAVE_CUDA) in the probe's file, is not compiled.
 #if defined(FABCHECK_HAVE_CUDA)
 #define FABCHECK_GPU_BODY(body) (&(body))
 #else
@@ -34,7 +35,7 @@ struct GpuProbeSpec {
   bool heavy = true;
   std::vector<OptionSpec> options{};
   std::function<ProbeEstimate(const RunOptions&, const JobShape&)> estimate{};  // none: default
-  GpuProbeBody body = nullptr;                   // FABCHECK_GPU_BODY(run_gpu_x)
+  GpuProbeBody body = nullptr;                   // FABCHECK_GPU_BODY(run_x)
   std::vector<PlanPlace> plans{{"acceptance"}};  // the built-in plans it is part of
 };
 

@@ -15,7 +15,7 @@
 #include "bench/cuda/scoped_device.hpp"
 #include "fake_cuda.hpp"
 #include "kernels/gated_timer.hpp"
-#include "kernels/gpu_probe_runs.hpp"
+#include "kernels/register.hpp"
 #include "tests/doubles/thread_world.hpp"
 
 namespace fabcheck {
@@ -49,12 +49,25 @@ RunOptions small_copies() {
   return options;
 }
 
-// Runs `body` on each rank (threads) of a world on `hosts`, one probe run each.
+// The registered gpu.* probe `id`, its body the one its file compiled.
+Probe& gpu_probe(const std::string& id) {
+  static const Registry registry = [] {
+    Registry probes;
+    register_kernel_probes(probes);
+    return probes;
+  }();
+  Probe* probe = registry.find(id);
+  if (probe == nullptr) throw std::runtime_error(id + " is not registered");
+  return *probe;
+}
+
+// Runs probe `id` on each rank (threads) of a world on `hosts`, one probe run each.
 void run_probe(const std::vector<std::string>& hosts, const RunOptions& options,
-               CollectingSink& sink, void (*body)(RunContext&, MeasurementSink&)) {
+               CollectingSink& sink, const std::string& id) {
+  Probe& probe = gpu_probe(id);
   const auto errors = testing::run_ranks(hosts, [&](World& world) {
     RunContext context{world, options, "/tmp"};
-    body(context, sink);
+    probe.run(context, sink);
   });
   for (const auto& error : errors) EXPECT_EQ(error, "");
 }
@@ -97,7 +110,7 @@ TEST(FakeCuda, AGatedSampleTimesTheWorkQueuedBehindTheGate) {
 TEST(FakeCuda, P2pIssuesEachDirectionFromItsSourceAndClearsInOrder) {
   fake_cuda::reset();
   CollectingSink sink;
-  run_probe({"node-a"}, small_copies(), sink, run_gpu_p2p);
+  run_probe({"node-a"}, small_copies(), sink, "gpu.p2p");
 
   int forward_from_source = 0, backward_from_peer = 0, sm_stores_into_a_peer = 0;
   for (const auto& copy : fake_cuda::copies()) {
@@ -133,7 +146,7 @@ TEST(FakeCuda, HostCopiesMeasureOneGpuOfAHostAtATimeThenAllAtOnce) {
   fake_cuda::reset(config);
   CollectingSink sink;
   const RunOptions options = small_copies();
-  run_probe({"node-a", "node-a"}, options, sink, run_gpu_h2d);
+  run_probe({"node-a", "node-a"}, options, sink, "gpu.h2d");
 
   const auto windows = fake_cuda::windows();
   const std::size_t alone = static_cast<std::size_t>(options.warmup + options.iters);
@@ -170,7 +183,7 @@ TEST(FakeCuda, HostCopiesMeasureOneGpuOfAHostAtATimeThenAllAtOnce) {
 TEST(FakeCuda, ARankDrivingSeveralGpusTimesThemAloneThenTogether) {
   fake_cuda::reset();
   CollectingSink sink;
-  run_probe({"node-a", "node-b"}, small_copies(), sink, run_gpu_d2h);
+  run_probe({"node-a", "node-b"}, small_copies(), sink, "gpu.d2h");
   EXPECT_EQ(sink.of("bw").size(), 4u);
   EXPECT_EQ(sink.of("plain_memcpy_bw").size(), 4u);
   EXPECT_EQ(sink.of("all_gpus_bw").size(), 4u);
@@ -202,7 +215,7 @@ TEST(FakeCuda, ARankMakesNoContextOnAGpuItDoesNotDrive) {
   RunOptions options = small_copies();
   const auto errors = testing::run_ranks({"node-a", "node-a"}, [&](World& world) {
     RunContext context{world, options, "/tmp"};
-    run_gpu_hbm_bw(context, sink);
+    gpu_probe("gpu.hbm_bw").run(context, sink);
     per_rank[static_cast<std::size_t>(world.rank())] =
         fake_cuda::devices_with_context_on_this_thread();
   });

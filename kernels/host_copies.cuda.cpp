@@ -1,14 +1,16 @@
-// gpu.h2d, gpu.d2h, gpu.bidir: copies between pinned host memory on the GPU's NUMA node and the
-// GPU (copy engines, gated event timing), all verified. `bw` is one GPU at a time on its host (the
-// ranks of a host take turns), so GPUs sharing a PCIe switch or a CPU socket do not halve each
-// other's figure; plain cudaMemcpy is timed beside it. Then every GPU of the host copies at once:
-// `all_gpus_bw` per GPU and `host_bw`, the host's aggregate, each saying how many GPUs ran.
+// The copies gpu.h2d, gpu.d2h and gpu.bidir share (host_copies.hpp): between pinned host memory on
+// the GPU's NUMA node and the GPU (copy engines, gated event timing), all verified. `bw` is one GPU
+// at a time on its host (the ranks of a host take turns), so GPUs sharing a PCIe switch or a CPU
+// socket do not halve each other's figure; plain cudaMemcpy is timed beside it. Then every GPU of
+// the host copies at once: `all_gpus_bw` per GPU and `host_bw`, the host's aggregate, each saying
+// how many GPUs ran.
+#include "kernels/host_copies.hpp"
+
 #include <algorithm>
 #include <cstring>
 #include <memory>
 #include <optional>
 
-#include "bench/core/probe.hpp"
 #include "bench/core/rank_agreement.hpp"
 #include "bench/core/stats.hpp"
 #include "bench/cuda/cuda_memory.hpp"
@@ -21,7 +23,6 @@
 #include "kernels/device_verification.hpp"
 #include "kernels/gated_timer.hpp"
 #include "kernels/gpu_options.hpp"
-#include "kernels/gpu_probe_runs.hpp"
 #include "kernels/kernels.cuh"
 #include "kernels/random_pattern.hpp"
 #include "results/units.hpp"
@@ -32,20 +33,6 @@ namespace {
 constexpr std::uint64_t kDefaultSize = std::uint64_t{256} << 20;
 constexpr std::uint64_t kSeedHost = 0x6832'6431;
 constexpr std::uint64_t kSeedDevice = 0x6432'6831;
-
-enum class Direction { h2d, d2h, both };
-
-const char* probe_id(Direction direction) {
-  switch (direction) {
-    case Direction::h2d:
-      return "gpu.h2d";
-    case Direction::d2h:
-      return "gpu.d2h";
-    case Direction::both:
-      return "gpu.bidir";
-  }
-  return "gpu.?";
-}
 
 void fill_host(std::uint64_t* data, std::size_t count, std::uint64_t seed) {
   for (std::size_t i = 0; i < count; ++i) data[i] = pattern_value(seed, i);
@@ -68,7 +55,7 @@ std::vector<double> plain_samples_s(const RunOptions& options, void* dst, const 
 // near the GPU (first touch puts it on the GPU's NUMA node), device buffers, an upload and a
 // download stream.
 struct CopySet {
-  CopySet(int ordinal_, const GpuLabel& label_, Direction direction_, std::uint64_t size,
+  CopySet(int ordinal_, const GpuLabel& label_, CopyDirection direction_, std::uint64_t size,
           const std::filesystem::path& sysfs_root)
       : ordinal(ordinal_), label(label_), direction(direction_) {
     count = size / sizeof(std::uint64_t);
@@ -91,8 +78,8 @@ struct CopySet {
     FABCHECK_CUDA(cudaStreamSynchronize(up->get()));
   }
 
-  bool uploads() const { return direction != Direction::d2h; }
-  bool downloads() const { return direction != Direction::h2d; }
+  bool uploads() const { return direction != CopyDirection::d2h; }
+  bool downloads() const { return direction != CopyDirection::h2d; }
   double moved() const { return static_cast<double>(bytes) * (uploads() && downloads() ? 2 : 1); }
 
   Lane lane() const {
@@ -129,7 +116,7 @@ struct CopySet {
 
   int ordinal;
   GpuLabel label;
-  Direction direction;
+  CopyDirection direction;
   std::size_t count = 0;
   std::size_t bytes = 0;
   std::string affinity;
@@ -146,9 +133,8 @@ Measurement with_context(Measurement m, const CopySet& set, int concurrent_gpus)
 }
 
 // `bw` (and `plain_memcpy_bw` one way) of one GPU while no other GPU of its host copies.
-void measure_alone(const CopySet& set, std::uint64_t size, const RunOptions& options,
-                   MeasurementSink& sink) {
-  const char* probe = probe_id(set.direction);
+void measure_alone(const char* probe, const CopySet& set, std::uint64_t size,
+                   const RunOptions& options, MeasurementSink& sink) {
   ScopedDevice device(set.ordinal);
   GatedTimer timer;
   const auto samples =
@@ -157,7 +143,7 @@ void measure_alone(const CopySet& set, std::uint64_t size, const RunOptions& opt
                          set, 1));
   std::uint64_t wrong = set.wrong();
 
-  if (set.direction != Direction::both) {
+  if (set.direction != CopyDirection::both) {
     std::vector<double> plain;
     if (set.uploads()) {
       FABCHECK_CUDA(cudaMemsetAsync(set.device_dst.get(), 0, set.bytes, set.up->get()));
@@ -198,12 +184,12 @@ std::size_t host_index(const World& world) {
 
 // Every GPU of every host at once, ranks aligned per sample: `all_gpus_bw` per GPU and, on the
 // root, `host_bw` per host (the sum over its GPUs).
-void measure_all_at_once(RunContext& context, MeasurementSink& sink, Direction direction,
-                         const std::vector<int>& ordinals, const std::vector<GpuLabel>& labels,
+void measure_all_at_once(RunContext& context, MeasurementSink& sink, const char* probe,
+                         CopyDirection direction, const std::vector<int>& ordinals,
+                         const std::vector<GpuLabel>& labels,
                          const std::vector<double>& gpus_per_host, std::uint64_t size) {
   World& world = context.world;
   const RunOptions& options = context.options;
-  const char* probe = probe_id(direction);
   const int on_my_host = static_cast<int>(gpus_per_host[host_index(world)]);
   const std::string step = std::string(probe) + " " + format_bytes(size) + " on every GPU at once";
 
@@ -277,10 +263,12 @@ void measure_all_at_once(RunContext& context, MeasurementSink& sink, Direction d
   }
 }
 
-void run_host_copies(RunContext& context, MeasurementSink& sink, Direction direction) {
+}  // namespace
+
+void run_host_copies(RunContext& context, MeasurementSink& sink, const char* probe,
+                     CopyDirection direction) {
   World& world = context.world;
   const auto sizes = copy_sizes(context.options, {kDefaultSize});
-  const char* probe = probe_id(direction);
   std::vector<int> ordinals;
   std::vector<GpuLabel> labels;
   run_on_every_rank(world, std::string(probe) + ": choosing the GPUs", [&] {
@@ -302,7 +290,7 @@ void run_host_copies(RunContext& context, MeasurementSink& sink, Direction direc
               world.mark_progress();
               const CopySet set(ordinals[i], labels[i], direction, size,
                                 context.options.sysfs_root);
-              measure_alone(set, size, context.options, sink);
+              measure_alone(probe, set, size, context.options, sink);
             }
           }
         });
@@ -314,22 +302,8 @@ void run_host_copies(RunContext& context, MeasurementSink& sink, Direction direc
   world.sum_in_place(gpus_per_host);
   if (*std::max_element(gpus_per_host.begin(), gpus_per_host.end()) < 2) return;
   for (std::uint64_t size : sizes) {
-    measure_all_at_once(context, sink, direction, ordinals, labels, gpus_per_host, size);
+    measure_all_at_once(context, sink, probe, direction, ordinals, labels, gpus_per_host, size);
   }
-}
-
-}  // namespace
-
-void run_gpu_h2d(RunContext& context, MeasurementSink& sink) {
-  run_host_copies(context, sink, Direction::h2d);
-}
-
-void run_gpu_d2h(RunContext& context, MeasurementSink& sink) {
-  run_host_copies(context, sink, Direction::d2h);
-}
-
-void run_gpu_bidir(RunContext& context, MeasurementSink& sink) {
-  run_host_copies(context, sink, Direction::both);
 }
 
 }  // namespace fabcheck

@@ -6,10 +6,10 @@
 
 #include <fmt/format.h>
 
+#include "bench/core/probe.hpp"
 #include "bench/core/run_processes.hpp"
 #include "bench/sys/cpu_list.hpp"
 #include "host/host_cpu.hpp"
-#include "host/probes.hpp"
 
 namespace fabcheck {
 namespace {

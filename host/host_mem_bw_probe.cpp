@@ -6,8 +6,8 @@
 #include <fstream>
 #include <string>
 
+#include "bench/core/probe.hpp"
 #include "host/memory_bandwidth.hpp"
-#include "host/probes.hpp"
 #include "results/units.hpp"
 
 namespace fabcheck {

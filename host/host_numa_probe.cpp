@@ -3,8 +3,8 @@
 #include <cstdlib>
 
 #include "bench/core/plan_estimate.hpp"
+#include "bench/core/probe.hpp"
 #include "host/numa_binding.hpp"
-#include "host/probes.hpp"
 
 namespace fabcheck {
 namespace {

@@ -8,9 +8,9 @@
 #include <ctime>
 
 #include "bench/core/plan_estimate.hpp"
+#include "bench/core/probe.hpp"
 #include "bench/sys/child_process.hpp"
 #include "host/kernel_log_scan.hpp"
-#include "host/probes.hpp"
 #include "results/line_input.hpp"
 
 namespace fabcheck {

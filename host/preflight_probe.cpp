@@ -1,6 +1,8 @@
 // node.preflight: first in every plan; is this node fit to be measured (GPUs idle and set up, the
 // fabric manager up where NVSwitches are, no memory repair pending) and which versions it runs.
 // What makes it unfit is a FAIL finding, and the runner waives the heavy probes with the reason.
+#include "host/preflight_probe.hpp"
+
 #include <set>
 
 #include "bench/core/plan_estimate.hpp"
@@ -9,7 +11,6 @@
 #include "host/gpu_preflight.hpp"
 #include "host/node_versions.hpp"
 #include "host/preflight.hpp"
-#include "host/probes.hpp"
 
 namespace fabcheck {
 namespace {
@@ -147,5 +148,7 @@ class PreflightProbe final : public Probe {
 std::unique_ptr<Probe> make_preflight_probe(std::function<const NvmlSession&()> nvml) {
   return std::make_unique<PreflightProbe>(std::move(nvml));
 }
+
+std::unique_ptr<Probe> make_preflight_probe() { return make_preflight_probe(process_nvml); }
 
 }  // namespace fabcheck

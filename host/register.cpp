@@ -1,7 +1,9 @@
-// Registers the node.* and host.* probes and their judges.
+// Registers the node.* and host.* probes listed in probes.def (a file each: preflight_probe.cpp,
+// kernel_log_probe.cpp, ...) and their judges.
 #include "host/register.hpp"
 
 #include <functional>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,9 +13,13 @@
 #include "host/memory_bandwidth.hpp"
 #include "host/numa_binding.hpp"
 #include "host/preflight.hpp"
-#include "host/probes.hpp"
 
 namespace fabcheck {
+
+#define FABCHECK_PROBE(factory) std::unique_ptr<Probe> factory();
+#include "host/probes.def"
+#undef FABCHECK_PROBE
+
 namespace {
 
 // A judge with no [node] keys that reads `reads` of the run's measurements.
@@ -32,11 +38,9 @@ Judge judge_of(std::string name, JudgeScope scope,
 }  // namespace
 
 void register_host_probes(Registry& registry) {
-  registry.add(make_preflight_probe());
-  registry.add(make_kernel_log_probe());
-  registry.add(make_host_cpu_probe());
-  registry.add(make_host_numa_probe());
-  registry.add(make_host_mem_bw_probe());
+#define FABCHECK_PROBE(factory) registry.add(factory());
+#include "host/probes.def"
+#undef FABCHECK_PROBE
   // Each judge reads its own probe's records only (and "versions" only that record of
   // node.preflight): tests/unit/cli/judge_reads_test.cpp holds them to it.
   using Records = std::vector<Measurement>;

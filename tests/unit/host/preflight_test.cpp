@@ -13,7 +13,7 @@
 #include "bench/core/world.hpp"
 #include "host/gpu_preflight.hpp"
 #include "host/preflight.hpp"
-#include "host/probes.hpp"
+#include "host/preflight_probe.hpp"
 #include "tests/doubles/fake_nvml.hpp"
 #include "tests/doubles/temp_dir.hpp"
 

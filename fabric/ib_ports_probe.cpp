@@ -24,7 +24,9 @@ class IbPortsProbe : public Probe {
                .estimate = fixed_estimate(0.2, "reads sysfs and libibverbs"),
                .budget_priority = BudgetPriority::essential,
                .plans = {{"gate"}, {"acceptance"}, {"sweep"}},
-               .plan_stage = plan_stage::links}) {}
+               .plan_stage = plan_stage::links,
+               // The fabric judge names a port below its rate or its siblings.
+               .peers = {.compared = false}}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;
     std::vector<SysfsProblem> problems;

@@ -26,7 +26,9 @@ class PcieLinksProbe : public Probe {
                .estimate = fixed_estimate(0.2, "reads sysfs"),
                .budget_priority = BudgetPriority::essential,
                .plans = {{"gate"}, {"acceptance"}, {"sweep"}},
-               .plan_stage = plan_stage::links}) {}
+               .plan_stage = plan_stage::links,
+               // The fabric judge names a link below its maximum or its siblings.
+               .peers = {.compared = false}}) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;  // one reading per host

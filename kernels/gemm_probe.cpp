@@ -272,7 +272,9 @@ std::unique_ptr<Probe> make_gpu_gemm_probe() {
        .metrics = gemm_metrics(),
        .options = gemm_options(),
        .estimate = estimate_gemm,
-       .body = FABCHECK_GPU_BODY(run_gemm)});
+       .body = FABCHECK_GPU_BODY(run_gemm),
+       // The GPU judge names the slow GPU of a node (gpu_judgement.hpp).
+       .peers = {.within_node_by_family_judge = {"bf16_tflops", "tf32_tflops", "sm_clock_mhz"}}});
 }
 
 }  // namespace fabcheck

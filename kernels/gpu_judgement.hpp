@@ -42,8 +42,9 @@ GpuJudgementPolicy gpu_policy_from(const Profile& profile);
 std::vector<Finding> judge_gpu_node(const GpuNodeRecord& node,
                                     const GpuJudgementPolicy& policy = {});
 
-// The (probe, metric) figures whose slow GPU judge_gpu_node names among the node's GPUs, so the
-// generic peer judge (results/peer_judge.hpp) leaves their within-node comparison to it.
+// The (probe, metric) figures whose slow GPU judge_gpu_node names among the node's GPUs. Their
+// probes declare the same (ProbeInfo::peers, which the generic peer judge is set up from, so it
+// leaves their within-node comparison to this judge); tests/unit/kernels holds the two equal.
 std::vector<std::pair<std::string, std::string>> gpu_figures_judged_among_peers();
 
 // For the runner, on the root, after every probe ran: groups the run's measurements by host and

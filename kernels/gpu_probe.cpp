@@ -22,7 +22,8 @@ ProbeInfo info_of(const GpuProbeSpec& spec) {
           .options = spec.options,
           .estimate = spec.estimate,
           .plans = spec.plans,
-          .plan_stage = plan_stage::gpu};
+          .plan_stage = plan_stage::gpu,
+          .peers = spec.peers};
 }
 
 class GpuProbe final : public Probe {

@@ -37,6 +37,7 @@ struct GpuProbeSpec {
   std::function<ProbeEstimate(const RunOptions&, const JobShape&)> estimate{};  // none: default
   GpuProbeBody body = nullptr;                   // FABCHECK_GPU_BODY(run_x)
   std::vector<PlanPlace> plans{{"acceptance"}};  // the built-in plans it is part of
+  PeerComparison peers{};                        // ProbeInfo::peers
 };
 
 std::unique_ptr<Probe> make_gpu_probe(GpuProbeSpec spec);

@@ -96,7 +96,9 @@ std::unique_ptr<Probe> make_gpu_hbm_bw_probe() {
            "device memory bandwidth (bytes read + written): SM copy, STREAM triad, cudaMemcpy D2D",
        .metrics = {higher_better("copy_bw", "GB/s"), higher_better("triad_bw", "GB/s"),
                    higher_better("memcpy_bw", "GB/s"), wrong_elements()},
-       .body = FABCHECK_GPU_BODY(run_hbm_bw)});
+       .body = FABCHECK_GPU_BODY(run_hbm_bw),
+       // The GPU judge names the slow GPU of a node (gpu_judgement.hpp).
+       .peers = {.within_node_by_family_judge = {"copy_bw", "triad_bw"}}});
 }
 
 }  // namespace fabcheck

@@ -29,11 +29,13 @@ struct PeerJudgeOptions {
   // Tiers for the findings' notes (may be null).
   const Profile* profile = nullptr;
   OutlierPolicy policy;  // the worse side is set per metric
+  // Both sets come from the probes' own declarations (ProbeInfo::peers), gathered by the CLI
+  // (bench/cli/peer_settings.hpp); empty here, so every figure is compared.
   // (probe, metric) whose within-node comparison a family judge makes itself (the GPU judge's
   // slow-GPU rule); they are still compared across nodes.
-  std::set<std::pair<std::string, std::string>> judged_within_node_elsewhere;
-  // Probes left alone entirely (node-pair localisation of coll.node_pairs is its own judge's).
-  std::set<std::string> excluded_probes{"fabric.ib_ports", "fabric.pcie_links", "coll.node_pairs"};
+  std::set<std::pair<std::string, std::string>> judged_within_node_elsewhere{};
+  // Probes left alone entirely (a family judge names their outliers, or they have no peers).
+  std::set<std::string> excluded_probes{};
   // A node whose pairs are outliers at least this often (and in at least two pairs) is named
   // itself instead of each of its pairs; so is one end of rails (a host's HCA) instead of its
   // partners' rails.

@@ -57,6 +57,8 @@ class ContentionProbe final : public LocalPatternProbe {
                                               format_bytes(storage.ckpt_size));
                 },
             .plans = {{"acceptance"}},
+            // Each rank's figure is its share of the shared system, no property of its node.
+            .peers = {.compared = false},
         }) {}
 
  protected:

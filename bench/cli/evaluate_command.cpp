@@ -194,7 +194,7 @@ FleetEvaluation evaluate_runs(const std::vector<std::string>& dirs, const std::s
     return reads_figure(per_host, probe, metric) || reads_figure(across, probe, metric);
   };
   const MetricCatalog catalog = registry.catalog();
-  options.peers = peer_judge_options(catalog);
+  options.peers = peer_judge_options(registry, catalog);
   options.threads = std::max(1u, threads);
   return evaluate_fleet(run_dirs, options);
 }

@@ -1,32 +1,33 @@
-// The peer judge's settings in this binary, and its whole-run judge for the runner.
+// The peer judge's settings in this binary, from the probes' own declarations, and its whole-run
+// judge for the runner.
 #include "bench/cli/peer_settings.hpp"
 
 #include <memory>
 
-#include "kernels/gpu_judgement.hpp"
-
 namespace fabcheck {
 
-PeerJudgeOptions peer_judge_options(const MetricCatalog& catalog) {
+PeerJudgeOptions peer_judge_options(const Registry& registry, const MetricCatalog& catalog) {
   PeerJudgeOptions options;
   options.catalog = &catalog;
-  for (const auto& figure : gpu_figures_judged_among_peers()) {
-    options.judged_within_node_elsewhere.insert(figure);
+  for (const Probe* probe : registry.all()) {
+    const PeerComparison& peers = probe->info().peers;
+    if (!peers.compared) options.excluded_probes.insert(probe->id());
+    for (const std::string& metric : peers.within_node_by_family_judge) {
+      options.judged_within_node_elsewhere.insert({probe->id(), metric});
+    }
   }
-  // Ranks writing and reading one shared path at once: each rank's figure is its share of the
-  // shared system (striping, who started first), not a property of its node, so it has no peers.
-  // Measured: four ranks of a healthy simulated cluster on one disk read 0.11 to 0.51 GB/s.
-  for (const char* shared : {"storage.ckpt_write", "storage.ckpt_read", "storage.contention"})
-    options.excluded_probes.insert(shared);
   return options;
 }
 
 Judge make_peer_judge(const Registry& registry) {
   auto catalog = std::make_shared<const MetricCatalog>(registry.catalog());
+  // What the probes registered so far declare, read once: the judge keeps its own copy.
+  auto declared = std::make_shared<const PeerJudgeOptions>(peer_judge_options(registry, *catalog));
   Judge judge;
   judge.name = "peers";
-  judge.judge = [catalog](const std::vector<Measurement>& measurements, const Profile& profile) {
-    PeerJudgeOptions options = peer_judge_options(*catalog);
+  judge.judge = [catalog, declared](const std::vector<Measurement>& measurements,
+                                    const Profile& profile) {
+    PeerJudgeOptions options = *declared;
     options.profile = &profile;
     return judge_peer_measurements(measurements, options);
   };

@@ -1,5 +1,6 @@
-// How the generic peer judge is set up in this binary: the metric catalog, and the figures a family
-// judge compares among a node's peers itself (the GPU judge's slow GPU).
+// How the generic peer judge is set up in this binary: the metric catalog, and what the registered
+// probes declare of their peers (ProbeInfo::peers: probes not compared, figures a family judge
+// compares among a node's GPUs itself).
 #pragma once
 
 #include "bench/core/registry.hpp"
@@ -8,7 +9,7 @@
 namespace fabcheck {
 
 // `catalog` must outlive the options.
-PeerJudgeOptions peer_judge_options(const MetricCatalog& catalog);
+PeerJudgeOptions peer_judge_options(const Registry& registry, const MetricCatalog& catalog);
 
 // The runner's whole-run judge of peers (GPUs of a node, nodes of a multi-host run, node pairs),
 // over the registry's probes as registered so far.

@@ -160,7 +160,9 @@ class NodePairsProbe final : public Probe {
                .estimate = estimate_node_pairs,
                .budget_priority = BudgetPriority::high,
                .plans = {{"acceptance"}, {"sweep"}, {"quick"}},
-               .plan_stage = plan_stage::node_pairs}) {}
+               .plan_stage = plan_stage::node_pairs,
+               // Its own judge localises a slow pair to a node or a link (pair_localisation.hpp).
+               .peers = {.compared = false}}) {}
 
   Applicability applies(const World& world, const RunOptions& /*options*/) const override {
     const auto hosts = world.distinct_hosts();

@@ -143,6 +143,19 @@ struct PlanPlace {
 enum class ProbeScope { rank, host, world };
 const char* to_string(ProbeScope scope);
 
+// Whether the generic peer judge (results/peer_judge.hpp) compares the probe's figures with their
+// peers' (GPUs, HCAs and GPU pairs of a node; each node against the other nodes; node pairs), and
+// what it leaves to a family judge. The CLI gathers these from the registry into PeerJudgeOptions.
+struct PeerComparison {
+  // false: none of its figures is compared with peers, because its family judge names the outlier
+  // itself (a link against its siblings and the profile, node pairs' own localisation) or because
+  // the figure is no property of a node (each rank's share of one shared system).
+  bool compared = true;
+  // Metrics whose comparison among one node's GPUs a family judge makes itself (the GPU judge's
+  // slow GPU); the peer judge still compares them across nodes.
+  std::vector<std::string> within_node_by_family_judge{};
+};
+
 // Everything a probe declares about itself, in its own file; the registry derives the rest (the
 // waiver, `fabcheck list`, option validation, the storage footprint) from it.
 struct ProbeInfo {
@@ -174,6 +187,7 @@ struct ProbeInfo {
   // The built-in plans it is part of (bench/core/plan.hpp) and where it runs in them.
   std::vector<PlanPlace> plans{};
   int plan_stage = plan_stage::last;
+  PeerComparison peers{};
 };
 
 class Probe {

@@ -192,7 +192,7 @@ void BM_JudgePeers(benchmark::State& state) {
   FleetStore store;
   for (const fs::path& run : find_run_dirs({fleet_dir(1024).string()})) read_run_dir(run, store);
   const MetricCatalog catalog = registry().catalog();
-  const PeerJudgeOptions options = peer_judge_options(catalog);
+  const PeerJudgeOptions options = peer_judge_options(registry(), catalog);
   std::size_t findings = 0;
   for (auto _ : state) findings = judge_peers(store, options).size();
   state.counters["measurements"] = static_cast<double>(store.rows.size());

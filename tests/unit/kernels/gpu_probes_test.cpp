@@ -2,12 +2,15 @@
 // reason where there is no GPU (the profiles for GPU nodes: tests/unit/cli/gpu_profiles_test.cpp).
 #include <gtest/gtest.h>
 
+#include <set>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 #include "bench/cuda/cuda_availability.hpp"
 #include "bench/sys/config_error.hpp"
 #include "bench/sys/nvml_library.hpp"
+#include "kernels/gpu_judgement.hpp"
 #include "kernels/register.hpp"
 #include "results/profile.hpp"
 
@@ -92,6 +95,27 @@ TEST(GpuProbes, DeclareTheirNeedsScopeWeightOptionsAndEstimate) {
   const ProbeEstimate gemm = registry.find("gpu.gemm")->info().estimate(options, JobShape{});
   EXPECT_DOUBLE_EQ(gemm.seconds, 306);  // cuBLAS start-up 2 s + bf16 burn + tf32
   EXPECT_EQ(gemm.knobs, "bf16 300 s + tf32 4 s");
+}
+
+// The figures whose slow GPU the GPU judge names among a node's GPUs are exactly those the gpu.*
+// probes declare it compares (ProbeInfo::peers), which the generic peer judge then leaves to it;
+// every gpu.* figure is compared with its peers otherwise.
+TEST(GpuProbes, DeclareTheFiguresTheGpuJudgeComparesWithinANode) {
+  Registry registry;
+  register_kernel_probes(registry);
+  const MetricCatalog catalog = registry.catalog();
+  std::set<std::pair<std::string, std::string>> declared;
+  for (Probe* probe : registry.all()) {
+    EXPECT_TRUE(probe->info().peers.compared) << probe->id();
+    for (const std::string& metric : probe->info().peers.within_node_by_family_judge) {
+      EXPECT_TRUE(catalog.at(probe->id()).count(metric)) << probe->id() << " has no " << metric;
+      declared.insert({probe->id(), metric});
+    }
+  }
+  const auto judged = gpu_figures_judged_among_peers();
+  EXPECT_EQ(declared,
+            (std::set<std::pair<std::string, std::string>>(judged.begin(), judged.end())));
+  EXPECT_EQ(declared.size(), 5u);
 }
 
 #if !defined(FABCHECK_HAVE_CUDA)

@@ -121,7 +121,14 @@ TEST(PeerJudge, LeavesCountsStatesAndExcludedFiguresAlone) {
     sweep.push_back(figure("fabric.pcie_links", "gpu_link_width", "count", "n",
                            "0000:1" + std::to_string(h) + ":00.0", h == 2 ? 8 : 16));
   }
-  EXPECT_TRUE(judge(sweep).empty());  // the fabric judge's siblings rule names them instead
+  // As fabric.ib_ports and fabric.pcie_links declare (ProbeInfo::peers): the fabric judge's
+  // siblings rule names them instead.
+  const MetricCatalog fabric_catalog = catalog();
+  PeerJudgeOptions fabric_excluded;
+  fabric_excluded.catalog = &fabric_catalog;
+  fabric_excluded.excluded_probes = {"fabric.ib_ports", "fabric.pcie_links"};
+  EXPECT_TRUE(judge_peer_measurements(sweep, fabric_excluded).empty());
+  EXPECT_FALSE(judge(sweep).empty());  // the exclusion is what leaves the slow port alone
   // A figure a family judges among the node's GPUs itself is compared across nodes only.
   std::vector<Measurement> gemm;
   for (int g = 0; g < 8; ++g) {

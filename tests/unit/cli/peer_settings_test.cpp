@@ -1,0 +1,35 @@
+// The binary's peer judge is set up from what its probes declare (ProbeInfo::peers), for the runner
+// and `fabcheck evaluate` alike: the probes it leaves alone, and the figures the GPU judge compares
+// among a node's GPUs itself.
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+#include <utility>
+
+#include "bench/cli/peer_settings.hpp"
+#include "kernels/gpu_judgement.hpp"
+#include "tests/synthetic/every_probe_registry.hpp"
+
+namespace fabcheck {
+namespace {
+
+TEST(PeerSettings, TakenFromTheProbesOwnDeclarations) {
+  const Registry& registry = synthetic::every_probe_registry();
+  const MetricCatalog catalog = registry.catalog();
+  const PeerJudgeOptions options = peer_judge_options(registry, catalog);
+  EXPECT_EQ(options.catalog, &catalog);
+  // Links and node pairs: their family judges name the outlier; shared storage: each rank's
+  // figure is its share of one system.
+  EXPECT_EQ(
+      options.excluded_probes,
+      (std::set<std::string>{"coll.node_pairs", "fabric.ib_ports", "fabric.pcie_links",
+                             "storage.ckpt_read", "storage.ckpt_write", "storage.contention"}));
+  const auto gpu = gpu_figures_judged_among_peers();
+  EXPECT_EQ(options.judged_within_node_elsewhere,
+            (std::set<std::pair<std::string, std::string>>(gpu.begin(), gpu.end())));
+  EXPECT_EQ(options.judged_within_node_elsewhere.size(), 5u);
+}
+
+}  // namespace
+}  // namespace fabcheck

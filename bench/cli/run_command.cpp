@@ -24,20 +24,11 @@
 #include "bench/cuda/cuda_availability.hpp"
 #include "bench/sys/config_error.hpp"
 #include "bench/sys/input_path.hpp"
+#include "bench/sys/launcher.hpp"
 #include "storage/path_validation.hpp"
 
 namespace fabcheck {
 namespace {
-
-// Ranks of this job on this host, from the launcher (Open MPI, MPICH, Slurm); 1 when unknown.
-int launcher_local_size() {
-  for (const char* name :
-       {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"}) {
-    if (const char* value = std::getenv(name); value && *value)
-      return std::max(1, std::atoi(value));
-  }
-  return 1;
-}
 
 // Refuses collective sizes whose buffers cannot fit (memory_plan.hpp), before anything starts.
 void plan_memory(const RunRequest& request) {

@@ -1,8 +1,6 @@
 // Runner: probe loop, gathering, evaluation, events to the reporters, verdict.
 #include "bench/core/runner.hpp"
 
-#include <unistd.h>
-
 #include <fmt/format.h>
 
 #include <algorithm>
@@ -18,6 +16,7 @@
 #include "bench/core/rank_status.hpp"
 #include "bench/core/run_dir_reporters.hpp"
 #include "bench/sys/config_error.hpp"
+#include "bench/sys/procfs.hpp"
 #include "bench/sys/timer.hpp"
 #include "results/evaluator.hpp"
 #include "results/node_verdicts.hpp"
@@ -88,25 +87,6 @@ constexpr const char* kInProgress = kRunInProgress;
 constexpr const char* kFailureRemedy =
     "check the ranks and hosts named (process stopped or killed, GPU or NIC stuck, host frozen, "
     "network partition), then rerun; raise --timeout only if the probe is just slow";
-
-// Seconds since this process started (/proc/self/stat starttime against /proc/uptime); 0 when
-// they cannot be read.
-double process_age_s() {
-  std::ifstream stat("/proc/self/stat");
-  std::string text((std::istreambuf_iterator<char>(stat)), std::istreambuf_iterator<char>());
-  const auto close = text.rfind(')');  // the command name may hold spaces
-  if (close == std::string::npos) return 0;
-  std::istringstream fields(text.substr(close + 2));
-  std::string field;
-  for (int i = 3; i < 22 && fields >> field; ++i) {
-  }
-  unsigned long long start_ticks = 0;
-  double uptime = 0;
-  if (!(fields >> start_ticks) || !(std::ifstream("/proc/uptime") >> uptime)) return 0;
-  const long ticks = ::sysconf(_SC_CLK_TCK);
-  if (ticks <= 0) return 0;
-  return std::max(0.0, uptime - static_cast<double>(start_ticks) / static_cast<double>(ticks));
-}
 
 // summary.json's incomplete_reason, "" when null.
 std::string incomplete_reason_of(const nlohmann::json& summary) {

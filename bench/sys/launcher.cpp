@@ -1,13 +1,24 @@
-// The launcher's variables: rank, size and job from the environment, local ranks from host names.
+// The launcher's variables: rank, size and job from the environment, the job's processes on this
+// host, local ranks from host names.
 #include "bench/sys/launcher.hpp"
 
 #include <algorithm>
 #include <cstdlib>
 
+#include "bench/sys/procfs.hpp"
+
 namespace fabcheck {
+namespace {
+
+// Where each launcher puts a process's rank (Open MPI, PMIx, MPICH's Hydra, Slurm), in the order
+// they are asked. Where several are set they hold the same number (Open MPI sets both of its own).
+constexpr const char* kRankVariables[] = {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK",
+                                          "SLURM_PROCID"};
+
+}  // namespace
 
 int launcher_rank() {
-  for (const char* name : {"OMPI_COMM_WORLD_RANK", "PMIX_RANK", "PMI_RANK", "SLURM_PROCID"}) {
+  for (const char* name : kRankVariables) {
     if (const char* value = std::getenv(name); value && *value) return std::atoi(value);
   }
   return 0;
@@ -15,6 +26,15 @@ int launcher_rank() {
 
 int launcher_size() {
   for (const char* name : {"OMPI_COMM_WORLD_SIZE", "PMIX_SIZE", "PMI_SIZE", "SLURM_NTASKS"}) {
+    if (const char* value = std::getenv(name); value && *value)
+      return std::max(1, std::atoi(value));
+  }
+  return 1;
+}
+
+int launcher_local_size() {
+  for (const char* name :
+       {"OMPI_COMM_WORLD_LOCAL_SIZE", "MPI_LOCALNRANKS", "SLURM_NTASKS_PER_NODE"}) {
     if (const char* value = std::getenv(name); value && *value)
       return std::max(1, std::atoi(value));
   }
@@ -39,10 +59,21 @@ std::string launcher_job_of(const std::string& environment) {
 }
 
 std::string launcher_rank_of(const std::string& environment) {
-  for (const char* name : {"PMIX_RANK", "OMPI_COMM_WORLD_RANK", "SLURM_PROCID"}) {
+  for (const char* name : kRankVariables) {
     if (auto value = environment_value(environment, name); !value.empty()) return value;
   }
   return "";
+}
+
+std::vector<JobProcess> job_processes_on_this_host(const std::string& job) {
+  std::vector<JobProcess> processes;
+  if (job.empty()) return processes;
+  for (const pid_t pid : process_ids()) {
+    const std::string environment = process_environment(pid);
+    if (environment.empty() || launcher_job_of(environment) != job) continue;
+    processes.push_back({pid, launcher_rank_of(environment)});
+  }
+  return processes;
 }
 
 std::pair<int, int> local_rank_of(const std::vector<std::string>& hosts, int rank) {

@@ -14,13 +14,17 @@
 #include "bench/coll/mpi_call_plan.hpp"
 #include "bench/coll/nccl_backend.hpp"
 #include "bench/coll/node_pairs.hpp"
+#include "bench/core/budget_fit.hpp"
 #include "bench/core/console_reporter.hpp"
 #include "bench/core/history_reporter.hpp"
 #include "bench/core/json_lines_reporter.hpp"
 #include "bench/core/plan.hpp"
 #include "bench/core/plan_estimate.hpp"
+#include "bench/core/plan_text.hpp"
+#include "bench/core/planning_world.hpp"
 #include "bench/core/runner.hpp"
 #include "bench/core/size_range.hpp"
+#include "bench/core/trimmed_plan.hpp"
 #include "bench/cuda/cuda_availability.hpp"
 #include "bench/sys/config_error.hpp"
 #include "bench/sys/input_path.hpp"
@@ -259,9 +263,8 @@ int run_command(const RunArgs& args, const Registry& registry, int argc, char** 
   // Every rank runs the root's trimmed plan, even where its own estimate differed (another
   // backend, another number of ranks on its host).
   if (args.budget_s) {
-    const std::string plan = world->broadcast_from_root(
-        world->is_root() ? encode_trimmed_options(request.options, request.probes) : std::string());
-    apply_trimmed_options(plan, request.options, request.probes, untrimmed);
+    const auto plan = world->broadcast_value(trimmed_plan_of(request.options, request.probes));
+    apply_trimmed_plan(plan, request.options, request.probes, untrimmed);
   }
   runner = std::make_unique<Runner>(std::move(request));
   const int exit_code = runner->execute(*world);

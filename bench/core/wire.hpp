@@ -2,14 +2,17 @@
 // Every rank runs the same binary, so numbers travel in native layout; a reader never reads past
 // its input and throws WireError on a short or malformed one.
 //
-// Built in: arithmetic types and enums, std::string, std::vector, std::pair, std::optional. A
+// Built in: arithmetic types and enums, std::string, std::vector, std::array, std::map, std::pair,
+// std::optional. A
 // struct joins by declaring, next to it (found by argument-dependent lookup):
 //   void wire_write(WireWriter& out, const HostFacts& value);
 //   void wire_read(WireReader& in, HostFacts& value);
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <cstring>
+#include <map>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -88,6 +91,15 @@ void wire_write(WireWriter& out, const std::optional<T>& value);
 template <typename T>
 void wire_read(WireReader& in, std::optional<T>& value);
 
+template <typename T, std::size_t N>
+void wire_write(WireWriter& out, const std::array<T, N>& values);
+template <typename T, std::size_t N>
+void wire_read(WireReader& in, std::array<T, N>& values);
+template <typename K, typename V>
+void wire_write(WireWriter& out, const std::map<K, V>& values);
+template <typename K, typename V>
+void wire_read(WireReader& in, std::map<K, V>& values);
+
 template <typename T>
 void wire_write(WireWriter& out, const std::vector<T>& values) {
   const std::uint64_t size = values.size();
@@ -105,6 +117,45 @@ void wire_read(WireReader& in, std::vector<T>& values) {
   values.clear();
   values.resize(size);
   for (auto& value : values) wire_read(in, value);
+}
+
+// A fixed number of elements: no count (both ends know it).
+template <typename T, std::size_t N>
+void wire_write(WireWriter& out, const std::array<T, N>& values) {
+  for (const auto& value : values) wire_write(out, value);
+}
+template <typename T, std::size_t N>
+void wire_read(WireReader& in, std::array<T, N>& values) {
+  for (auto& value : values) wire_read(in, value);
+}
+
+// Its entries in key order, as pairs; a key sent twice is malformed.
+template <typename K, typename V>
+void wire_write(WireWriter& out, const std::map<K, V>& values) {
+  const std::uint64_t size = values.size();
+  out.bytes(&size, sizeof(size));
+  for (const auto& [key, value] : values) {
+    wire_write(out, key);
+    wire_write(out, value);
+  }
+}
+template <typename K, typename V>
+void wire_read(WireReader& in, std::map<K, V>& values) {
+  std::uint64_t size = 0;
+  in.bytes(&size, sizeof(size));
+  if (size > in.remaining()) {
+    throw WireError("typed data between ranks: a map of " + std::to_string(size) +
+                    " entries with " + std::to_string(in.remaining()) + " bytes left");
+  }
+  values.clear();
+  for (std::uint64_t i = 0; i < size; ++i) {
+    K key{};
+    V value{};
+    wire_read(in, key);
+    wire_read(in, value);
+    if (!values.emplace(std::move(key), std::move(value)).second)
+      throw WireError("typed data between ranks: a map with a key twice");
+  }
 }
 
 template <typename A, typename B>

@@ -7,8 +7,11 @@
 
 #include "bench/coll/coll_probes.hpp"
 #include "bench/coll/engine.hpp"
+#include "bench/core/budget_fit.hpp"
 #include "bench/core/plan_estimate.hpp"
+#include "bench/core/plan_text.hpp"
 #include "bench/core/registry.hpp"
+#include "bench/core/trimmed_plan.hpp"
 
 namespace fabcheck {
 namespace {
@@ -218,7 +221,10 @@ TEST(BudgetFitTest, EveryRankAppliesTheRootsTrimmedPlan) {
   ASSERT_EQ(fit.probes.size(), 1U);
   RunOptions mine = plan_options();
   std::vector<Probe*> probes = plan;
-  apply_trimmed_options(encode_trimmed_options(fit.options, fit.probes), mine, probes, plan);
+  // As it crosses ranks: the root's plan, encoded, decoded on another rank.
+  const auto sent = wire_decode<TrimmedPlan>(wire_encode(trimmed_plan_of(fit.options, fit.probes)),
+                                             "the root's plan");
+  apply_trimmed_plan(sent, mine, probes, plan);
   EXPECT_EQ(mine.iters, fit.options.iters);
   EXPECT_EQ(mine.extra, fit.options.extra);
   EXPECT_EQ(probes, fit.probes);

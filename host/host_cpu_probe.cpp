@@ -2,8 +2,6 @@
 // window (--opt host.cpu.window_s, default 2); this job's ranks (told by pid) are not "others".
 #include <sched.h>
 
-#include <sstream>
-
 #include <fmt/format.h>
 
 #include "bench/core/probe.hpp"
@@ -29,17 +27,11 @@ std::string this_process_cpus() {
 // and the union of the CPUs they may run on (each rank is usually bound to a few).
 void job_on_this_host(World& world, HostCpuSampling& how) {
   for (unsigned pid : run_pids_on_this_host(world)) how.job_pids.insert(static_cast<int>(pid));
-  std::string all;
-  for (std::size_t rank = 0; const std::string& cpus : world.gather_to_root(this_process_cpus())) {
-    all += world.hosts()[rank++] + " " + cpus + "\n";
-  }
-  all = world.broadcast_from_root(all);
+  const auto every_rank = world.all_gather_values(this_process_cpus());
   std::set<int> cpus;
-  std::istringstream lines(all);
-  std::string host, list;
-  while (lines >> host >> list) {
-    if (host != world.host()) continue;
-    if (auto parsed = parse_cpu_list(list)) cpus.insert(parsed->begin(), parsed->end());
+  for (std::size_t rank = 0; rank < every_rank.size(); ++rank) {
+    if (world.hosts()[rank] != world.host()) continue;
+    if (auto parsed = parse_cpu_list(every_rank[rank])) cpus.insert(parsed->begin(), parsed->end());
   }
   how.job_cpus.assign(cpus.begin(), cpus.end());
 }

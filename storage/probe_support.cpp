@@ -55,7 +55,7 @@ std::string shared_run_id(World& world) {
     mine = utc_timestamp_compact() + "-" + world.host() + "-" + std::to_string(::getpid()) + "-" +
            suffix;
   }
-  return world.broadcast_from_root(mine);
+  return world.broadcast_value(mine);
 }
 
 SharedScratch open_shared_scratch(World& world, const fs::path& path, const std::string& name) {

@@ -81,18 +81,10 @@ void NcclCollectiveBackend::choose_members(const std::string& cuda_visible_devic
 // Every rank learns every rank's GPU (bus id) and refuses together when two ranks of a host chose
 // the same one: NCCL would refuse it at init, after a wait, with a less helpful message.
 void NcclCollectiveBackend::refuse_shared_gpus(const std::string& cuda_visible_devices) {
-  const std::string mine = members_.front().identity.bus_id + "\t" + cuda_visible_devices;
-  std::string all;
-  for (const auto& entry : world_.gather_to_root(mine)) all += entry + "\n";
-  all = world_.broadcast_from_root(all);
   std::vector<RankGpu> gpus;
-  std::size_t start = 0;
-  while (start < all.size()) {
-    const std::size_t end = all.find('\n', start);
-    const std::string line = all.substr(start, end - start);
-    const std::size_t tab = line.find('\t');
-    gpus.push_back({line.substr(0, tab), tab == std::string::npos ? "" : line.substr(tab + 1)});
-    start = end + 1;
+  for (auto& [bus_id, visible] : world_.all_gather_values(
+           std::make_pair(members_.front().identity.bus_id, cuda_visible_devices))) {
+    gpus.push_back({std::move(bus_id), std::move(visible)});
   }
   const std::string problem = duplicate_gpu_problem(world_.hosts(), gpus);
   if (!problem.empty()) throw ConfigError(problem);

@@ -1,5 +1,5 @@
-// The 128-byte ncclUniqueId as hex text, and its exchange through the World so every rank of a
-// communicator starts from the same id.
+// The 128-byte ncclUniqueId and its exchange through the World (typed, as wire.hpp sends an array
+// of bytes) so every rank of a communicator starts from the same id.
 #pragma once
 
 #include <array>
@@ -13,11 +13,6 @@ namespace fabcheck {
 
 inline constexpr std::size_t kNcclUniqueIdBytes = 128;  // NCCL_UNIQUE_ID_BYTES
 using NcclUniqueIdBytes = std::array<std::uint8_t, kNcclUniqueIdBytes>;
-
-// Lowercase hex, two characters a byte.
-std::string encode_unique_id(const NcclUniqueIdBytes& id);
-// Throws NcclError naming the text when it is not 256 hex characters.
-NcclUniqueIdBytes decode_unique_id(const std::string& hex);
 
 // The root calls `make_id` and broadcasts it; every rank returns the root's id.
 NcclUniqueIdBytes exchange_unique_id(World& world,

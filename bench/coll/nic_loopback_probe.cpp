@@ -93,19 +93,18 @@ class NicLoopbackProbe final : public Probe {
       problem = proof_ ? proof_(nccl_log_dir(context.run_dir), id(), world.host())
                        : "this build cannot read NCCL logs, so the NIC path cannot be shown";
     }
-    const auto problems = world.gather_to_root(world.host() + "\n" + problem);
-    for (const auto& entry : problems) {
-      const auto newline = entry.find('\n');
-      if (newline == std::string::npos || newline + 1 >= entry.size()) continue;
+    const auto problems = world.gather_values(std::make_pair(world.host(), problem));
+    for (const auto& [host, host_problem] : problems) {
+      if (host_problem.empty()) continue;
       Measurement m;
       m.probe = id();
       m.metric = "busbw";
       m.unit = "GB/s";
-      m.host = entry.substr(0, newline);
+      m.host = host;
       m.rank = -1;
       m.subject = "nccl-log";
       m.status = MeasurementStatus::error;
-      m.message = entry.substr(newline + 1);
+      m.message = host_problem;
       sink.emit(std::move(m));
     }
   }

@@ -58,7 +58,7 @@ class MpiWorld final : public MpiCommWorld {
       wait_for_watch_state(status);
       endpoint = status.watch_endpoint.load();
     }
-    endpoint = broadcast_from_root(endpoint);
+    endpoint = broadcast_value(endpoint);
     if (!is_root() && watched && !endpoint.empty()) {
       status.watch_endpoint.store(endpoint);
       wait_for_watch_state(status);
@@ -71,7 +71,7 @@ class MpiWorld final : public MpiCommWorld {
           endpoint.empty() && !is_root() ? "rank 0 has no watchdog" : status.watch_problem.load();
       if (problem.empty()) problem = "its sentinel did not answer";
     }
-    const auto problems = gather_to_root(problem);
+    const auto problems = gather_values(problem);
     std::string report;
     for (std::size_t r = 0; r < problems.size(); ++r) {
       if (!problems[r].empty())

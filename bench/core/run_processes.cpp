@@ -26,24 +26,12 @@ std::vector<unsigned> own_pid_aliases(const std::filesystem::path& proc_root) {
 }
 
 std::set<unsigned> run_pids_on_this_host(World& world, const std::vector<unsigned>& mine_pids) {
-  std::string mine;
-  for (unsigned pid : mine_pids) mine += std::to_string(pid) + " ";
-  // Every rank's line, "host pid pid ...", to every rank.
-  std::string all;
-  for (std::size_t rank = 0; const auto& entry : world.gather_to_root(mine)) {
-    all += world.hosts()[rank++] + " " + entry + "\n";
-  }
-  all = world.broadcast_from_root(all);
+  // Every rank's pids, on every rank; the ones of ranks on this host kept.
+  const auto every_rank = world.all_gather_values(mine_pids);
   std::set<unsigned> pids;
-  std::istringstream lines(all);
-  std::string line;
-  while (std::getline(lines, line)) {
-    std::istringstream fields(line);
-    std::string host;
-    fields >> host;
-    if (host != world.host()) continue;
-    unsigned pid = 0;
-    while (fields >> pid) pids.insert(pid);
+  for (std::size_t rank = 0; rank < every_rank.size(); ++rank) {
+    if (world.hosts()[rank] == world.host())
+      pids.insert(every_rank[rank].begin(), every_rank[rank].end());
   }
   pids.insert(mine_pids.begin(), mine_pids.end());
   return pids;

@@ -85,11 +85,12 @@ TEST(ThreadWorldDouble, CollectivesCombineAcrossRanks) {
     world.sum_in_place(sums);
     EXPECT_EQ(values, (std::vector<double>{3.0, 1.0}));
     EXPECT_EQ(sums, (std::vector<double>{6.0, 4.0}));
-    const auto gathered = world.gather_to_root("r" + std::to_string(world.rank()));
+    const auto gathered = world.gather_values("r" + std::to_string(world.rank()));
     if (world.is_root()) {
       EXPECT_EQ(gathered, (std::vector<std::string>{"r0", "r1", "r2", "r3"}));
     }
-    EXPECT_EQ(world.broadcast_from_root(world.is_root() ? "root says" : "ignored"), "root says");
+    EXPECT_EQ(world.broadcast_value(std::string(world.is_root() ? "root says" : "ignored")),
+              "root says");
   });
   for (const auto& error : errors) EXPECT_EQ(error, "");
 }

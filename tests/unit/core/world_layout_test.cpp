@@ -25,7 +25,7 @@ TEST(SingleWorld, IsOneRankOnThisHost) {
   std::vector<double> values{1, 2};
   world->max_in_place(values);
   EXPECT_EQ(values, (std::vector<double>{1, 2}));
-  EXPECT_EQ(world->gather_to_root("x"), std::vector<std::string>{"x"});
+  EXPECT_EQ(world->gather_values(std::string("x")), std::vector<std::string>{"x"});
   EXPECT_EQ(world->describe_rank(0), "rank 0 (" + local_hostname() + ")");
 }
 

@@ -22,6 +22,7 @@
 #include "bench/core/plan_estimate.hpp"
 #include "bench/core/plan_text.hpp"
 #include "bench/core/planning_world.hpp"
+#include "bench/core/run_directory.hpp"
 #include "bench/core/runner.hpp"
 #include "bench/core/size_range.hpp"
 #include "bench/core/trimmed_plan.hpp"
@@ -185,47 +186,52 @@ JobShape job_shape(const RunArgs& args, const RunRequest& request) {
   return job;
 }
 
-// Estimates the plan, trims it to --budget, and prints it on the first rank (exit 2 on a budget
-// that is not a positive number). The request's options and probes become the trimmed ones.
-void plan_the_run(const RunArgs& args, const Registry& registry, RunRequest& request) {
+// The plan before the run: the job as the launcher describes it, each probe's estimate, and the
+// budget's trimming when --budget asks.
+struct PlannedRun {
+  JobShape job;
+  PlanEstimate estimate;
+  std::optional<BudgetFit> fit;
+};
+
+// Estimates the plan and trims it to --budget (exit 2 on a budget that is not a positive number).
+// The request's options and probes become the trimmed ones.
+PlannedRun plan_the_run(const RunArgs& args, const Registry& registry, RunRequest& request) {
   if (args.budget_s)
     check_cli_number("--budget", *args.budget_s, 0, kMaxTimeout_s, /*min_exclusive=*/true);
-  const JobShape job = job_shape(args, request);
-  const auto world = make_planning_world(job);
+  PlannedRun planned;
+  planned.job = job_shape(args, request);
+  const auto world = make_planning_world(planned.job);
   const WaiverCheck waived = [&world](const Probe& probe, const RunOptions& options) {
     const Applicability here = applicability_of(probe, *world, options);
     return here.applies ? std::string() : here.reason;
   };
-  std::optional<BudgetFit> fit;
-  PlanEstimate plan;
   if (args.budget_s) {
-    fit = fit_to_budget(request.probes, request.options, job, *args.budget_s, waived);
+    auto& fit = planned.fit.emplace(
+        fit_to_budget(request.probes, request.options, planned.job, *args.budget_s, waived));
     // Trimmed values follow the options' rules (a failure here is a bug in the trimming).
-    registry.validate_options(fit->options.extra, "--budget");
-    check_probe_options(fit->probes, fit->options);
-    request.options = fit->options;
-    request.probes = fit->probes;
-    plan = fit->trimmed;
+    registry.validate_options(fit.options.extra, "--budget");
+    check_probe_options(fit.probes, fit.options);
+    request.options = fit.options;
+    request.probes = fit.probes;
+    planned.estimate = fit.trimmed;
   } else {
-    plan = estimate_plan(request.probes, request.options, job, waived);
+    planned.estimate = estimate_plan(request.probes, request.options, planned.job, waived);
   }
-  request.estimate = plan_estimate_json(plan, fit ? &*fit : nullptr);
-  for (const PlannedProbe& probe : plan.probes) request.estimated_s.push_back(probe.seconds);
-  // Printed before the first probe, except where stdout is JSON lines of the run's events or
-  // --quiet asked for the verdict alone; --dry-run prints it whatever (as one JSON line with
-  // --json).
-  if (launcher_rank() != 0 || (!args.dry_run && (args.json || args.quiet))) return;
-  const std::string name = request.plan_name.empty() ? "--probes" : request.plan_name;
-  if (args.json) {
-    nlohmann::json line = request.estimate;
-    line["kind"] = "plan";
-    line["plan"] = name;
-    std::puts(line.dump().c_str());
-  } else {
-    std::fputs(format_plan(name, job, plan, fit ? &*fit : nullptr).c_str(), stdout);
-    std::fputs("\n", stdout);
-  }
-  std::fflush(stdout);
+  const BudgetFit* fit = planned.fit ? &*planned.fit : nullptr;
+  request.estimate = plan_estimate_json(planned.estimate, fit);
+  for (const PlannedProbe& probe : planned.estimate.probes)
+    request.estimated_s.push_back(probe.seconds);
+  return planned;
+}
+
+// Where the run is shown: JSON lines of its events, or the console.
+std::unique_ptr<Reporter> make_display(const RunArgs& args) {
+  if (args.json) return make_json_lines_reporter(stdout);
+  ConsoleOptions console;
+  console.quiet = args.quiet;
+  console.progress = progress_style_for(stderr);
+  return make_console_reporter(console);
 }
 
 }  // namespace
@@ -233,25 +239,26 @@ void plan_the_run(const RunArgs& args, const Registry& registry, RunRequest& req
 int run_command(const RunArgs& args, const Registry& registry, int argc, char** argv) {
   RunRequest request;
   std::vector<Probe*> untrimmed;
+  PlannedRun planned;
   try {
     request = build_request(args, registry);
     untrimmed = request.probes;
-    plan_the_run(args, registry, request);
+    planned = plan_the_run(args, registry, request);
   } catch (const ConfigError& error) {
     report_usage_error(error.what());
     return 2;
   }
+  request.reporters.push_back(make_display(args));
+  // The plan, before the first probe, on the first rank: the console leaves it out with --quiet,
+  // JSON lines print it only as the whole output of --dry-run.
+  if (launcher_rank() == 0) {
+    const RunPlan plan{request.plan_name.empty() ? "--probes" : request.plan_name, &planned.job,
+                       &planned.estimate, planned.fit ? &*planned.fit : nullptr, args.dry_run};
+    for (auto& reporter : request.reporters) reporter->plan(plan);
+  }
   // The plan alone: no MPI, no run directory, nothing on the storage paths.
   if (args.dry_run) return 0;
   request.command_line = joined_command_line(argc, argv);
-  if (args.json) {
-    request.reporters.push_back(make_json_lines_reporter(stdout));
-  } else {
-    ConsoleOptions console;
-    console.quiet = args.quiet;
-    console.progress = progress_style_for(stderr);
-    request.reporters.push_back(make_console_reporter(console));
-  }
   if (!args.history.empty()) {
     request.reporters.push_back(make_history_reporter(args.history, args.json ? stderr : stdout));
   }
@@ -266,8 +273,9 @@ int run_command(const RunArgs& args, const Registry& registry, int argc, char** 
     const auto plan = world->broadcast_value(trimmed_plan_of(request.options, request.probes));
     apply_trimmed_plan(plan, request.options, request.probes, untrimmed);
   }
+  RunDirectory directory = make_run_directory(*world, request.out_dir);
   runner = std::make_unique<Runner>(std::move(request));
-  const int exit_code = runner->execute(*world);
+  const int exit_code = runner->execute(*world, std::move(directory));
   world.reset();
   return exit_code;
 }

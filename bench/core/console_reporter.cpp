@@ -10,6 +10,7 @@
 #include <cmath>
 
 #include "bench/core/measurement_table.hpp"
+#include "bench/core/plan_text.hpp"
 #include "results/units.hpp"
 
 namespace fabcheck {
@@ -70,6 +71,18 @@ class ConsoleReporter final : public Reporter {
   explicit ConsoleReporter(ConsoleOptions options) : o_(std::move(options)) {
     if (!o_.clock) o_.clock = monotonic_s;
     if (o_.quiet) o_.progress = ProgressStyle::none;
+  }
+
+  // Before the run, unless --quiet asked for the verdict alone; with --dry-run whatever.
+  void plan(const RunPlan& plan) override {
+    if (o_.quiet && !plan.alone) return;
+    out(format_plan(plan.name, *plan.job, *plan.estimate, plan.fit) + "\n");
+  }
+
+  void problem(const RunProblem& problem) override {
+    clear_progress();
+    std::fputs(problem_line(problem).c_str(), o_.err);
+    std::fflush(o_.err);
   }
 
   void run_started(const RunStart& run) override {

@@ -1,8 +1,9 @@
-// The console: what a person watching a run reads. On stdout the header, each probe's notes and
-// table (the probe's own console_table, else the generic one) and its findings that need
+// The console: what a person watching a run reads. On stdout the plan, the header, each probe's
+// notes and table (the probe's own console_table, else the generic one) and its findings that need
 // attention, and at the end the findings grouped by severity (subject first), the verdict, where
 // the results are and where the time went. On stderr the progress (probe i of n, size, elapsed,
-// estimated remaining): redrawn in place on a terminal, plain lines otherwise.
+// estimated remaining): redrawn in place on a terminal, plain lines otherwise; and the rank's
+// problems, one line each.
 #pragma once
 
 #include <cstdio>
@@ -25,7 +26,7 @@ enum class ProgressStyle {
 struct ConsoleOptions {
   std::FILE* out = stdout;
   std::FILE* err = stderr;
-  bool quiet = false;  // only the verdict line (no header, tables, findings or progress)
+  bool quiet = false;  // only the verdict line (no plan, header, tables, findings or progress)
   ProgressStyle progress = ProgressStyle::none;
   double line_interval_s = 5;               // lines: the most one size line per this long
   double redraw_interval_s = 0.1;           // in_place: the most one redraw per this long

@@ -1,6 +1,7 @@
 // The JSON-lines reporter: each event one line, flushed as it comes.
 #include "bench/core/json_lines_reporter.hpp"
 
+#include "bench/core/plan_text.hpp"
 #include "results/record_json.hpp"
 
 namespace fabcheck {
@@ -8,7 +9,21 @@ namespace {
 
 class JsonLinesReporter final : public Reporter {
  public:
-  explicit JsonLinesReporter(std::FILE* out) : out_(out) {}
+  JsonLinesReporter(std::FILE* out, std::FILE* err) : out_(out), err_(err) {}
+
+  // Only as the whole output of --dry-run: a run's stdout is its events.
+  void plan(const RunPlan& plan) override {
+    if (!plan.alone) return;
+    nlohmann::json line = plan_estimate_json(*plan.estimate, plan.fit);
+    line["kind"] = "plan";
+    line["plan"] = plan.name;
+    write(line);
+  }
+
+  void problem(const RunProblem& problem) override {
+    std::fputs(problem_line(problem).c_str(), err_);
+    std::fflush(err_);
+  }
 
   void run_started(const RunStart& run) override {
     nlohmann::json probes = nlohmann::json::array();
@@ -99,12 +114,13 @@ class JsonLinesReporter final : public Reporter {
   }
 
   std::FILE* out_;
+  std::FILE* err_;
 };
 
 }  // namespace
 
-std::unique_ptr<Reporter> make_json_lines_reporter(std::FILE* out) {
-  return std::make_unique<JsonLinesReporter>(out);
+std::unique_ptr<Reporter> make_json_lines_reporter(std::FILE* out, std::FILE* err) {
+  return std::make_unique<JsonLinesReporter>(out, err);
 }
 
 }  // namespace fabcheck

@@ -18,12 +18,12 @@ class MpiCommWorld : public World {
   void barrier() override;
   void max_in_place(std::vector<double>& values) override;
   void sum_in_place(std::vector<double>& values) override;
-  std::vector<std::string> gather_to_root(const std::string& mine) override;
-  std::string broadcast_from_root(const std::string& value) override;
   std::unique_ptr<World> split(int color, int key) override;
 
  protected:
   MpiCommWorld() = default;
+  std::vector<std::string> gather_to_root(const std::string& mine) override;
+  std::string broadcast_from_root(const std::string& value) override;
   // Takes `comm` (freed by release() or the destructor) and learns every rank's host name.
   void adopt_with_host_names(MPI_Comm comm);
   // Takes `comm` whose ranks have the given hosts (a sub-world knows them from its parent).

@@ -1,5 +1,7 @@
-// Reporter: one output of a run (the console, JSON lines, a file of the run directory). The runner
-// hands every reporter the same events, on the root only, in this order:
+// Reporter: one output of a run (the console, JSON lines, a file of the run directory). The
+// command hands the reporters the plan first (`plan`, on the first rank, before anything starts;
+// alone with --dry-run). The runner then hands every reporter the same events, on the root only,
+// in this order:
 //   run_started, summary (in progress)
 //   for each probe: probe_started; note and progress while it runs (the root's own, as they come);
 //     note (the other ranks'), measurements (every rank's, gathered; none when waived), finding
@@ -9,6 +11,9 @@
 // An interrupt or a failure elsewhere may end the run early: then the signal thread sends finding
 // (the ERROR, when something failed), summary (final) and run_finished with last_words set, never
 // at the same time as another event, and the process exits.
+// `problem` comes on every rank, whenever that rank has one (a probe threw there; on the root also
+// results it cannot write, a run that cannot start): on a rank other than the root it is the only
+// event its reporters hear.
 // A reporter that cannot write its file throws ResultsWriteError: the run ends after the probe in
 // flight and is marked incomplete; any other output problem is the reporter's to report.
 #pragma once
@@ -26,6 +31,35 @@
 #include "results/verdict.hpp"
 
 namespace fabcheck {
+
+struct BudgetFit;
+struct PlanEstimate;
+
+// The plan before anything runs: each probe's estimate, what will be waived, the budget's trimming.
+struct RunPlan {
+  std::string name;  // the plan's, "--probes" for a selection
+  const JobShape* job = nullptr;
+  const PlanEstimate* estimate = nullptr;
+  const BudgetFit* fit = nullptr;  // --budget's trimming; null without one
+  bool alone = false;              // --dry-run: the plan is all the command prints
+};
+
+enum class ProblemKind {
+  probe_failed,         // a probe threw on this rank (its ERROR measurement says it too)
+  results_not_written,  // a file of the run directory: the run ends after the probe in flight
+  run_not_started,      // the run directory (or the run's start) failed: exit code 2
+};
+
+// What a rank could not do, in one line for a person ("rank 1 (node-b): coll.all_reduce: ...").
+struct RunProblem {
+  ProblemKind kind = ProblemKind::probe_failed;
+  std::string text;
+};
+
+// The line a person reads on the rank's stderr: "fabcheck: <text>\n".
+inline std::string problem_line(const RunProblem& problem) {
+  return "fabcheck: " + problem.text + "\n";
+}
 
 struct RunStart {
   std::string plan;  // "" for --probes
@@ -72,6 +106,8 @@ struct RunEnd {
 class Reporter {
  public:
   virtual ~Reporter() = default;
+  virtual void plan(const RunPlan& /*plan*/) {}
+  virtual void problem(const RunProblem& /*problem*/) {}
   virtual void run_started(const RunStart& /*run*/) {}
   virtual void probe_started(const ProbeStart& /*probe*/) {}
   // What a probe says about how it runs (backend and ranks, a round of node pairs); one or more

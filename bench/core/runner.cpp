@@ -3,84 +3,28 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
 #include <chrono>
-#include <fstream>
-#include <functional>
 #include <iterator>
 #include <map>
 #include <new>
 #include <sstream>
 
 #include "bench/core/interrupt.hpp"
+#include "bench/core/rank_results.hpp"
 #include "bench/core/rank_status.hpp"
+#include "bench/core/record_wire.hpp"
 #include "bench/core/run_dir_reporters.hpp"
-#include "bench/sys/config_error.hpp"
+#include "bench/core/run_summary.hpp"
 #include "bench/sys/procfs.hpp"
 #include "bench/sys/timer.hpp"
 #include "results/evaluator.hpp"
 #include "results/node_verdicts.hpp"
 #include "results/record_json.hpp"
-#include "results/units.hpp"
 #include "results/verdict.hpp"
 
 namespace fabcheck {
 
 namespace {
-
-// Stamps this rank's host, rank and the time on its own measurements and keeps them for gathering.
-// On the root, each figure and note goes to the reporters as it comes (progress); another rank's
-// notes travel with its measurements.
-class CollectingSink final : public MeasurementSink {
- public:
-  using Forward = std::function<void(const Measurement*, const std::string*)>;
-  CollectingSink(const World& world, Forward forward)
-      : world_(world), forward_(std::move(forward)) {}
-  void emit(Measurement measurement) override {
-    if (measurement.host.empty()) {
-      measurement.host = world_.host();
-      measurement.rank = world_.rank();
-    }
-    if (measurement.time_utc.empty()) measurement.time_utc = utc_timestamp();
-    if (forward_) forward_(&measurement, nullptr);
-    collected_.push_back(std::move(measurement));
-  }
-  void note(const std::string& text) override {
-    if (forward_) {
-      forward_(nullptr, &text);
-    } else {
-      notes_.push_back(text);
-    }
-  }
-  // This rank's measurements and notes, one JSON object a line, for the gather.
-  std::string encoded() const {
-    std::string text;
-    for (const auto& note : notes_) text += nlohmann::json{{"note", note}}.dump() + "\n";
-    for (const auto& m : collected_) text += to_json(m).dump() + "\n";
-    return text;
-  }
-
- private:
-  const World& world_;
-  Forward forward_;
-  std::vector<Measurement> collected_;
-  std::vector<std::string> notes_;
-};
-
-void decode(const std::string& text, int rank, std::vector<Measurement>& measurements,
-            std::vector<std::string>& notes) {
-  std::istringstream lines(text);
-  std::string line;
-  while (std::getline(lines, line)) {
-    if (line.empty()) continue;
-    auto json = nlohmann::json::parse(line);
-    if (json.contains("note")) {
-      notes.push_back(json["note"].get<std::string>());
-      continue;
-    }
-    measurements.push_back(measurement_from_json(json, "rank " + std::to_string(rank)));
-  }
-}
 
 constexpr double kWatchdogMargin_s = 15;
 constexpr const char* kInProgress = kRunInProgress;
@@ -88,46 +32,40 @@ constexpr const char* kFailureRemedy =
     "check the ranks and hosts named (process stopped or killed, GPU or NIC stuck, host frozen, "
     "network partition), then rerun; raise --timeout only if the probe is just slow";
 
-// summary.json's incomplete_reason, "" when null.
-std::string incomplete_reason_of(const nlohmann::json& summary) {
-  const auto reason = summary.find("incomplete_reason");
-  return reason != summary.end() && reason->is_string() ? reason->get<std::string>() : "";
+// The FAIL findings about each host, for gathering evidence there (a finding across several hosts
+// goes to each of them); hosts in name order.
+using EvidencePlan = std::map<std::string, std::vector<Finding>>;
+
+EvidencePlan evidence_plan(const std::vector<Finding>& findings) {
+  EvidencePlan by_host;
+  for (const Finding& finding : findings) {
+    if (finding.severity != Severity::fail || finding.host.empty()) continue;
+    std::stringstream hosts(finding.host);
+    std::string host;
+    while (std::getline(hosts, host, ',')) by_host[host].push_back(finding);
+  }
+  return by_host;
 }
 
 }  // namespace
 
 struct Runner::State {
   RunRequest request;
-  // The reporters and the lists below; the signal thread uses them too, and gives up when it
+  bool is_root = false;
+  std::filesystem::path run_dir;  // as every rank knows it
+  // The reporters and the record below; the signal thread uses them too, and gives up when it
   // cannot have them in time (the main thread is stuck in a write): the sentinel then writes
   // instead.
   std::timed_mutex mutex;
-  std::unique_ptr<RunWriter> writer;                 // the run directory, on the root
-  std::vector<std::unique_ptr<Reporter>> reporters;  // its files first, then the request's
-  std::vector<Measurement> measurements;             // the run's, every rank's (root)
-  std::vector<Finding> findings;                     // as written, remedies included (root)
-  ProbeStart in_flight;                              // the probe running now
-  std::string started_utc;
-  // Where the time went (summary.json "timing"): the process's age when the first probe began
-  // (MPI start-up, the world, the run directory), each probe, the whole-run judges, evidence on a
-  // FAIL, and writing run.h5 and the final summary.
-  double startup_s = 0;
-  double first_probe_at = 0;  // now_seconds() when the first probe began
-  std::vector<std::pair<std::string, double>> probe_seconds;
-  double judgement_s = 0;
-  double evidence_s = 0;
-  double writing_s = 0;
+  std::unique_ptr<RunWriter> writer;  // the run directory, on the root
+  // The root's: its files first, then the request's. Another rank's: the request's (problems).
+  std::vector<std::unique_ptr<Reporter>> reporters;
+  RunSummary summary;                     // the run as summary.json tells it (root)
+  std::vector<Measurement> measurements;  // the run's, every rank's (root)
+  ProbeStart in_flight;                   // the probe running now
   std::string current_probe;
-  std::vector<std::string> probes_run;
-  std::vector<std::pair<std::string, std::string>> probes_waived;
-  std::vector<std::pair<std::string, std::string>> probes_errored;
-  std::vector<std::string> hosts;
-  std::vector<std::string> evidence_hosts;               // hosts whose evidence/<host>/ was written
-  nlohmann::json host_ranks = nlohmann::json::object();  // host -> its ranks
-  int ranks = 0;
-  std::string incomplete_reason;  // why the run ended early; sticky once set
-  std::string stop_reason;        // results cannot be written: the run stops after this probe
-  NodeFitness fitness;            // this rank's node, as node.preflight found it
+  std::string stop_reason;  // results cannot be written: the run stops after this probe
+  NodeFitness fitness;      // this rank's node, as node.preflight found it
   std::unique_ptr<ScopedCleanup> last_words;  // last: unregistered before the rest goes
 };
 
@@ -143,22 +81,23 @@ void Runner::write_last_words() {
   if (!lock.try_lock_for(std::chrono::seconds(2)) || !s.writer) return;
   if (!rank_status().claim_last_words(RankStatus::by_rank)) return;
   const std::string reason = interruption_reason();
+  RunRecord& run = s.summary.run;
   if (interrupted_by_failure()) {
     Finding finding;
     finding.severity = Severity::error;
     finding.probe = s.current_probe;
     finding.message = reason;
     finding.remedy = kFailureRemedy;
-    s.findings.push_back(finding);
+    run.findings.push_back(finding);
     report([&](Reporter& r) { r.finding(finding); });
-    s.probes_errored.emplace_back(s.current_probe, reason);
+    run.probes_errored.emplace_back(s.current_probe, reason);
   }
   const nlohmann::json summary = write_summary(reason);
   RunEnd end;
-  end.verdict = verdict_of(s.findings, true);
+  end.verdict = verdict_of(run.findings, true);
   end.exit_code = 3;
   end.incomplete_reason = incomplete_reason_of(summary);
-  end.findings = &s.findings;
+  end.findings = &run.findings;
   end.summary = &summary;
   end.last_words = true;
   report([&](Reporter& r) { r.run_finished(end); });
@@ -167,105 +106,32 @@ void Runner::write_last_words() {
 template <typename Event>
 void Runner::report(Event&& event) {
   State& s = *state_;
+  if (!s.is_root) return;
   for (auto& reporter : s.reporters) {
     try {
       event(*reporter);
     } catch (const ResultsWriteError& error) {
       if (!s.stop_reason.empty()) continue;
       s.stop_reason = error.what();
-      std::fprintf(stderr, "fabcheck: %s; the run ends after this probe\n", error.what());
+      report_problem(ProblemKind::results_not_written,
+                     std::string(error.what()) + "; the run ends after this probe");
     }
   }
 }
 
-nlohmann::json Runner::timing_json() const {
-  // Caller holds the mutex.
-  const State& s = *state_;
-  nlohmann::json probes = nlohmann::json::array();
-  double probes_s = 0;
-  for (const auto& [id, seconds] : s.probe_seconds) {
-    probes.push_back({{"id", id}, {"seconds", seconds}});
-    probes_s += seconds;
-  }
-  const double since_first = s.first_probe_at > 0 ? now_seconds() - s.first_probe_at : 0;
-  return {{"wall_s", s.startup_s + since_first},
-          {"startup_s", s.startup_s},
-          {"probes_s", probes_s},
-          {"probes", probes},
-          {"judgement_s", s.judgement_s},
-          {"evidence_s", s.evidence_s},
-          {"writing_s", s.writing_s}};
+void Runner::report_problem(ProblemKind kind, std::string text) {
+  const RunProblem problem{kind, std::move(text)};
+  for (auto& reporter : state_->reporters) reporter->problem(problem);
 }
 
 nlohmann::json Runner::write_summary(const std::string& reason) {
-  // Caller holds the mutex. The first reason a run became incomplete (a timeout, a signal) sticks;
-  // "in progress" is a placeholder that any later summary replaces.
+  // Caller holds the mutex.
   State& s = *state_;
   if (!s.writer) return {};
-  if (s.incomplete_reason.empty() && !reason.empty() && reason != kInProgress)
-    s.incomplete_reason = reason;
-  const bool ended_early = !s.incomplete_reason.empty() || reason == kInProgress;
-  std::string incomplete_reason = s.incomplete_reason.empty() ? reason : s.incomplete_reason;
-  if (incomplete_reason.empty() && !s.probes_errored.empty()) {
-    const auto& [probe, message] = s.probes_errored.front();
-    incomplete_reason = probe + " errored: " + message;
-  }
-  nlohmann::json summary = summary_json(incomplete_reason, ended_early);
+  nlohmann::json summary = s.summary.json(reason);
   // A final summary (the end, a timeout, an interrupt): metrics.prom and junit.xml follow it.
   const bool final = reason != kInProgress;
   report([&](Reporter& r) { r.summary(summary, final); });
-  return summary;
-}
-
-nlohmann::json Runner::summary_json(const std::string& incomplete_reason, bool ended_early) const {
-  const State& s = *state_;
-  const auto& findings = s.findings;
-  const Verdict verdict = verdict_of(findings, !incomplete_reason.empty());
-  nlohmann::json counts;
-  for (Severity severity :
-       {Severity::pass, Severity::warn, Severity::fail, Severity::waived, Severity::error}) {
-    counts[to_string(severity)] = 0;
-  }
-  for (const auto& [severity, count] : count_by_severity(findings))
-    counts[to_string(severity)] = count;
-  nlohmann::json waived = nlohmann::json::array();
-  for (const auto& [id, why] : s.probes_waived) waived.push_back({{"id", id}, {"reason", why}});
-  nlohmann::json errored = nlohmann::json::array();
-  for (const auto& [id, message] : s.probes_errored)
-    errored.push_back({{"id", id}, {"message", message}});
-  nlohmann::json summary = {
-      {"schema_version", kSchemaVersion},
-      {"kind", "summary"},
-      {"fabcheck_version", s.request.versions.value("fabcheck", "")},
-      {"verdict", to_string(verdict)},
-      {"exit_code", ended_early ? 3 : exit_code_of(verdict)},
-      {"counts", counts},
-      {"probes", {{"run", s.probes_run}, {"waived", waived}, {"errored", errored}}},
-      {"hosts", s.hosts},
-      {"host_ranks", s.host_ranks},
-      {"ranks", s.ranks},
-      {"command_line", s.request.command_line},
-      {"plan", s.request.plan_name},
-      {"profile",
-       {{"name", s.request.profile.name},
-        {"path", s.request.profile.path},
-        {"reason", s.request.profile_reason}}},
-      {"started_utc", s.started_utc},
-      {"finished_utc", ended_early ? nlohmann::json() : nlohmann::json(utc_timestamp())},
-      {"incomplete_reason",
-       incomplete_reason.empty() ? nlohmann::json() : nlohmann::json(incomplete_reason)},
-      {"versions", s.request.versions},
-      {"environment", s.request.environment},
-      {"run_dir", s.writer->dir().string()},
-      {"timing", timing_json()},
-  };
-  if (!s.request.estimate.is_null()) summary["estimate"] = s.request.estimate;
-  if (!s.evidence_hosts.empty())
-    summary["evidence"] = {{"dir", "evidence"}, {"hosts", s.evidence_hosts}};
-  // Per node: its verdict, and the nodes a scheduler should drain or hold, with the reason.
-  const auto nodes = node_verdicts(findings, s.hosts, !incomplete_reason.empty());
-  summary.update(
-      node_answers_json(nodes, node_actions(nodes, findings, incomplete_reason), findings));
   return summary;
 }
 
@@ -275,8 +141,37 @@ void Runner::record(const Finding& finding) {
   State& s = *state_;
   Finding written = finding;
   written.remedy = remedy_with_operator_action(finding);
-  s.findings.push_back(written);
+  s.summary.run.findings.push_back(written);
   report([&](Reporter& r) { r.finding(written); });
+}
+
+// Every rank must agree: a probe that does not apply on one rank is waived on all. Returns why
+// ("" when it runs), the same on every rank.
+std::string Runner::waive_reason(World& world, Probe& probe) {
+  State& s = *state_;
+  Applicability mine = applicability_of(probe, world, s.request.options);
+  if (mine.applies && probe.heavy() && !s.fitness.fit()) {
+    std::string reasons;
+    for (const auto& reason : s.fitness.unfit_reasons)
+      reasons += (reasons.empty() ? "" : "; ") + reason;
+    mine = Applicability::waived("node not fit to be measured (node.preflight): " + reasons);
+  }
+  const auto verdicts = world.gather_values(mine.applies ? std::string() : mine.reason);
+  std::string waive_reason;
+  if (world.is_root()) {
+    std::map<std::string, std::vector<int>> ranks_by_reason;
+    for (std::size_t r = 0; r < verdicts.size(); ++r) {
+      if (!verdicts[r].empty()) ranks_by_reason[verdicts[r]].push_back(static_cast<int>(r));
+    }
+    for (const auto& [reason, ranks] : ranks_by_reason) {
+      std::string where = static_cast<int>(ranks.size()) == world.size()
+                              ? std::string()
+                              : fmt::format(" (on {} of {} ranks, first {})", ranks.size(),
+                                            world.size(), world.describe_rank(ranks.front()));
+      waive_reason += (waive_reason.empty() ? "" : "; ") + reason + where;
+    }
+  }
+  return world.broadcast_value(waive_reason);
 }
 
 void Runner::run_probe(World& world, Probe& probe) {
@@ -297,42 +192,19 @@ void Runner::run_probe(World& world, Probe& probe) {
   end.probe = &probe.info();
   end.index = s.in_flight.index;
   end.count = s.in_flight.count;
-  // Every rank must agree: a probe that does not apply on one rank is waived on all.
-  Applicability mine = applicability_of(probe, world, s.request.options);
-  if (mine.applies && probe.heavy() && !s.fitness.fit()) {
-    std::string reasons;
-    for (const auto& reason : s.fitness.unfit_reasons)
-      reasons += (reasons.empty() ? "" : "; ") + reason;
-    mine = Applicability::waived("node not fit to be measured (node.preflight): " + reasons);
-  }
-  const auto verdicts = world.gather_to_root(mine.applies ? std::string() : mine.reason);
-  std::string waive_reason;
-  if (world.is_root()) {
-    std::map<std::string, std::vector<int>> ranks_by_reason;
-    for (std::size_t r = 0; r < verdicts.size(); ++r) {
-      if (!verdicts[r].empty()) ranks_by_reason[verdicts[r]].push_back(static_cast<int>(r));
-    }
-    for (const auto& [reason, ranks] : ranks_by_reason) {
-      std::string where = static_cast<int>(ranks.size()) == world.size()
-                              ? std::string()
-                              : fmt::format(" (on {} of {} ranks, first {})", ranks.size(),
-                                            world.size(), world.describe_rank(ranks.front()));
-      waive_reason += (waive_reason.empty() ? "" : "; ") + reason + where;
-    }
-  }
-  waive_reason = world.broadcast_from_root(waive_reason);
-  if (!waive_reason.empty()) {
+  const std::string waived = waive_reason(world, probe);
+  if (!waived.empty()) {
     if (!world.is_root()) return;
     std::lock_guard lock(s.mutex);
     Finding finding;
     finding.severity = Severity::waived;
     finding.probe = id;
-    finding.message = id + " waived: " + waive_reason;
-    s.findings.push_back(finding);
+    finding.message = id + " waived: " + waived;
+    s.summary.run.findings.push_back(finding);
     report([&](Reporter& r) { r.finding(finding); });
-    s.probes_waived.emplace_back(id, waive_reason);
+    s.summary.run.probes_waived.emplace_back(id, waived);
     end.outcome = ProbeOutcome::waived;
-    end.reason = waive_reason;
+    end.reason = waived;
     end.seconds = now_seconds() - began;
     report([&](Reporter& r) { r.probe_finished(end); });
     write_summary(kInProgress);
@@ -351,7 +223,7 @@ void Runner::run_probe(World& world, Probe& probe) {
     };
   }
   CollectingSink sink(world, forward);
-  RunContext context{world, s.request.options, s.request.out_dir, &s.fitness};
+  RunContext context{world, s.request.options, s.run_dir, &s.fitness};
   // Error counters around a heavy probe, read once a host.
   const bool watch = probe.heavy() && world.local_rank() == 0 && !s.request.monitors.empty();
   const auto counters_before = watch ? read_counter_monitors(s.request.monitors, s.request.options)
@@ -369,29 +241,32 @@ void Runner::run_probe(World& world, Probe& probe) {
                                std::string(error.what()) + "); lower --sizes or its options"
                          : error.what();
     sink.emit(failed);
-    std::fprintf(stderr, "fabcheck: %s: %s: %s\n", world.describe_rank(world.rank()).c_str(),
-                 id.c_str(), failed.message.c_str());
+    std::lock_guard lock(s.mutex);
+    report_problem(ProblemKind::probe_failed,
+                   world.describe_rank(world.rank()) + ": " + id + ": " + failed.message);
   }
   if (watch) {
     emit_counter_growth(s.request.monitors, counters_before, s.request.options, id,
                         now_seconds() - started_s, sink);
   }
   world.checkpoint("gather results of " + id, 120);
-  const auto gathered = world.gather_to_root(sink.encoded());
+  const auto gathered = world.gather_values(sink.results());
   if (!world.is_root()) return;
 
   std::lock_guard lock(s.mutex);
-  s.probes_run.push_back(id);
+  RunRecord& run = s.summary.run;
+  run.probes_run.push_back(id);
   std::vector<Measurement> measurements;  // every rank's, in rank order
-  std::vector<std::string> notes;         // the other ranks' (the root's went out as they came)
-  for (std::size_t r = 0; r < gathered.size(); ++r)
-    decode(gathered[r], static_cast<int>(r), measurements, notes);
-  for (const auto& note : notes) report([&](Reporter& r) { r.note(s.in_flight, note); });
+  for (const RankResults& rank : gathered) {
+    // The other ranks' notes (the root's went out as they came).
+    for (const auto& note : rank.notes) report([&](Reporter& r) { r.note(s.in_flight, note); });
+    measurements.insert(measurements.end(), rank.measurements.begin(), rank.measurements.end());
+  }
   s.measurements.insert(s.measurements.end(), measurements.begin(), measurements.end());
   report([&](Reporter& r) { r.measurements(probe.info(), measurements); });
   for (const auto& measurement : measurements) {
     if (measurement.status == MeasurementStatus::error && end.outcome != ProbeOutcome::errored) {
-      s.probes_errored.emplace_back(id, measurement.message);
+      run.probes_errored.emplace_back(id, measurement.message);
       end.outcome = ProbeOutcome::errored;
       end.reason = measurement.message;
     }
@@ -409,114 +284,108 @@ void Runner::run_probe(World& world, Probe& probe) {
 
 void Runner::gather_evidence(World& world) {
   State& s = *state_;
-  // The root names the hosts to gather on, each with the FAIL findings about it (a finding across
-  // several hosts goes to each of them); every rank learns the list.
-  std::string plan;
+  // The root names the hosts to gather on, each with the FAIL findings about it; every rank learns
+  // the list.
+  EvidencePlan plan;
   if (world.is_root() && s.request.gather_evidence) {
     std::lock_guard lock(s.mutex);
-    nlohmann::json by_host = nlohmann::json::object();
-    for (const Finding& finding : s.findings) {
-      if (finding.severity != Severity::fail || finding.host.empty()) continue;
-      std::stringstream hosts(finding.host);
-      std::string host;
-      while (std::getline(hosts, host, ',')) by_host[host].push_back(to_json(finding));
-    }
-    if (!by_host.empty()) plan = by_host.dump();
+    plan = evidence_plan(s.summary.run.findings);
   }
-  plan = world.broadcast_from_root(plan);
+  plan = world.broadcast_value(plan);
   if (plan.empty()) return;
   world.checkpoint("gather evidence", s.request.evidence_limit_s + kWatchdogMargin_s);
-  const auto by_host = nlohmann::json::parse(plan);
-  nlohmann::json mine = nlohmann::json::array();
-  if (world.local_rank() == 0 && by_host.contains(world.host())) {
-    std::vector<Finding> failures;
-    for (const auto& json : by_host[world.host()])
-      failures.push_back(finding_from_json(json, "evidence plan"));
+  std::vector<EvidenceFile> mine;
+  if (const auto failures = plan.find(world.host());
+      world.local_rank() == 0 && failures != plan.end()) {
     try {
-      for (auto& file : s.request.gather_evidence(failures, s.request.out_dir))
-        mine.push_back({{"name", file.name}, {"text", file.text}});
+      mine = s.request.gather_evidence(failures->second, s.run_dir);
     } catch (const std::exception& error) {
-      mine.push_back(
-          {{"name", "index.txt"}, {"text", std::string("not gathered: ") + error.what()}});
+      mine = {EvidenceFile{"index.txt", std::string("not gathered: ") + error.what()}};
     }
   }
   world.checkpoint("gather evidence files", 120);
-  const auto gathered = world.gather_to_root(
-      mine.empty() ? std::string()
-                   : mine.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+  const auto gathered = world.gather_values(mine);
   if (!world.is_root()) return;
   std::lock_guard lock(s.mutex);
   for (std::size_t r = 0; r < gathered.size(); ++r) {
     if (gathered[r].empty()) continue;
+    // Text files, UTF-8: a stray byte of a kernel log is replaced, not written.
     std::vector<std::pair<std::string, std::string>> files;
-    for (const auto& file : nlohmann::json::parse(gathered[r]))
-      files.emplace_back(file.at("name").get<std::string>(), file.at("text").get<std::string>());
+    for (const auto& file : gathered[r]) files.emplace_back(file.name, valid_utf8(file.text));
     const std::string& host = world.hosts()[r];
     report([&](Reporter& reporter) { reporter.evidence(host, files); });
-    s.evidence_hosts.push_back(host);
+    s.summary.run.evidence_hosts.push_back(host);
   }
 }
 
-int Runner::execute(World& world) {
+// The root's run directory files as reporters, the run's record begun, run_started sent. False
+// (on every rank) when the directory was not made or the start failed: said as a problem.
+bool Runner::start(World& world, RunDirectory directory) {
   State& s = *state_;
-  // The root names and makes the run directory; every rank learns the name and whether that worked.
-  if (s.request.out_dir.empty() && world.is_root()) {
-    s.request.out_dir =
-        std::filesystem::path("fabcheck-results") / (utc_timestamp_compact() + "-" + world.host());
+  s.is_root = world.is_root();
+  s.run_dir = directory.path;
+  std::string failure = directory.failure;
+  {
+    std::lock_guard lock(s.mutex);
+    s.writer = std::move(directory.writer);
+    for (auto& reporter : s.request.reporters) s.reporters.push_back(std::move(reporter));
+    s.request.reporters.clear();
   }
-  s.request.out_dir = world.broadcast_from_root(s.request.out_dir.string());
-  std::string failure;
-  if (world.is_root()) {
-    try {
-      std::lock_guard lock(s.mutex);
-      s.writer = std::make_unique<RunWriter>(s.request.out_dir);
-      s.reporters = run_directory_reporters(*s.writer, s.request.prometheus_dir);
-      for (auto& reporter : s.request.reporters) s.reporters.push_back(std::move(reporter));
-      s.request.reporters.clear();
-      rank_status().run_dir.store(std::filesystem::absolute(s.request.out_dir).string());
-      s.started_utc = utc_timestamp();
-      s.hosts = world.distinct_hosts();
-      for (const auto& host : s.hosts) s.host_ranks[host] = nlohmann::json::array();
-      for (int r = 0; r < world.size(); ++r)
-        s.host_ranks[world.hosts()[static_cast<std::size_t>(r)]].push_back(r);
-      s.ranks = world.size();
-      RunStart start;
-      start.plan = s.request.plan_name;
-      for (const Probe* probe : s.request.probes) start.probes.push_back(&probe->info());
-      start.hosts = s.hosts;
-      start.ranks = s.ranks;
-      start.run_dir = s.request.out_dir;
-      start.profile = s.request.profile.name;
-      start.profile_reason = s.request.profile_reason;
-      start.version = s.request.versions.value("fabcheck", "");
-      start.estimated_s = s.request.estimated_s;
-      report([&](Reporter& r) { r.run_started(start); });
-      write_summary(kInProgress);
-    } catch (const std::exception& error) {
-      failure = error.what();
-    }
-  }
-  failure = world.broadcast_from_root(failure);
-  if (!failure.empty()) {
-    if (world.is_root()) std::fprintf(stderr, "fabcheck: %s\n", failure.c_str());
-    return 2;
-  }
-  s.last_words = std::make_unique<ScopedCleanup>([this] { write_last_words(); });
-
-  s.first_probe_at = now_seconds();
-  s.startup_s = process_age_s();
-  for (Probe* probe : s.request.probes) {
-    const double began = now_seconds();
-    run_probe(world, *probe);
-    std::string stop;
+  if (directory.made()) {
     if (world.is_root()) {
-      std::lock_guard lock(s.mutex);
-      s.probe_seconds.emplace_back(probe->id(), now_seconds() - began);
-      stop = s.stop_reason;
+      try {
+        std::lock_guard lock(s.mutex);
+        auto files = run_directory_reporters(*s.writer, s.request.prometheus_dir);
+        s.reporters.insert(s.reporters.begin(), std::make_move_iterator(files.begin()),
+                           std::make_move_iterator(files.end()));
+        rank_status().run_dir.store(std::filesystem::absolute(s.run_dir).string());
+        RunRecord& run = s.summary.run;
+        run.versions = s.request.versions;
+        run.environment = s.request.environment;
+        run.command_line = s.request.command_line;
+        run.plan_name = s.request.plan_name;
+        run.profile_name = s.request.profile.name;
+        run.profile_path = s.request.profile.path;
+        run.profile_reason = s.request.profile_reason;
+        run.estimate = s.request.estimate;
+        run.run_dir = s.writer->dir().string();
+        run.started_utc = utc_timestamp();
+        run.hosts = world.distinct_hosts();
+        for (const auto& host : run.hosts) run.host_ranks[host] = nlohmann::json::array();
+        for (int r = 0; r < world.size(); ++r)
+          run.host_ranks[world.hosts()[static_cast<std::size_t>(r)]].push_back(r);
+        run.ranks = world.size();
+        RunStart start;
+        start.plan = s.request.plan_name;
+        for (const Probe* probe : s.request.probes) start.probes.push_back(&probe->info());
+        start.hosts = run.hosts;
+        start.ranks = run.ranks;
+        start.run_dir = s.run_dir;
+        start.profile = s.request.profile.name;
+        start.profile_reason = s.request.profile_reason;
+        start.version = s.request.versions.value("fabcheck", "");
+        start.estimated_s = s.request.estimated_s;
+        report([&](Reporter& r) { r.run_started(start); });
+        write_summary(kInProgress);
+      } catch (const std::exception& error) {
+        failure = error.what();
+      }
     }
-    if (!world.broadcast_from_root(stop).empty()) break;
+    failure = world.broadcast_value(failure);
   }
+  if (failure.empty()) return true;
+  if (world.is_root()) {
+    std::lock_guard lock(s.mutex);
+    report_problem(ProblemKind::run_not_started, failure);
+  }
+  return false;
+}
 
+// The whole-run judges, evidence on a FAIL, the final summary and run_finished; returns the exit
+// code, the same on every rank.
+int Runner::finish(World& world) {
+  State& s = *state_;
+  RunRecord& run = s.summary.run;
   int exit_code = 0;
   if (world.is_root()) {
     std::lock_guard lock(s.mutex);
@@ -528,44 +397,57 @@ int Runner::execute(World& world) {
     }
     // Data verified element by element is judged too: one PASS per probe that found none wrong.
     for (const auto& finding : verification_passes(s.measurements)) record(finding);
-    s.judgement_s = judging.elapsed_s();
+    run.timing.judgement_s = judging.elapsed_s();
   }
   const Stopwatch evidence;
   gather_evidence(world);
   if (world.is_root()) {
     std::lock_guard lock(s.mutex);
-    s.evidence_s = evidence.elapsed_s();
+    run.timing.evidence_s = evidence.elapsed_s();
     const Stopwatch writing;
-    report([&](Reporter& r) { r.results_complete(s.measurements, s.findings); });
-    s.writing_s = writing.elapsed_s();
-    if (!s.stop_reason.empty() && s.incomplete_reason.empty())
-      s.incomplete_reason = "results not fully written: " + s.stop_reason;
-    // A run that judged nothing (an empty profile, sizes below one element, all waived) is not a
-    // pass: the summary, the verdict line and the exit code all say so.
-    if (s.incomplete_reason.empty() && s.probes_errored.empty() && !judged_anything(s.findings)) {
-      s.incomplete_reason =
-          "nothing was judged: no expectation of profile " + s.request.profile.name +
-          " matched a measurement" +
-          (s.probes_run.empty() ? std::string(" (no probe ran: all waived)") : std::string());
-    }
+    report([&](Reporter& r) { r.results_complete(s.measurements, run.findings); });
+    run.timing.writing_s = writing.elapsed_s();
+    s.summary.judge_completion(s.stop_reason);
     nlohmann::json summary = write_summary("");
-    if (!s.stop_reason.empty() && s.incomplete_reason.find(s.stop_reason) == std::string::npos) {
-      s.incomplete_reason = "results not fully written: " + s.stop_reason;
-      summary = write_summary("");  // the summary itself hit it: try once more, saying so
-    }
-    const bool ended_early = !s.incomplete_reason.empty();
-    exit_code = ended_early ? 3 : exit_code_of(verdict_of(s.findings));
+    // The summary itself hit a write error: try once more, saying so.
+    if (s.summary.take_late_write_error(s.stop_reason)) summary = write_summary("");
+    const bool ended_early = s.summary.ended_early();
+    exit_code = ended_early ? 3 : exit_code_of(verdict_of(run.findings));
     RunEnd end;
-    end.verdict = verdict_of(s.findings, ended_early);
+    end.verdict = verdict_of(run.findings, ended_early);
     end.exit_code = exit_code;
     // The summary's: a probe that errored makes the run incomplete too.
     end.incomplete_reason = incomplete_reason_of(summary);
-    end.findings = &s.findings;
+    end.findings = &run.findings;
     end.summary = &summary;
     report([&](Reporter& r) { r.run_finished(end); });
   }
-  exit_code = std::stoi(world.broadcast_from_root(std::to_string(exit_code)));
-  return exit_code;
+  return world.broadcast_value(exit_code);
+}
+
+int Runner::execute(World& world) {
+  return execute(world, make_run_directory(world, state_->request.out_dir));
+}
+
+int Runner::execute(World& world, RunDirectory directory) {
+  State& s = *state_;
+  if (!start(world, std::move(directory))) return 2;
+  s.last_words = std::make_unique<ScopedCleanup>([this] { write_last_words(); });
+
+  s.summary.run.timing.first_probe_at = now_seconds();
+  s.summary.run.timing.startup_s = process_age_s();
+  for (Probe* probe : s.request.probes) {
+    const double began = now_seconds();
+    run_probe(world, *probe);
+    bool stop = false;
+    if (world.is_root()) {
+      std::lock_guard lock(s.mutex);
+      s.summary.run.timing.probe_seconds.emplace_back(probe->id(), now_seconds() - began);
+      stop = !s.stop_reason.empty();
+    }
+    if (world.broadcast_value(stop)) break;
+  }
+  return finish(world);
 }
 
 }  // namespace fabcheck

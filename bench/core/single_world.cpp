@@ -14,12 +14,14 @@ class SoloSubWorld final : public World {
   void barrier() override {}
   void max_in_place(std::vector<double>&) override {}
   void sum_in_place(std::vector<double>&) override {}
-  std::vector<std::string> gather_to_root(const std::string& mine) override { return {mine}; }
-  std::string broadcast_from_root(const std::string& value) override { return value; }
   std::unique_ptr<World> split(int color, int /*key*/) override {
     return color < 0 ? nullptr : std::make_unique<SoloSubWorld>(this);
   }
   void checkpoint(const std::string&, double) override {}
+
+ private:
+  std::vector<std::string> gather_to_root(const std::string& mine) override { return {mine}; }
+  std::string broadcast_from_root(const std::string& value) override { return value; }
 };
 
 class SingleWorld final : public World {
@@ -36,8 +38,6 @@ class SingleWorld final : public World {
   void barrier() override {}
   void max_in_place(std::vector<double>&) override {}
   void sum_in_place(std::vector<double>&) override {}
-  std::vector<std::string> gather_to_root(const std::string& mine) override { return {mine}; }
-  std::string broadcast_from_root(const std::string& value) override { return value; }
   std::unique_ptr<World> split(int color, int /*key*/) override {
     return color < 0 ? nullptr : std::make_unique<SoloSubWorld>(this);
   }
@@ -46,6 +46,8 @@ class SingleWorld final : public World {
   }
 
  private:
+  std::vector<std::string> gather_to_root(const std::string& mine) override { return {mine}; }
+  std::string broadcast_from_root(const std::string& value) override { return value; }
   int phase_ = 0;
 };
 

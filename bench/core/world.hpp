@@ -1,5 +1,5 @@
 // World: the ranks of this run (MPI or a single process), their hosts, and the few collectives the
-// framework itself needs (barrier, combine, gather to the root).
+// framework itself needs (barrier, combine, typed gather and broadcast).
 #pragma once
 
 #include <atomic>
@@ -39,12 +39,8 @@ class World {
   // Element-wise maximum / sum across ranks; every rank gets the result.
   virtual void max_in_place(std::vector<double>& values) = 0;
   virtual void sum_in_place(std::vector<double>& values) = 0;
-  // Gathers one string from every rank to the root (rank order); other ranks get an empty vector.
-  virtual std::vector<std::string> gather_to_root(const std::string& mine) = 0;
-  // The root's value, on every rank.
-  virtual std::string broadcast_from_root(const std::string& value) = 0;
-
-  // Typed data between ranks (encoded as wire.hpp says; a struct adds wire_write/wire_read).
+  // Data between ranks, typed (encoded as wire.hpp says; a struct adds wire_write/wire_read): the
+  // only way anything crosses ranks besides the numeric combines above.
   // One value from every rank to the root, in rank order; other ranks get an empty vector.
   template <typename T>
   std::vector<T> gather_values(const T& mine);
@@ -77,6 +73,12 @@ class World {
 
  protected:
   void set_layout(int rank, std::vector<std::string> hosts);
+
+  // The transport under the typed templates: one byte string from every rank to the root (rank
+  // order; other ranks get an empty vector), and the root's byte string on every rank. Each World
+  // implements them; only the templates call them, so no caller sends text to be parsed back.
+  virtual std::vector<std::string> gather_to_root(const std::string& mine) = 0;
+  virtual std::string broadcast_from_root(const std::string& value) = 0;
 
  private:
   int rank_ = 0;

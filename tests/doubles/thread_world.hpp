@@ -67,6 +67,9 @@ class ThreadWorld final : public World {
   void barrier() override { rendezvous_.all_gather(rank(), {}); }
   void max_in_place(std::vector<double>& values) override { combine(values, true); }
   void sum_in_place(std::vector<double>& values) override { combine(values, false); }
+  void checkpoint(const std::string&, double) override {}
+
+ private:
   std::vector<std::string> gather_to_root(const std::string& mine) override {
     auto all = rendezvous_.all_gather(rank(), mine);
     if (!is_root()) return {};
@@ -75,9 +78,6 @@ class ThreadWorld final : public World {
   std::string broadcast_from_root(const std::string& value) override {
     return rendezvous_.all_gather(rank(), is_root() ? value : std::string()).front();
   }
-  void checkpoint(const std::string&, double) override {}
-
- private:
   void combine(std::vector<double>& values, bool maximum) {
     const std::string mine(reinterpret_cast<const char*>(values.data()),
                            values.size() * sizeof(double));

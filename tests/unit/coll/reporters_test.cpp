@@ -1,6 +1,7 @@
 // Each reporter against the same recorded event sequence: the console (normal, quiet, progress as
-// lines and in place), JSON lines, and the run directory's files; the collectives' console table
-// and the estimate of the time left.
+// lines and in place), JSON lines, and the run directory's files; the plan and a rank's problems as
+// the console and JSON lines say them; the collectives' console table and the estimate of the time
+// left.
 #include <gtest/gtest.h>
 
 #include <cstdio>
@@ -14,6 +15,7 @@
 #include "bench/coll/engine.hpp"
 #include "bench/core/console_reporter.hpp"
 #include "bench/core/json_lines_reporter.hpp"
+#include "bench/core/plan_text.hpp"
 #include "bench/core/run_dir_reporters.hpp"
 #include "results/run_writer.hpp"
 #include "tests/doubles/temp_dir.hpp"
@@ -351,6 +353,84 @@ TEST(RunDirectoryReporters, WriteTheRecordsAndEverySummary) {
   for (const auto& entry : std::filesystem::directory_iterator(dir.path()))
     collector_copy |= entry.path().extension() == ".prom";
   EXPECT_TRUE(collector_copy);
+}
+
+// A plan of two probes, one waived, on a job of 4 ranks on 2 hosts.
+struct RecordedPlan {
+  JobShape job;
+  PlanEstimate estimate;
+  RecordedPlan() {
+    job.ranks = 4;
+    job.hosts = 2;
+    job.ranks_per_host = 2;
+    job.backend = "mpi";
+    job.mpi = true;
+    PlannedProbe collective;
+    collective.id = "coll.test";
+    collective.seconds = 12.5;
+    collective.knobs = "7 sizes";
+    PlannedProbe waived;
+    waived.id = "test.waived";
+    waived.waived = "no widget";
+    estimate.probes = {collective, waived};
+  }
+  RunPlan plan(bool alone) const { return {"gate", &job, &estimate, nullptr, alone}; }
+};
+
+TEST(ConsoleReporter, ThePlanBeforeTheRunUnlessQuietButAloneWhatever) {
+  const RecordedPlan recorded;
+  const std::string printed = format_plan("gate", recorded.job, recorded.estimate, nullptr) + "\n";
+  for (const bool quiet : {false, true}) {
+    for (const bool alone : {false, true}) {
+      Capture out, err;
+      auto console = make_console_reporter({.out = out.file(), .err = err.file(), .quiet = quiet});
+      console->plan(recorded.plan(alone));
+      EXPECT_EQ(out.text(), quiet && !alone ? "" : printed) << quiet << alone;
+      EXPECT_EQ(err.text(), "");
+    }
+  }
+}
+
+TEST(JsonLinesReporter, ThePlanIsOneLineOnlyAsTheWholeOutputOfADryRun) {
+  const RecordedPlan recorded;
+  Capture run_out, dry_out;
+  make_json_lines_reporter(run_out.file())->plan(recorded.plan(false));
+  EXPECT_EQ(run_out.text(), "") << "a run's stdout is its events";
+  make_json_lines_reporter(dry_out.file())->plan(recorded.plan(true));
+  const auto lines = lines_of(dry_out.text());
+  ASSERT_EQ(lines.size(), 1u) << dry_out.text();
+  nlohmann::json expected = plan_estimate_json(recorded.estimate, nullptr);
+  expected["kind"] = "plan";
+  expected["plan"] = "gate";
+  EXPECT_EQ(lines[0], expected.dump());
+}
+
+TEST(ConsoleAndJsonLines, ARanksProblemIsOneLineOnItsStderr) {
+  const RunProblem problem{ProblemKind::probe_failed, "rank 1 (node02): coll.test: it broke"};
+  Capture console_out, console_err, json_out, json_err;
+  make_console_reporter({.out = console_out.file(), .err = console_err.file()})->problem(problem);
+  make_json_lines_reporter(json_out.file(), json_err.file())->problem(problem);
+  EXPECT_EQ(console_err.text(), "fabcheck: rank 1 (node02): coll.test: it broke\n");
+  EXPECT_EQ(json_err.text(), console_err.text());
+  EXPECT_EQ(console_out.text(), "");
+  EXPECT_EQ(json_out.text(), "");
+}
+
+TEST(ConsoleReporter, AProblemClearsTheProgressLineDrawnInPlaceFirst) {
+  RecordedRun run;
+  Capture both;
+  auto console = make_console_reporter({.out = both.file(),
+                                        .err = both.file(),
+                                        .progress = ProgressStyle::in_place,
+                                        .clock = [&run] { return run.now; }});
+  RunStart start;
+  start.probes = {&run.collective};
+  console->run_started(start);
+  console->probe_started({&run.collective, 1, 1});
+  console->problem({ProblemKind::probe_failed, "rank 0 (node01): coll.test: it broke"});
+  EXPECT_TRUE(both.text().ends_with(
+      "time left unknown\r\033[Kfabcheck: rank 0 (node01): coll.test: it broke\n"))
+      << both.text();
 }
 
 TEST(SweepConsoleTable, RowsFromTheGatheredFiguresAndOthersInTheGenericTable) {

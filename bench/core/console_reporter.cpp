@@ -11,7 +11,9 @@
 
 #include "bench/core/measurement_table.hpp"
 #include "bench/core/plan_text.hpp"
+#include "results/finding_text.hpp"
 #include "results/units.hpp"
+#include "results/verdict.hpp"
 
 namespace fabcheck {
 
@@ -53,17 +55,6 @@ namespace {
 
 double monotonic_s() {
   return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
-}
-
-// The subject a person looks for first: what was measured, else where, else the probe.
-std::string finding_line(const Finding& f) {
-  const std::string& subject = !f.subject.empty() ? f.subject : !f.host.empty() ? f.host : f.probe;
-  std::string line = "  " + subject;
-  if (!f.host.empty() && f.host != subject) line += " (" + f.host + ")";
-  std::string what = f.probe;
-  if (!f.metric.empty()) what += " " + f.metric;
-  if (f.size_bytes) what += " " + format_bytes(*f.size_bytes);
-  return line + "  [" + what + "] " + f.message + "\n";
 }
 
 class ConsoleReporter final : public Reporter {
@@ -164,7 +155,7 @@ class ConsoleReporter final : public Reporter {
       text += fmt::format("evidence of the failures: {}/evidence/ ({} host(s))\n", run_dir_,
                           evidence_hosts_);
     }
-    text += grouped_findings(*run.findings);
+    text += findings_by_severity(*run.findings);
     text += verdict_line(*run.findings, incomplete) + "\nresults: " + run_dir_ + "\n";
     if (incomplete) text += "incomplete: " + run.incomplete_reason + "\n";
     if (run.summary && run.summary->contains("timing")) {
@@ -180,29 +171,7 @@ class ConsoleReporter final : public Reporter {
 
  private:
   static std::string severity_line(const Finding& finding) {
-    return fmt::format("{:<6} {}\n", severity_label(finding.severity), finding.message);
-  }
-
-  // Every finding but the passes, worst first (results/verdict's severity_order), subject first.
-  static std::string grouped_findings(const std::vector<Finding>& findings) {
-    std::vector<const Finding*> shown;
-    for (const auto& f : findings)
-      if (f.severity != Severity::pass) shown.push_back(&f);
-    if (shown.empty()) return "";
-    std::stable_sort(shown.begin(), shown.end(), [](const Finding* a, const Finding* b) {
-      return severity_order(a->severity) < severity_order(b->severity);
-    });
-    std::string text = "# findings by severity\n";
-    for (std::size_t i = 0; i < shown.size(); ++i) {
-      if (i == 0 || shown[i]->severity != shown[i - 1]->severity) {
-        const auto n =
-            std::count_if(shown.begin() + static_cast<std::ptrdiff_t>(i), shown.end(),
-                          [&](const Finding* f) { return f->severity == shown[i]->severity; });
-        text += fmt::format("{} ({})\n", severity_label(shown[i]->severity), n);
-      }
-      text += finding_line(*shown[i]);
-    }
-    return text + "\n";
+    return finding_line(finding, FindingNaming::message_only);
   }
 
   void out(const std::string& text) {

@@ -306,7 +306,9 @@ TEST(InventoryCommand, HealthyTreePasses) {
   EXPECT_EQ(code, 0) << text;
   EXPECT_NE(text.find("0000:18:00.0  gpu   Gen5 x16 (max Gen5 x16)"), std::string::npos) << text;
   EXPECT_NE(text.find("RDMA ports (8)"), std::string::npos);
-  EXPECT_NE(text.find("verdict: PASS (exit 0)"), std::string::npos);
+  EXPECT_NE(text.find("verdict: PASS (1 pass, 0 warn, 0 fail, 0 waived, 0 error); exit code 0"),
+            std::string::npos)
+      << text;
 }
 
 TEST(InventoryCommand, DegradedTreeFails) {

@@ -1,12 +1,10 @@
-// Planning the collective probes' memory: buffers per rank at the largest size, host and GPU room.
+// Planning the probes' buffer memory: buffers per rank at the largest size, host and GPU room.
 #include "bench/cli/memory_plan.hpp"
 
 #include <algorithm>
 #include <fstream>
 #include <sstream>
 
-#include "bench/coll/coll_probes.hpp"
-#include "bench/coll/collective.hpp"
 #include "bench/sys/config_error.hpp"
 #include "bench/sys/nvml_library.hpp"
 #include "bench/sys/nvml_reader.hpp"
@@ -14,8 +12,6 @@
 
 namespace fabcheck {
 namespace {
-
-constexpr std::size_t kElementBytes = 4;  // float, as both backends use
 
 std::optional<std::uint64_t> read_number(const std::string& path) {
   std::ifstream in(path);
@@ -55,36 +51,16 @@ std::optional<std::uint64_t> cgroup_room() {
 
 }  // namespace
 
-std::optional<CollectiveMemoryNeed> largest_collective_need(const std::vector<std::string>& probes,
+std::optional<CollectiveMemoryNeed> largest_collective_need(const std::vector<Probe*>& probes,
                                                             const RunOptions& options,
                                                             const std::string& backend, int ranks) {
   std::optional<CollectiveMemoryNeed> largest;
-  const std::vector<Placement> placements = placements_from(options);
-  for (const std::string& id : probes) {
-    if (id.rfind("coll.", 0) != 0) continue;
-    const auto collective = collective_from_name(id.substr(5));
-    if (!collective) continue;
-    bool any_runs = false;
-    std::uint64_t smallest = 0;
-    for (const std::uint64_t size : collective_sizes_for(options, backend)) {
-      const CollectiveShape shape = collective_shape(*collective, size, ranks, kElementBytes);
-      smallest = smallest == 0 ? size : std::min(smallest, size);
-      if (shape.count == 0) continue;
-      any_runs = true;
-      for (const Placement placement : placements) {
-        const std::uint64_t elements = placement == Placement::in_place
-                                           ? std::max(shape.send_count, shape.recv_count)
-                                           : shape.send_count + shape.recv_count;
-        const std::uint64_t bytes = elements * kElementBytes;
-        if (!largest || bytes > largest->bytes_per_rank) largest = {id, size, bytes};
-      }
-    }
-    if (!any_runs) {
-      throw ConfigError("--sizes: " + id + " with " + std::to_string(ranks) +
-                        " rank(s) has nothing to move at any size given (the largest leaves no "
-                        "element of 4 B per rank, smallest " +
-                        format_bytes(smallest) + "): give sizes of at least " +
-                        format_bytes(static_cast<std::uint64_t>(ranks) * kElementBytes));
+  for (const Probe* probe : probes) {
+    const auto& need_of = probe->info().buffer_need;
+    if (!need_of) continue;
+    const BufferNeed need = need_of(options, backend, ranks);
+    if (!largest || need.bytes_per_rank > largest->bytes_per_rank) {
+      largest = {probe->id(), need.size_bytes, need.bytes_per_rank};
     }
   }
   return largest;

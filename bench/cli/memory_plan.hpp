@@ -1,8 +1,9 @@
-// The memory the collective probes will take, planned before anything starts: each rank's buffers
-// at the largest size, against what this host can give its ranks (MemAvailable, and the cgroup's
-// limit under Slurm or a container) or, with NCCL, what each GPU has free. A size that cannot fit,
-// or that leaves no element per rank, is a usage error (exit 2) naming the size and the memory,
-// rather than std::bad_alloc or the OOM killer half-way through the run.
+// The memory the probes' buffers will take, planned before anything starts: each rank's buffers at
+// the largest size, as each probe declares them (ProbeInfo::buffer_need: the collectives), against
+// what this host can give its ranks (MemAvailable, and the cgroup's limit under Slurm or a
+// container) or, with NCCL, what each GPU has free. A size that cannot fit, or that leaves no
+// element per rank, is a usage error (exit 2) naming the size and the memory, rather than
+// std::bad_alloc or the OOM killer half-way through the run.
 #pragma once
 
 #include <cstdint>
@@ -20,10 +21,11 @@ struct CollectiveMemoryNeed {
   std::uint64_t bytes_per_rank = 0;  // input + output buffers of one rank at that size
 };
 
-// The largest need over the selected coll.* probes (ids), their sizes for `backend` and
-// placements, with `ranks` ranks; nullopt when no coll.* probe is selected. Throws ConfigError
-// when a probe has no size with at least one element per rank.
-std::optional<CollectiveMemoryNeed> largest_collective_need(const std::vector<std::string>& probes,
+// The largest need over the selected probes that declare one (ProbeInfo::buffer_need: the coll.*
+// collectives, at their sizes for `backend` and their placements), with `ranks` ranks; nullopt
+// when none is selected. Throws ConfigError when a probe has no size with at least one element per
+// rank.
+std::optional<CollectiveMemoryNeed> largest_collective_need(const std::vector<Probe*>& probes,
                                                             const RunOptions& options,
                                                             const std::string& backend, int ranks);
 

@@ -3,8 +3,7 @@
 
 #include "bench/cli/peer_settings.hpp"
 
-#include "bench/coll/coll_probes.hpp"
-#include "bench/coll/nccl_probes.hpp"
+#include "bench/coll/register.hpp"
 #include "fabric/nccl_loopback_proof.hpp"
 #include "fabric/register.hpp"
 #include "host/register.hpp"
@@ -14,9 +13,7 @@
 namespace fabcheck {
 
 void register_all_probes(Registry& registry) {
-  register_collective_probes(registry);
-  register_nccl_probes(registry, network_only_log_problem);
-  register_node_pairs_probe(registry);
+  register_coll_probes(registry, network_only_log_problem);
   register_fabric_probes(registry);
   register_kernel_probes(registry);
   register_storage_probes(registry);

@@ -37,13 +37,11 @@ namespace {
 
 // Refuses collective sizes whose buffers cannot fit (memory_plan.hpp), before anything starts.
 void plan_memory(const RunRequest& request) {
-  std::vector<std::string> ids;
-  for (const Probe* probe : request.probes) ids.push_back(probe->id());
   const RunOptions& options = request.options;
   const std::string backend = !options.backend.empty()        ? options.backend
                               : cuda_availability().available ? "nccl"
                                                               : "mpi";
-  const auto need = largest_collective_need(ids, options, backend, launcher_size());
+  const auto need = largest_collective_need(request.probes, options, backend, launcher_size());
   if (!need) return;
   check_memory_plan(*need, backend, launcher_local_size(),
                     backend == "mpi" ? host_memory_available() : std::nullopt,

@@ -14,9 +14,6 @@ namespace fabcheck {
 
 class World;
 
-enum class Placement { out_of_place, in_place };
-const char* placement_name(Placement placement);  // "out", "in"
-
 // A backend's communicator has comm_size() members; this process drives one or more of them (MPI:
 // one; NCCL under MPI: one GPU; NCCL without MPI: every visible GPU). Per-member results are in
 // the order of the members' ranks in the communicator.
@@ -26,12 +23,13 @@ class CollectiveBackend {
   virtual std::string name() const = 0;                      // "mpi", "nccl"
   virtual std::string type_name() const { return "float"; }  // element type, for the table
   virtual int comm_size() const = 0;                         // n in the bus factors
-  virtual bool supports(Collective collective, Placement placement) const = 0;
+  // Whether it runs `collective` in `placement`: as the entry's layout for this backend says.
+  virtual bool supports(const Collective& collective, Placement placement) const = 0;
   // One line per member this process drives: "rank 0 node-a gpu 0 0000:17:00.0 NVIDIA H200".
   virtual std::vector<std::string> member_descriptions() const = 0;
 
   // Allocates (or reuses) buffers for this shape; called before each size.
-  virtual void prepare(Collective collective, Placement placement,
+  virtual void prepare(const Collective& collective, Placement placement,
                        const CollectiveShape& shape) = 0;
   // Writes verify::input_value(member_rank, i, seed) into each member's input; poisons outputs.
   virtual void fill_inputs(std::uint32_t seed) = 0;

@@ -1,4 +1,5 @@
-// The coll.* probes: one collective each, through the backend the options and the node allow.
+// What the coll.* probes share: the backend the options and the node allow, the options they read,
+// the metrics they emit.
 #include "bench/coll/coll_probes.hpp"
 
 #include <cstdlib>
@@ -14,106 +15,18 @@
 #include "bench/sys/config_error.hpp"
 
 namespace fabcheck {
-namespace {
 
 // The sizes a plan gives per backend (host-memory MPI saturates at a few MiB, NVLink GPUs only
 // near a GiB); --sizes overrides both.
-OptionSpec sizes_option(const char* backend) {
-  return {
-      .key = std::string("coll.sizes.") + backend,
-      .type = OptionType::size_sweep,
-      .default_value = "1K:64M:4",
-      .meaning = std::string("message sizes on the ") + backend + " backend (--sizes overrides)",
-      // --budget keeps a size where bandwidth shows: host memory saturates near 1 MiB, GPUs near
-      // 64 MiB and above.
-      .budget_floor = std::string(backend) == "nccl" ? "64M" : "1M"};
+OptionSpec collective_sizes_option(const std::string& backend) {
+  return {.key = "coll.sizes." + backend,
+          .type = OptionType::size_sweep,
+          .default_value = "1K:64M:4",
+          .meaning = "message sizes on the " + backend + " backend (--sizes overrides)",
+          // --budget keeps a size where bandwidth shows: host memory saturates near 1 MiB, GPUs
+          // near 64 MiB and above.
+          .budget_floor = backend == "nccl" ? "64M" : "1M"};
 }
-
-// What the sweep costs (engine.hpp's model at the backend's assumed rates).
-ProbeEstimate estimate_collective(Collective collective, const RunOptions& options,
-                                  const JobShape& job) {
-  const std::string backend = job.backend.empty() ? "mpi" : job.backend;
-  SweepConfig config;
-  config.collective = collective;
-  config.placements = placements_from(options);
-  config.sizes = collective_sizes_for(options, backend);
-  config.warmup = options.warmup;
-  config.iters = options.iters;
-  config.ops_per_sample = ops_per_sample_from(options);
-  const SweepCostModel model = assumed_sweep_cost(backend);
-  return {model.setup_s + estimated_sweep_seconds(config, job.ranks, model),
-          "sizes " + describe_sizes(config.sizes) + ", " + describe_iterations(options) +
-              (config.placements.size() > 1 ? ", in and out of place" : "")};
-}
-
-// The collectives a gate cannot do without first; --budget drops the others before them.
-BudgetPriority budget_priority_of(Collective collective) {
-  switch (collective) {
-    case Collective::all_reduce:
-      return BudgetPriority::high;
-    case Collective::all_gather:
-    case Collective::reduce_scatter:
-      return BudgetPriority::normal;
-    case Collective::broadcast:
-    case Collective::alltoall:
-    case Collective::sendrecv:
-      return BudgetPriority::low;
-  }
-  return BudgetPriority::low;
-}
-
-// The plans a collective is part of: the gate measures the two that training leans on most.
-std::vector<PlanPlace> plans_of(Collective collective) {
-  if (collective == Collective::all_reduce || collective == Collective::all_gather)
-    return {{"gate"}, {"acceptance"}, {"quick"}};
-  return {{"acceptance"}, {"quick"}};
-}
-
-class CollectiveProbe final : public Probe {
- public:
-  explicit CollectiveProbe(Collective collective)
-      : Probe({.id = std::string("coll.") + collective_name(collective),
-               .description = std::string(collective_name(collective)) +
-                              " bandwidth and latency over a size sweep, verified (MPI host "
-                              "memory or NCCL GPUs)",
-               .metrics = collective_metrics(),
-               .needs = {collective_backend_requirement()},
-               .scope = ProbeScope::world,
-               .heavy = true,
-               .options = {sizes_option("mpi"), sizes_option("nccl"), placement_option(),
-                           mpi_max_count_option(), ops_per_sample_option()},
-               .console_table =
-                   [collective](const std::vector<Measurement>& measurements) {
-                     return sweep_console_table(collective, measurements);
-                   },
-               .estimate =
-                   [collective](const RunOptions& options, const JobShape& job) {
-                     return estimate_collective(collective, options, job);
-                   },
-               .budget_priority = budget_priority_of(collective),
-               .plans = plans_of(collective),
-               .plan_stage = plan_stage::collectives}),
-        collective_(collective) {}
-
-  void run(RunContext& context, MeasurementSink& sink) override {
-    const BackendChoice choice = choose_collective_backend(context.options.backend, context.world);
-    auto backend =
-        make_collective_backend(choice, context.world, context.options, context.run_dir, id());
-    SweepConfig config;
-    config.collective = collective_;
-    config.placements = placements_from(context.options);
-    config.sizes = collective_sizes_for(context.options, choice.name);
-    config.warmup = context.options.warmup;
-    config.iters = context.options.iters;
-    config.ops_per_sample = ops_per_sample_from(context.options);
-    run_collective_sweep(*backend, config, context.world, sink, id());
-  }
-
- private:
-  Collective collective_;
-};
-
-}  // namespace
 
 std::vector<MetricSpec> collective_metrics() {
   return {{"time_us", {"us", Better::lower}},
@@ -159,7 +72,7 @@ const OptionSpec& placement_option() {
 std::vector<std::uint64_t> collective_sizes_for(const RunOptions& options,
                                                 const std::string& backend) {
   if (!options.sizes.empty()) return options.sizes;
-  return option_sizes(options, sizes_option(backend.c_str()));
+  return option_sizes(options, collective_sizes_option(backend));
 }
 
 std::vector<Placement> placements_from(const RunOptions& options) {
@@ -195,12 +108,6 @@ std::unique_ptr<CollectiveBackend> make_collective_backend(const BackendChoice& 
   if (choice.name == "nccl") backend = make_nccl_backend(world, options, run_dir, probe_id);
   if (!backend) throw std::runtime_error("no collective backend: " + choice.reason);
   return backend;
-}
-
-void register_collective_probes(Registry& registry) {
-  for (Collective collective : all_collectives()) {
-    registry.add(std::make_unique<CollectiveProbe>(collective));
-  }
 }
 
 }  // namespace fabcheck

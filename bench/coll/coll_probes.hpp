@@ -1,4 +1,5 @@
-// The six coll.* probes (all_reduce, all_gather, reduce_scatter, broadcast, alltoall, sendrecv).
+// What the coll.* probes share: the backend a collective probe uses, the options the probes read
+// and the metrics a sweep emits.
 #pragma once
 
 #include <memory>
@@ -8,11 +9,6 @@
 #include "bench/core/registry.hpp"
 
 namespace fabcheck {
-
-void register_collective_probes(Registry& registry);
-
-// coll.node_pairs and its judge (node_pairs_probe.cpp).
-void register_node_pairs_probe(Registry& registry);
 
 // The backend a collective probe uses for `requested` ("mpi", "nccl" or "" for the default: NCCL
 // where a CUDA device exists, else MPI), or why none applies.
@@ -40,7 +36,8 @@ const OptionSpec& ops_per_sample_option();
 int ops_per_sample_from(const RunOptions& options);
 
 // The sizes a collective sweep uses: --sizes first; else the plan's sizes for this backend
-// (coll.sizes.<backend>); else 1K:64M:4.
+// (coll.sizes.<backend>, collective_sizes_option); else 1K:64M:4.
+OptionSpec collective_sizes_option(const std::string& backend);
 std::vector<std::uint64_t> collective_sizes_for(const RunOptions& options,
                                                 const std::string& backend);
 

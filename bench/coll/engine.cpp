@@ -7,7 +7,6 @@
 #include <map>
 #include <tuple>
 
-#include "bench/coll/verification.hpp"
 #include "bench/core/measurement_table.hpp"
 #include "bench/core/rank_agreement.hpp"
 #include "bench/core/stats.hpp"
@@ -38,10 +37,6 @@ std::uint32_t seed_for(std::uint64_t size, Placement placement, int round) {
 
 }  // namespace
 
-const char* placement_name(Placement placement) {
-  return placement == Placement::in_place ? "in" : "out";
-}
-
 std::string sweep_table_header() {
   return fmt::format("#{:>12} {:>12} {:>7} {:>6} {:>5} {:>5} {:>10} {:>8} {:>8} {:>7}\n", "size",
                      "count", "type", "redop", "root", "place", "time", "algbw", "busbw",
@@ -50,18 +45,17 @@ std::string sweep_table_header() {
                      "(elements)", "", "", "", "", "(us)", "(GB/s)", "(GB/s)", "");
 }
 
-std::string sweep_table_row(const SweepRow& row, Collective collective,
+std::string sweep_table_row(const SweepRow& row, const Collective& collective,
                             const std::string& type_name) {
-  const bool reduces =
-      collective == Collective::all_reduce || collective == Collective::reduce_scatter;
-  const int root = collective == Collective::broadcast ? verify::kRoot : -1;
+  const bool reduces = collective.expected.reduced;
+  const int root = collective.root;
   return fmt::format(" {:>12} {:>12} {:>7} {:>6} {:>5} {:>5} {:>10.2f} {:>8.2f} {:>8.2f} {:>7}\n",
                      row.shape.size_bytes, row.shape.count, type_name, reduces ? "sum" : "none",
                      root, placement_name(row.placement), row.time_us.median, row.algbw_gbps,
                      row.busbw_gbps, row.wrong_total);
 }
 
-std::string meaningless_figure_reason(Collective collective, Placement placement, int nranks,
+std::string meaningless_figure_reason(const Collective& collective, Placement placement, int nranks,
                                       const std::string& metric) {
   if (nranks != 1) return {};
   const bool bandwidth = metric == "algbw" || metric == "busbw";
@@ -70,7 +64,7 @@ std::string meaningless_figure_reason(Collective collective, Placement placement
            "return at once), so no bandwidth applies";
   }
   if (metric == "busbw" && bus_factor(collective, nranks) == 0) {
-    return "one rank: the bus factor of " + std::string(collective_name(collective)) +
+    return "one rank: the bus factor of " + std::string(collective.name) +
            " is 0 (nothing crosses a link), so no busbw threshold applies; algbw is the local copy";
   }
   return {};
@@ -84,7 +78,7 @@ struct SweepStep {
   World& world;
   std::string what;  // "coll.all_reduce 64MiB out-of-place", for errors
 
-  void prepare(Collective collective, Placement placement, const CollectiveShape& shape,
+  void prepare(const Collective& collective, Placement placement, const CollectiveShape& shape,
                std::uint32_t seed) {
     run_on_every_rank(world, "preparing " + what, [&] {
       backend.prepare(collective, placement, shape);
@@ -135,8 +129,9 @@ struct SweepStep {
 std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const SweepConfig& config,
                                            World& world, MeasurementSink& sink,
                                            const std::string& probe_id) {
+  const Collective& collective = *config.collective;
   const int nranks = backend.comm_size();
-  const double factor = bus_factor(config.collective, nranks);
+  const double factor = bus_factor(collective, nranks);
   const std::string hosts = world.joined_hosts();
   const std::size_t host_count = world.distinct_hosts().size();
 
@@ -159,7 +154,7 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
 
   std::vector<SweepRow> rows;
   for (std::uint64_t size : config.sizes) {
-    const CollectiveShape shape = collective_shape(config.collective, size, nranks, sizeof(float));
+    const CollectiveShape shape = collective_shape(collective, size, nranks, sizeof(float));
     if (shape.size_bytes == 0) {
       if (world.is_root()) {
         sink.note(
@@ -168,11 +163,11 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
       continue;
     }
     for (Placement placement : config.placements) {
-      if (!backend.supports(config.collective, placement)) continue;
+      if (!backend.supports(collective, placement)) continue;
       SweepStep step{backend, world,
                      fmt::format("{} {} ({}-of-place)", probe_id, format_bytes(shape.size_bytes),
                                  placement_name(placement))};
-      step.prepare(config.collective, placement, shape, seed_for(size, placement, 0));
+      step.prepare(collective, placement, shape, seed_for(size, placement, 0));
       step.warm_up(config.warmup);
       const int released_before = backend.samples_released_early();
       std::vector<double> samples = step.timed_samples(samples_count, ops_per_sample);
@@ -219,7 +214,7 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
         m.unit = unit;
         if (with_stats) m.stats = row.time_us;
         const std::string meaningless =
-            meaningless_figure_reason(config.collective, placement, nranks, metric);
+            meaningless_figure_reason(collective, placement, nranks, metric);
         if (!meaningless.empty()) {
           m.status = MeasurementStatus::waived;
           m.message = meaningless;
@@ -240,7 +235,7 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
   return rows;
 }
 
-std::string sweep_console_table(Collective collective,
+std::string sweep_console_table(const Collective& collective,
                                 const std::vector<Measurement>& measurements) {
   // A row per size and placement, in the order the root emitted them.
   using Key = std::tuple<std::uint64_t, std::string>;
@@ -298,10 +293,11 @@ double estimated_sweep_seconds(const SweepConfig& config, int nranks, const Swee
       std::max(1, config.ops_per_sample > 0 ? config.ops_per_sample : model.ops_per_sample);
   const int samples = std::max(1, config.iters / ops_per_sample);
   const int operations = std::max(1, config.warmup) + samples * ops_per_sample + 1;
-  const double moved_fraction = std::max(bus_factor(config.collective, nranks), 0.5);
+  const Collective& collective = *config.collective;
+  const double moved_fraction = std::max(bus_factor(collective, nranks), 0.5);
   double seconds = 0;
   for (std::uint64_t size : config.sizes) {
-    const CollectiveShape shape = collective_shape(config.collective, size, nranks, sizeof(float));
+    const CollectiveShape shape = collective_shape(collective, size, nranks, sizeof(float));
     if (shape.size_bytes == 0) continue;
     const double bytes = static_cast<double>(shape.size_bytes);
     const double operation_s = model.latency_s + bytes * moved_fraction / (model.busbw_gbps * 1e9);

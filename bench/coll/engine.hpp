@@ -24,7 +24,7 @@ struct SweepRow {
 };
 
 struct SweepConfig {
-  Collective collective = Collective::all_reduce;
+  const Collective* collective = nullptr;  // the entry (collective.hpp)
   std::vector<Placement> placements{Placement::out_of_place};
   std::vector<std::uint64_t> sizes;
   int warmup = 5;  // untimed operations per size and placement (at least one is always run)
@@ -37,7 +37,7 @@ struct SweepConfig {
 // Why a figure of one size means nothing (and is emitted WAIVED with that reason), or "" when it
 // means what it says: busbw where the bus factor is 0 (one rank), algbw and busbw of an in-place
 // operation on one rank (input and output are the same buffer: nothing moves).
-std::string meaningless_figure_reason(Collective collective, Placement placement, int nranks,
+std::string meaningless_figure_reason(const Collective& collective, Placement placement, int nranks,
                                       const std::string& metric);
 
 // Runs the sweep on every rank of `world` (the ranks of the backend's communicator); emits
@@ -74,15 +74,15 @@ SweepCostModel assumed_sweep_cost(const std::string& backend);
 double estimated_sweep_seconds(const SweepConfig& config, int nranks, const SweepCostModel& model);
 
 // Table header and rows, nccl-tests style (size, count, type, redop, root, time, algbw, busbw,
-// #wrong).
+// #wrong); redop and root from the entry.
 std::string sweep_table_header();
-std::string sweep_table_row(const SweepRow& row, Collective collective,
+std::string sweep_table_row(const SweepRow& row, const Collective& collective,
                             const std::string& type_name);
 
 // The console's table of a sweep's gathered measurements (ProbeInfo::console_table): one row per
 // size and placement from the figures the root emitted, then any other measurement (an error, a
 // proof) in the generic table.
-std::string sweep_console_table(Collective collective,
+std::string sweep_console_table(const Collective& collective,
                                 const std::vector<Measurement>& measurements);
 
 }  // namespace fabcheck

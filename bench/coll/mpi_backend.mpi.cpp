@@ -1,5 +1,5 @@
-// MPI backend: the six collectives on host float buffers with MPI's own calls (in pieces where a
-// count exceeds `int`, mpi_call_plan.hpp), timed on the host.
+// MPI backend: every collective on host float buffers with the MPI calls of its entry's plan (in
+// pieces where a count exceeds `int`, mpi_call_plan.hpp), timed on the host.
 #include <mpi.h>
 
 #include <cstring>
@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "bench/coll/buffer_layout.hpp"
 #include "bench/coll/mpi_backend.hpp"
 #include "bench/coll/mpi_call_plan.hpp"
 #include "bench/coll/verification.hpp"
@@ -43,23 +44,22 @@ class MpiBackend final : public CollectiveBackend {
 
   std::string name() const override { return "mpi"; }
   int comm_size() const override { return size_; }
-  bool supports(Collective collective, Placement placement) const override {
-    // MPI_Bcast has one buffer: it is in-place by nature.
-    return !(collective == Collective::broadcast && placement == Placement::out_of_place);
+  bool supports(const Collective& collective, Placement placement) const override {
+    return collective.mpi_layout.supports(placement);
   }
   std::vector<std::string> member_descriptions() const override {
     return {"rank " + std::to_string(rank_) + " " + host_ + " host memory"};
   }
 
-  void prepare(Collective collective, Placement placement, const CollectiveShape& shape) override {
-    collective_ = collective;
+  void prepare(const Collective& collective, Placement placement,
+               const CollectiveShape& shape) override {
+    collective_ = &collective;
     placement_ = placement;
     shape_ = shape;
-    // In place, the input lives inside the output buffer, which must hold the larger of the two.
-    const std::size_t output =
-        std::max(shape.recv_count, placement == Placement::in_place ? shape.send_count : 0);
-    send_.assign(placement == Placement::in_place ? 0 : shape.send_count, 0.0f);
-    recv_.assign(output, kPoison);
+    // In place, the input lives inside the output buffer, which holds the larger of the two.
+    layout_ = buffer_layout(collective, collective.mpi_layout, placement, shape, rank_);
+    send_.assign(layout_.in_place ? 0 : layout_.send_elements, 0.0f);
+    recv_.assign(layout_.in_place ? layout_.send_elements : layout_.recv_elements, kPoison);
     calls_ = plan_mpi_calls(collective, placement, shape, rank_, size_, max_count_);
     free_block_types();
     for (const MpiCall& call : calls_) {
@@ -72,7 +72,7 @@ class MpiBackend final : public CollectiveBackend {
   void fill_inputs(std::uint32_t seed) override {
     std::fill(recv_.begin(), recv_.end(), kPoison);
     float* input = input_buffer();
-    for (std::uint64_t i = 0; i < input_count(); ++i) {
+    for (std::uint64_t i = 0; i < layout_.input_count; ++i) {
       input[i] = verify::input_value(rank_, i, seed);
     }
   }
@@ -103,10 +103,11 @@ class MpiBackend final : public CollectiveBackend {
 
   std::vector<std::uint64_t> count_wrong(std::uint32_t seed) override {
     std::uint64_t wrong = 0;
-    for (std::uint64_t i = 0; i < shape_.recv_count; ++i) {
-      const float expected = verify::expected_output(collective_, rank_, size_, shape_.send_count,
-                                                     shape_.recv_count, i, seed);
-      if (recv_[i] != expected) ++wrong;
+    const float* output = recv_.data() + layout_.output_offset;
+    for (std::uint64_t i = 0; i < layout_.output_count; ++i) {
+      const float expected = verify::expected_output(collective_->expected, rank_, size_,
+                                                     shape_.send_count, shape_.recv_count, i, seed);
+      if (output[i] != expected) ++wrong;
     }
     return {wrong};
   }
@@ -114,21 +115,11 @@ class MpiBackend final : public CollectiveBackend {
  private:
   bool in_place() const { return placement_ == Placement::in_place; }
 
-  // Where this rank's input is, and how many elements: out of place, the send buffer; in place, the
-  // output buffer (all-gather: this rank's block of it).
+  // Where this rank's input is: out of place, the send buffer; in place, the output buffer (at the
+  // offset the entry's MPI layout gives: the all-gather's is this rank's block).
   float* input_buffer() {
     if (!in_place()) return send_.data();
-    return recv_.data() + input_offset();
-  }
-  std::uint64_t input_offset() const {
-    if (in_place() && collective_ == Collective::all_gather) {
-      return static_cast<std::uint64_t>(rank_) * shape_.send_count;
-    }
-    return 0;
-  }
-  std::uint64_t input_count() const {
-    if (collective_ == Collective::broadcast) return rank_ == verify::kRoot ? shape_.send_count : 0;
-    return shape_.send_count;
+    return recv_.data() + layout_.input_offset;
   }
 
   void run_once() {
@@ -213,9 +204,10 @@ class MpiBackend final : public CollectiveBackend {
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
   int size_ = 1;
-  Collective collective_ = Collective::all_reduce;
+  const Collective* collective_ = nullptr;
   Placement placement_ = Placement::out_of_place;
   CollectiveShape shape_;
+  BufferLayout layout_;
   std::vector<float> send_;
   std::vector<float> recv_;
   std::uint64_t max_count_;

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/coll/backend.hpp"
+#include "bench/coll/collective.hpp"
 #include "bench/core/probe.hpp"
 
 namespace fabcheck {
@@ -43,13 +43,29 @@ struct MpiCall {
   bool operator==(const MpiCall&) const = default;
 };
 
-// The calls rank `rank` of `nranks` makes for one operation of `shape` (collective.hpp), every
-// count at most `max_count` (INT_MAX: MPI's own limit; smaller only to exercise the pieces in
-// tests). Every rank's plan has the same calls in the same order (kinds, counts, roots), as MPI
-// requires.
-std::vector<MpiCall> plan_mpi_calls(Collective collective, Placement placement,
+// The calls rank `rank` of `nranks` makes for one operation of `shape` (collective.hpp): the
+// entry's own plan (Collective::mpi_calls), every count at most `max_count` (INT_MAX: MPI's own
+// limit; smaller only to exercise the pieces in tests). Every rank's plan has the same calls in
+// the same order (kinds, counts, roots), as MPI requires.
+std::vector<MpiCall> plan_mpi_calls(const Collective& collective, Placement placement,
                                     const CollectiveShape& shape, int rank, int nranks,
                                     std::uint64_t max_count = INT_MAX);
+
+// The pieces the entries' plans are made of.
+struct MpiPiece {
+  std::uint64_t offset;
+  int count;
+};
+// [0, total) in consecutive pieces of at most `max_count` elements.
+std::vector<MpiPiece> mpi_pieces(std::uint64_t total, std::uint64_t max_count);
+// An element-wise operation on [0, total) of both buffers: one call of `kind` a piece, MPI_IN_PLACE
+// as the send buffer when `in_place`, to `root` where the call has one.
+std::vector<MpiCall> mpi_elementwise_calls(MpiCallKind kind, std::uint64_t total,
+                                           std::uint64_t max_count, bool in_place, int root);
+// Each rank's block of `block` elements, whole or in pieces: calls of `kind` with that stride
+// (allgather, alltoall).
+std::vector<MpiCall> mpi_block_calls(MpiCallKind kind, bool in_place, std::uint64_t block,
+                                     std::uint64_t max_count);
 
 // --opt mpi.max_count=N (1..INT_MAX, default INT_MAX), read by the coll.* probes on MPI; a
 // ConfigError names a bad value.

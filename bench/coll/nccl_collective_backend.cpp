@@ -149,10 +149,8 @@ std::unique_ptr<CollectiveBackend> NcclCollectiveBackend::split(World* sub_world
   return child;
 }
 
-bool NcclCollectiveBackend::supports(Collective collective, Placement placement) const {
-  if (placement == Placement::out_of_place) return true;
-  // Point-to-point exchanges read and write the same buffer in place: not a defined operation.
-  return collective != Collective::alltoall && collective != Collective::sendrecv;
+bool NcclCollectiveBackend::supports(const Collective& collective, Placement placement) const {
+  return collective.nccl_layout.supports(placement);
 }
 
 std::string NcclCollectiveBackend::describe_member(const Member& member) const {
@@ -170,9 +168,8 @@ std::vector<std::string> NcclCollectiveBackend::member_descriptions() const {
 }
 
 std::string NcclCollectiveBackend::describe_operation() const {
-  return std::string(collective_name(operation_.collective)) + " (" +
-         placement_name(operation_.placement) + "-of-place, " +
-         format_bytes(operation_.shape.size_bytes) + ")";
+  return std::string(operation_.collective->name) + " (" + placement_name(operation_.placement) +
+         "-of-place, " + format_bytes(operation_.shape.size_bytes) + ")";
 }
 
 void NcclCollectiveBackend::require_usable() const {
@@ -180,10 +177,10 @@ void NcclCollectiveBackend::require_usable() const {
   if (!prepared_) throw NcclError("nccl: an operation was requested before prepare()");
 }
 
-void NcclCollectiveBackend::prepare(Collective collective, Placement placement,
+void NcclCollectiveBackend::prepare(const Collective& collective, Placement placement,
                                     const CollectiveShape& shape) {
   if (aborted_) require_usable();
-  operation_ = {collective, placement, shape, nranks_};
+  operation_ = {&collective, placement, shape, nranks_};
   for (std::size_t m = 0; m < members_.size(); ++m) runtime_->prepare(m, operation_);
   prepared_ = true;
 }

@@ -28,10 +28,11 @@ class NcclCollectiveBackend : public CollectiveBackend {
 
   std::string name() const override { return "nccl"; }
   int comm_size() const override { return nranks_; }
-  bool supports(Collective collective, Placement placement) const override;
+  bool supports(const Collective& collective, Placement placement) const override;
   std::vector<std::string> member_descriptions() const override;
 
-  void prepare(Collective collective, Placement placement, const CollectiveShape& shape) override;
+  void prepare(const Collective& collective, Placement placement,
+               const CollectiveShape& shape) override;
   void fill_inputs(std::uint32_t seed) override;
   void run_untimed(int count) override;
   void queue_sample(int count) override;

@@ -9,11 +9,11 @@
 #include <cstring>
 #include <memory>
 
-#include "bench/coll/nccl_buffer_layout.hpp"
+#include "bench/coll/buffer_layout.hpp"
+#include "bench/coll/nccl_call.hpp"
 #include "bench/coll/nccl_cuda_runtime.hpp"
 #include "bench/coll/nccl_error.hpp"
 #include "bench/coll/nccl_verify_kernels.hpp"
-#include "bench/coll/verification.hpp"
 #include "bench/core/world.hpp"
 #include "bench/cuda/cuda_availability.hpp"
 #include "bench/cuda/spin_gate.hpp"
@@ -172,8 +172,7 @@ class CudaNcclRuntime : public NcclRuntime {
   void prepare(std::size_t index, const NcclOperation& op) override {
     DeviceMember& member = members_.at(index);
     select(member);
-    const NcclBufferLayout layout =
-        nccl_buffer_layout(op.collective, op.placement, op.shape, member.rank);
+    const BufferLayout layout = layout_of(op, member);
     reserve(member, member.send, member.send_capacity, layout.send_elements);
     reserve(member, member.recv, member.recv_capacity, layout.recv_elements);
   }
@@ -181,8 +180,7 @@ class CudaNcclRuntime : public NcclRuntime {
   void fill(std::size_t index, const NcclOperation& op, std::uint32_t seed) override {
     DeviceMember& member = members_.at(index);
     select(member);
-    const NcclBufferLayout layout =
-        nccl_buffer_layout(op.collective, op.placement, op.shape, member.rank);
+    const BufferLayout layout = layout_of(op, member);
     float* output = layout.in_place ? member.send : member.recv;
     const std::uint64_t output_size = layout.in_place ? layout.send_elements : layout.recv_elements;
     check(launch_poison(output, output_size, member.stream), "poisoning the output",
@@ -197,14 +195,14 @@ class CudaNcclRuntime : public NcclRuntime {
                             std::uint32_t seed) override {
     DeviceMember& member = members_.at(index);
     select(member);
-    const NcclBufferLayout layout =
-        nccl_buffer_layout(op.collective, op.placement, op.shape, member.rank);
+    const BufferLayout layout = layout_of(op, member);
     const float* output = (layout.in_place ? member.send : member.recv) + layout.output_offset;
     unsigned long long wrong = 0;
     check(cudaMemsetAsync(member.wrong, 0, sizeof wrong, member.stream), "cudaMemsetAsync",
           member.ordinal);
-    check(launch_count_wrong(output, layout.output_count, op, member.rank, seed, member.wrong,
-                             member.stream),
+    check(launch_count_wrong(output, layout.output_count, op.collective->expected, member.rank,
+                             op.nranks, op.shape.send_count, op.shape.recv_count, seed,
+                             member.wrong, member.stream),
           "counting wrong elements", member.ordinal);
     check(
         cudaMemcpyAsync(&wrong, member.wrong, sizeof wrong, cudaMemcpyDeviceToHost, member.stream),
@@ -333,45 +331,23 @@ class CudaNcclRuntime : public NcclRuntime {
     capacity = elements;
   }
 
+  static BufferLayout layout_of(const NcclOperation& op, const DeviceMember& member) {
+    return buffer_layout(*op.collective, op.collective->nccl_layout, op.placement, op.shape,
+                         member.rank);
+  }
+
+  // The entry's own NCCL call, on this member's buffers where its NCCL layout puts them.
   static ncclResult_t enqueue_one(DeviceMember& member, const NcclOperation& op) {
-    const NcclBufferLayout layout =
-        nccl_buffer_layout(op.collective, op.placement, op.shape, member.rank);
-    const float* in = member.send + layout.input_offset;
-    float* out = (layout.in_place ? member.send : member.recv) + layout.output_offset;
-    const int n = op.nranks;
-    switch (op.collective) {
-      case Collective::all_reduce:
-        return ncclAllReduce(in, out, op.shape.recv_count, ncclFloat, ncclSum, member.comm,
-                             member.stream);
-      case Collective::all_gather:
-        return ncclAllGather(in, out, op.shape.send_count, ncclFloat, member.comm, member.stream);
-      case Collective::reduce_scatter:
-        return ncclReduceScatter(in, out, op.shape.recv_count, ncclFloat, ncclSum, member.comm,
-                                 member.stream);
-      case Collective::broadcast:
-        return ncclBroadcast(in, out, op.shape.send_count, ncclFloat, verify::kRoot, member.comm,
-                             member.stream);
-      case Collective::alltoall: {
-        const std::uint64_t block = op.shape.send_count / static_cast<std::uint64_t>(n);
-        ncclResult_t result = ncclSuccess;
-        for (int peer = 0; peer < n && result == ncclSuccess; ++peer) {
-          const std::uint64_t offset = static_cast<std::uint64_t>(peer) * block;
-          result = ncclSend(in + offset, block, ncclFloat, peer, member.comm, member.stream);
-          if (result == ncclSuccess) {
-            result = ncclRecv(out + offset, block, ncclFloat, peer, member.comm, member.stream);
-          }
-        }
-        return result;
-      }
-      case Collective::sendrecv: {
-        const ncclResult_t sent = ncclSend(in, op.shape.send_count, ncclFloat,
-                                           (member.rank + 1) % n, member.comm, member.stream);
-        if (sent != ncclSuccess) return sent;
-        return ncclRecv(out, op.shape.recv_count, ncclFloat, (member.rank + n - 1) % n, member.comm,
-                        member.stream);
-      }
-    }
-    return ncclInvalidArgument;
+    const BufferLayout layout = layout_of(op, member);
+    NcclCall call;
+    call.input = member.send + layout.input_offset;
+    call.output = (layout.in_place ? member.send : member.recv) + layout.output_offset;
+    call.shape = op.shape;
+    call.rank = member.rank;
+    call.nranks = op.nranks;
+    call.comm = member.comm;
+    call.stream = member.stream;
+    return static_cast<ncclResult_t>(op.collective->nccl_call(call));
   }
 
   // Every operation has completed (or the communicators were aborted) by the time the runtime is

@@ -36,7 +36,7 @@ struct NcclMemberSpec {
 
 // One operation shape, as every member runs it.
 struct NcclOperation {
-  Collective collective = Collective::all_reduce;
+  const Collective* collective = nullptr;  // the entry (collective.hpp)
   Placement placement = Placement::out_of_place;
   CollectiveShape shape;
   int nranks = 1;

@@ -1,5 +1,5 @@
 // Kernels that fill NCCL inputs with verify::input_value and count outputs that differ from
-// verify::expected_output, with one atomic add per warp.
+// verify::expected_output under a collective's output rule, with one atomic add per warp.
 #include "bench/coll/nccl_verify_kernels.hpp"
 #include "bench/coll/verification.hpp"
 
@@ -36,14 +36,14 @@ __global__ void fill_value_kernel(float* data, std::uint64_t count, float value)
   for (std::uint64_t i = first_index(); i < count; i += grid_stride()) data[i] = value;
 }
 
-__global__ void count_wrong_kernel(const float* output, std::uint64_t count, Collective collective,
-                                   int rank, int nranks, std::uint64_t send_count,
-                                   std::uint64_t recv_count, std::uint32_t seed,
-                                   unsigned long long* wrong) {
+__global__ void count_wrong_kernel(const float* output, std::uint64_t count,
+                                   verify::OutputRule rule, int rank, int nranks,
+                                   std::uint64_t send_count, std::uint64_t recv_count,
+                                   std::uint32_t seed, unsigned long long* wrong) {
   unsigned long long mine = 0;
   for (std::uint64_t i = first_index(); i < count; i += grid_stride()) {
     const float expected =
-        verify::expected_output(collective, rank, nranks, send_count, recv_count, i, seed);
+        verify::expected_output(rule, rank, nranks, send_count, recv_count, i, seed);
     if (!(output[i] == expected)) ++mine;
   }
   for (int offset = 16; offset > 0; offset /= 2)
@@ -66,13 +66,13 @@ cudaError_t launch_poison(float* data, std::uint64_t count, cudaStream_t stream)
   return cudaGetLastError();
 }
 
-cudaError_t launch_count_wrong(const float* output, std::uint64_t count, const NcclOperation& op,
-                               int rank, std::uint32_t seed, unsigned long long* wrong,
-                               cudaStream_t stream) {
+cudaError_t launch_count_wrong(const float* output, std::uint64_t count,
+                               const verify::OutputRule& rule, int rank, int nranks,
+                               std::uint64_t send_count, std::uint64_t recv_count,
+                               std::uint32_t seed, unsigned long long* wrong, cudaStream_t stream) {
   if (count == 0) return cudaSuccess;
-  count_wrong_kernel<<<blocks_for(count), kThreads, 0, stream>>>(output, count, op.collective, rank,
-                                                                 op.nranks, op.shape.send_count,
-                                                                 op.shape.recv_count, seed, wrong);
+  count_wrong_kernel<<<blocks_for(count), kThreads, 0, stream>>>(
+      output, count, rule, rank, nranks, send_count, recv_count, seed, wrong);
   return cudaGetLastError();
 }
 

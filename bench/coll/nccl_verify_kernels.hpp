@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "bench/coll/nccl_runtime.hpp"
+#include "bench/coll/verification.hpp"
 
 namespace fabcheck {
 
@@ -16,9 +16,10 @@ cudaError_t launch_fill_input(float* data, std::uint64_t count, int rank, std::u
 // data[i] = a value no output can hold (negative), for i < count.
 cudaError_t launch_poison(float* data, std::uint64_t count, cudaStream_t stream);
 // Adds to *wrong (device memory) the number of output[i], i < count, that differ from
-// verify::expected_output for `op` at `rank`.
-cudaError_t launch_count_wrong(const float* output, std::uint64_t count, const NcclOperation& op,
-                               int rank, std::uint32_t seed, unsigned long long* wrong,
-                               cudaStream_t stream);
+// verify::expected_output under `rule` at `rank` of `nranks`, for a shape's counts.
+cudaError_t launch_count_wrong(const float* output, std::uint64_t count,
+                               const verify::OutputRule& rule, int rank, int nranks,
+                               std::uint64_t send_count, std::uint64_t recv_count,
+                               std::uint32_t seed, unsigned long long* wrong, cudaStream_t stream);
 
 }  // namespace fabcheck

@@ -9,7 +9,8 @@
 #include "bench/coll/engine.hpp"
 #include "bench/coll/nccl_backend.hpp"
 #include "bench/coll/nccl_environment.hpp"
-#include "bench/coll/nccl_probes.hpp"
+#include "bench/coll/nccl_log_proof.hpp"
+#include "bench/coll/register.hpp"
 #include "bench/core/size_range.hpp"
 #include "bench/cuda/cuda_availability.hpp"
 
@@ -44,7 +45,7 @@ class NicLoopbackProbe final : public Probe {
                .options = {ops_per_sample_option()},
                .console_table =
                    [](const std::vector<Measurement>& measurements) {
-                     return sweep_console_table(Collective::all_reduce, measurements);
+                     return sweep_console_table(find_collective("all_reduce"), measurements);
                    },
                .plans = {{"acceptance"}, {"quick"}},
                .plan_stage = plan_stage::nic_loopback}),
@@ -71,7 +72,7 @@ class NicLoopbackProbe final : public Probe {
     auto backend =
         make_nccl_backend(context.world, context.options, context.run_dir, id(), settings);
     SweepConfig config;
-    config.collective = Collective::all_reduce;
+    config.collective = &find_collective("all_reduce");
     config.sizes =
         context.options.sizes.empty() ? parse_size_sweep(kDefaultSizes) : context.options.sizes;
     config.warmup = context.options.warmup;
@@ -114,8 +115,8 @@ class NicLoopbackProbe final : public Probe {
 
 }  // namespace
 
-void register_nccl_probes(Registry& registry, NcclLogProof proof) {
-  registry.add(std::make_unique<NicLoopbackProbe>(std::move(proof)));
+std::unique_ptr<Probe> make_nic_loopback_probe(const NcclLogProof& proof) {
+  return std::make_unique<NicLoopbackProbe>(proof);
 }
 
 }  // namespace fabcheck

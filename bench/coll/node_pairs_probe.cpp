@@ -13,8 +13,10 @@
 #include "bench/coll/coll_probes.hpp"
 #include "bench/coll/engine.hpp"
 #include "bench/coll/mpi_call_plan.hpp"
+#include "bench/coll/nccl_log_proof.hpp"
 #include "bench/coll/node_pairs.hpp"
 #include "bench/coll/pair_localisation.hpp"
+#include "bench/coll/register.hpp"
 #include "bench/core/plan_estimate.hpp"
 #include "bench/core/size_range.hpp"
 #include "bench/sys/timer.hpp"
@@ -124,13 +126,13 @@ double assumed_split_s(const std::string& backend) { return backend == "nccl" ? 
 ProbeEstimate estimate_node_pairs(const RunOptions& options, const JobShape& job) {
   const std::string backend = job.backend.empty() ? "mpi" : job.backend;
   SweepConfig exchange;
-  exchange.collective = Collective::sendrecv;
+  exchange.collective = &find_collective("sendrecv");
   exchange.sizes = pair_sizes(options, backend);
   exchange.warmup = options.warmup;
   exchange.iters = options.iters;
   exchange.ops_per_sample = ops_per_sample_from(options);
   SweepConfig all_reduce = exchange;
-  all_reduce.collective = Collective::all_reduce;
+  all_reduce.collective = &find_collective("all_reduce");
   const int pair_ranks = 2 * std::max(1, job.ranks_per_host);
   const SweepCostModel model = assumed_sweep_cost(backend);
   const std::size_t rounds = pair_schedule_from(options) == PairSchedule::quick
@@ -282,13 +284,13 @@ void NodePairsProbe::run(RunContext& context, MeasurementSink& sink) {
   const PairSchedule schedule = pair_schedule_from(context.options);
   const LocalisationRule rule = localisation_rule_from(context.options);
 
-  exchange_.collective = Collective::sendrecv;
+  exchange_.collective = &find_collective("sendrecv");
   exchange_.sizes = pair_sizes(context.options, choice.name);
   exchange_.warmup = context.options.warmup;
   exchange_.iters = context.options.iters;
   exchange_.ops_per_sample = ops_per_sample_from(context.options);
   all_reduce_ = exchange_;
-  all_reduce_.collective = Collective::all_reduce;
+  all_reduce_.collective = &find_collective("all_reduce");
 
   const int n = static_cast<int>(nodes_.size());
   const std::vector<PairRound> rounds =
@@ -350,9 +352,9 @@ void NodePairsProbe::run(RunContext& context, MeasurementSink& sink) {
 
 }  // namespace
 
-void register_node_pairs_probe(Registry& registry) {
-  registry.add(std::make_unique<NodePairsProbe>());
-  registry.add_judge(make_node_pairs_judge());
+// Its judge is registered beside it (register.cpp).
+std::unique_ptr<Probe> make_node_pairs_probe(const NcclLogProof& /*proof*/) {
+  return std::make_unique<NodePairsProbe>();
 }
 
 }  // namespace fabcheck

@@ -138,6 +138,12 @@ struct PlanPlace {
   int stage = -1;  // -1: ProbeInfo::plan_stage
 };
 
+// The buffers a probe holds per rank at the size that needs the most (ProbeInfo::buffer_need).
+struct BufferNeed {
+  std::uint64_t size_bytes = 0;      // the size that needs the most
+  std::uint64_t bytes_per_rank = 0;  // input + output buffers of one rank at that size
+};
+
 // What one measurement of the probe covers: each rank's own share, one reading per host (taken by
 // the host's first rank), or one figure across ranks or hosts (collectives, node pairs).
 enum class ProbeScope { rank, host, world };
@@ -172,6 +178,11 @@ struct ProbeInfo {
   // Bytes it has on disk at once under one --storage-path (probes run one after another and each
   // removes its files); empty for probes that write none. Reads the validated options.
   std::function<std::uint64_t(const RunOptions&, int world_size)> storage_bytes{};
+  // The buffers it holds per rank at its largest size (the collectives' input and output) on the
+  // backend that will run it ("mpi": host memory, "nccl": GPU memory) with `ranks` ranks, from the
+  // validated options: memory is planned with it before anything starts (bench/cli/memory_plan).
+  // Empty for probes that hold no such buffers. Throws ConfigError when no size given can run.
+  std::function<BufferNeed(const RunOptions&, const std::string& backend, int ranks)> buffer_need{};
   // Checks across options (a file at least one block long) beyond each option's own rule; throws
   // ConfigError. Called before anything runs.
   std::function<void(const RunOptions&)> check_options{};

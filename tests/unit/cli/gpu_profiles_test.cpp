@@ -5,7 +5,8 @@
 #include <filesystem>
 #include <string>
 
-#include "bench/coll/coll_probes.hpp"
+#include "bench/coll/collective_probe.hpp"
+#include "bench/coll/register.hpp"
 #include "kernels/register.hpp"
 #include "results/profile.hpp"
 
@@ -13,6 +14,13 @@ namespace fabcheck {
 namespace {
 
 class GpuProfiles : public ::testing::TestWithParam<const char*> {};
+
+// The collectives' probes alone (the coll.* probes of the table's entries).
+void register_collectives(Registry& registry) {
+  for (const Collective* collective : all_collectives()) {
+    registry.add(make_collective_probe(*collective));
+  }
+}
 
 // The [node] keys the GPU profiles use: the fabric judge's (not linked here; unit_cli loads every
 // profile against the whole registry) and the GPU judge's own, from the registry.
@@ -33,7 +41,7 @@ MetricCatalog catalog_with_fabric_figures(const Registry& registry) {
 
 TEST_P(GpuProfiles, LoadAgainstTheCatalogWithASourceForEveryFigure) {
   Registry registry;
-  register_collective_probes(registry);
+  register_collectives(registry);
   register_kernel_probes(registry);
   const std::string name = GetParam();
   const auto path =
@@ -56,7 +64,7 @@ INSTANTIATE_TEST_SUITE_P(Kernels, GpuProfiles,
 
 TEST(GpuProfiles, HostToDeviceFloorsFollowTheirSources) {
   Registry registry;
-  register_collective_probes(registry);
+  register_collectives(registry);
   register_kernel_probes(registry);
   auto h2d_warn = [&](const std::string& name) {
     const auto profile = load_profile(

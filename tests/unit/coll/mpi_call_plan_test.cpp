@@ -7,7 +7,9 @@
 #include <algorithm>
 #include <climits>
 
+#include "bench/coll/buffer_layout.hpp"
 #include "bench/coll/mpi_call_plan.hpp"
+#include "bench/coll/register.hpp"
 #include "bench/coll/verification.hpp"
 #include "bench/sys/config_error.hpp"
 
@@ -16,7 +18,7 @@ namespace {
 
 constexpr std::uint64_t kBig = (std::uint64_t{1} << 31) + 5;  // > INT_MAX elements
 
-CollectiveShape shape(Collective collective, std::uint64_t elements, int nranks) {
+CollectiveShape shape(const Collective& collective, std::uint64_t elements, int nranks) {
   return collective_shape(collective, elements * sizeof(float), nranks, sizeof(float));
 }
 
@@ -39,38 +41,43 @@ void expect_covers(const std::vector<MpiCall>& calls, std::uint64_t total) {
 }
 
 TEST(MpiCallPlan, AnAllReduceOfMoreThanIntMaxElementsGoesInPieces) {
-  const auto s = shape(Collective::all_reduce, kBig, 2);
+  const auto s = shape(find_collective("all_reduce"), kBig, 2);
   ASSERT_EQ(s.recv_count, kBig);
-  const auto calls = plan_mpi_calls(Collective::all_reduce, Placement::out_of_place, s, 0, 2);
+  const auto calls =
+      plan_mpi_calls(find_collective("all_reduce"), Placement::out_of_place, s, 0, 2);
   ASSERT_EQ(calls.size(), 2u);
   EXPECT_EQ(calls[0].count, INT_MAX);
   EXPECT_EQ(static_cast<std::uint64_t>(calls[1].count), kBig - INT_MAX);
   expect_counts_fit(calls);
   expect_covers(calls, kBig);
-  for (const auto& call : plan_mpi_calls(Collective::all_reduce, Placement::in_place, s, 0, 2)) {
+  for (const auto& call :
+       plan_mpi_calls(find_collective("all_reduce"), Placement::in_place, s, 0, 2)) {
     EXPECT_TRUE(call.in_place);
   }
 }
 
 TEST(MpiCallPlan, BroadcastAndSendrecvGoInPiecesToo) {
-  for (Collective collective : {Collective::broadcast, Collective::sendrecv}) {
+  for (const char* name : {"broadcast", "sendrecv"}) {
+    const Collective& collective = find_collective(name);
     const auto s = shape(collective, 3 * std::uint64_t{INT_MAX} + 1, 4);
     const auto calls = plan_mpi_calls(collective, Placement::out_of_place, s, 1, 4);
-    EXPECT_EQ(calls.size(), 4u) << collective_name(collective);
+    EXPECT_EQ(calls.size(), 4u) << collective.name;
     expect_counts_fit(calls);
     expect_covers(calls, s.recv_count);
   }
-  const auto s = shape(Collective::sendrecv, kBig, 2);
-  for (const auto& call : plan_mpi_calls(Collective::sendrecv, Placement::in_place, s, 0, 2)) {
+  const auto s = shape(find_collective("sendrecv"), kBig, 2);
+  for (const auto& call :
+       plan_mpi_calls(find_collective("sendrecv"), Placement::in_place, s, 0, 2)) {
     EXPECT_EQ(call.kind, MpiCallKind::sendrecv_replace);
   }
 }
 
 TEST(MpiCallPlan, AllGatherBlocksLargerThanIntMaxAreSentInPiecesWithTheBlockStride) {
   // 2 ranks, each contributing 2^31 + 5 floats (an 16 GiB output).
-  const auto s = shape(Collective::all_gather, 2 * kBig, 2);
+  const auto s = shape(find_collective("all_gather"), 2 * kBig, 2);
   ASSERT_EQ(s.send_count, kBig);
-  const auto calls = plan_mpi_calls(Collective::all_gather, Placement::out_of_place, s, 1, 2);
+  const auto calls =
+      plan_mpi_calls(find_collective("all_gather"), Placement::out_of_place, s, 1, 2);
   ASSERT_EQ(calls.size(), 2u);
   expect_counts_fit(calls);
   expect_covers(calls, kBig);
@@ -78,17 +85,18 @@ TEST(MpiCallPlan, AllGatherBlocksLargerThanIntMaxAreSentInPiecesWithTheBlockStri
 }
 
 TEST(MpiCallPlan, AlltoallBlocksLargerThanIntMaxAreSentInPiecesWithTheBlockStride) {
-  const auto s = shape(Collective::alltoall, 2 * kBig, 2);
-  const auto calls = plan_mpi_calls(Collective::alltoall, Placement::out_of_place, s, 0, 2);
+  const auto s = shape(find_collective("alltoall"), 2 * kBig, 2);
+  const auto calls = plan_mpi_calls(find_collective("alltoall"), Placement::out_of_place, s, 0, 2);
   ASSERT_EQ(calls.size(), 2u);
   expect_counts_fit(calls);
   for (const auto& call : calls) EXPECT_EQ(call.block_stride, kBig);
 }
 
 TEST(MpiCallPlan, AReduceScatterBlockLargerThanIntMaxIsReducedPieceByPieceToEachRank) {
-  const auto s = shape(Collective::reduce_scatter, 3 * kBig, 3);
+  const auto s = shape(find_collective("reduce_scatter"), 3 * kBig, 3);
   ASSERT_EQ(s.recv_count, kBig);
-  const auto calls = plan_mpi_calls(Collective::reduce_scatter, Placement::out_of_place, s, 2, 3);
+  const auto calls =
+      plan_mpi_calls(find_collective("reduce_scatter"), Placement::out_of_place, s, 2, 3);
   ASSERT_EQ(calls.size(), 6u);  // 2 pieces x 3 roots
   expect_counts_fit(calls);
   EXPECT_EQ(calls[4].kind, MpiCallKind::reduce);
@@ -98,13 +106,14 @@ TEST(MpiCallPlan, AReduceScatterBlockLargerThanIntMaxIsReducedPieceByPieceToEach
 }
 
 TEST(MpiCallPlan, CountsThatFitAreOneCallAsBefore) {
-  const auto s = shape(Collective::all_gather, 1024, 4);
-  const auto calls = plan_mpi_calls(Collective::all_gather, Placement::out_of_place, s, 0, 4);
+  const auto s = shape(find_collective("all_gather"), 1024, 4);
+  const auto calls =
+      plan_mpi_calls(find_collective("all_gather"), Placement::out_of_place, s, 0, 4);
   ASSERT_EQ(calls.size(), 1u);
   EXPECT_EQ(calls[0].count, 256);
   EXPECT_EQ(calls[0].block_stride, 256u);
-  const auto rs = plan_mpi_calls(Collective::reduce_scatter, Placement::in_place,
-                                 shape(Collective::reduce_scatter, 1024, 4), 0, 4);
+  const auto rs = plan_mpi_calls(find_collective("reduce_scatter"), Placement::in_place,
+                                 shape(find_collective("reduce_scatter"), 1024, 4), 0, 4);
   ASSERT_EQ(rs.size(), 1u);
   EXPECT_EQ(rs[0].kind, MpiCallKind::reduce_scatter_block);
 }
@@ -136,21 +145,18 @@ struct RankBuffers {
 };
 
 // The MPI backend's buffers and fill (mpi_backend.mpi.cpp): in place, the input lives in the
-// output.
-RankBuffers filled(Collective collective, Placement placement, const CollectiveShape& s, int rank,
-                   std::uint32_t seed) {
+// output, where the entry's MPI layout puts it.
+RankBuffers filled(const Collective& collective, Placement placement, const CollectiveShape& s,
+                   int rank, std::uint32_t seed) {
   const bool in_place = placement == Placement::in_place;
+  const BufferLayout layout = buffer_layout(collective, collective.mpi_layout, placement, s, rank);
   RankBuffers b;
   b.send.assign(in_place ? 0 : s.send_count, 0.0f);
   b.recv.assign(std::max(s.recv_count, in_place ? s.send_count : 0), -1.0f);
-  float* input = in_place ? b.recv.data() : b.send.data();
-  if (in_place && collective == Collective::all_gather) {
-    input += static_cast<std::uint64_t>(rank) * s.send_count;
+  float* input = in_place ? b.recv.data() + layout.input_offset : b.send.data();
+  for (std::uint64_t i = 0; i < layout.input_count; ++i) {
+    input[i] = verify::input_value(rank, i, seed);
   }
-  const std::uint64_t count = collective == Collective::broadcast
-                                  ? (rank == verify::kRoot ? s.send_count : 0)
-                                  : s.send_count;
-  for (std::uint64_t i = 0; i < count; ++i) input[i] = verify::input_value(rank, i, seed);
   return b;
 }
 
@@ -259,10 +265,11 @@ void run_together(std::vector<RankBuffers>& b, const std::vector<std::vector<Mpi
 TEST(MpiCallPlan, PiecesGiveTheExactResultOfEveryCollectiveInBothPlacements) {
   constexpr int n = 3;
   constexpr std::uint32_t seed = 77;
-  for (Collective collective : all_collectives()) {
+  for (const Collective* entry : all_collectives()) {
+    const Collective& collective = *entry;
     for (Placement placement : {Placement::out_of_place, Placement::in_place}) {
-      if (collective == Collective::broadcast && placement == Placement::out_of_place) continue;
-      SCOPED_TRACE(std::string(collective_name(collective)) + " " + placement_name(placement));
+      if (!collective.mpi_layout.supports(placement)) continue;
+      SCOPED_TRACE(std::string(collective.name) + " " + placement_name(placement));
       const CollectiveShape s = shape(collective, 117, n);
       std::vector<RankBuffers> buffers;
       std::vector<std::vector<MpiCall>> plans;
@@ -274,11 +281,15 @@ TEST(MpiCallPlan, PiecesGiveTheExactResultOfEveryCollectiveInBothPlacements) {
       }
       run_together(buffers, plans);
       for (int rank = 0; rank < n; ++rank) {
+        const BufferLayout layout =
+            buffer_layout(collective, collective.mpi_layout, placement, s, rank);
         std::uint64_t wrong = 0;
-        for (std::uint64_t i = 0; i < s.recv_count; ++i) {
-          const float expected =
-              verify::expected_output(collective, rank, n, s.send_count, s.recv_count, i, seed);
-          if (buffers[static_cast<std::size_t>(rank)].recv[i] != expected) ++wrong;
+        for (std::uint64_t i = 0; i < layout.output_count; ++i) {
+          const float expected = verify::expected_output(collective.expected, rank, n, s.send_count,
+                                                         s.recv_count, i, seed);
+          if (buffers[static_cast<std::size_t>(rank)].recv[layout.output_offset + i] != expected) {
+            ++wrong;
+          }
         }
         EXPECT_EQ(wrong, 0u) << "rank " << rank;
       }

@@ -13,6 +13,7 @@
 
 #include "bench/coll/nccl_collective_backend.hpp"
 #include "bench/coll/nccl_error.hpp"
+#include "bench/coll/register.hpp"
 #include "bench/core/rank_agreement.hpp"
 #include "bench/sys/config_error.hpp"
 #include "bench/sys/timer.hpp"
@@ -256,14 +257,15 @@ TEST_F(NcclCollectiveBackendTest, NoDeviceIsAClearError) {
 TEST_F(NcclCollectiveBackendTest, EveryCollectiveVerifiesCleanInBothPlacements) {
   shared_.devices = 4;
   auto backend = make(single_);
-  const std::vector<std::pair<Collective, CollectiveShape>> cases{
-      {Collective::all_reduce, shape_of(64, 64)},     {Collective::all_gather, shape_of(16, 64)},
-      {Collective::reduce_scatter, shape_of(64, 16)}, {Collective::broadcast, shape_of(64, 64)},
-      {Collective::alltoall, shape_of(64, 64)},       {Collective::sendrecv, shape_of(64, 64)}};
-  for (const auto& [collective, shape] : cases) {
+  const std::vector<std::pair<const char*, CollectiveShape>> cases{
+      {"all_reduce", shape_of(64, 64)},     {"all_gather", shape_of(16, 64)},
+      {"reduce_scatter", shape_of(64, 16)}, {"broadcast", shape_of(64, 64)},
+      {"alltoall", shape_of(64, 64)},       {"sendrecv", shape_of(64, 64)}};
+  for (const auto& [name, shape] : cases) {
+    const Collective& collective = find_collective(name);
     for (const Placement placement : {Placement::out_of_place, Placement::in_place}) {
       if (!backend->supports(collective, placement)) continue;
-      SCOPED_TRACE(std::string(collective_name(collective)) + " " + placement_name(placement));
+      SCOPED_TRACE(std::string(collective.name) + " " + placement_name(placement));
       backend->prepare(collective, placement, shape);
       backend->fill_inputs(7);
       backend->run_untimed(1);
@@ -273,16 +275,16 @@ TEST_F(NcclCollectiveBackendTest, EveryCollectiveVerifiesCleanInBothPlacements) 
       EXPECT_NE(backend->count_wrong(8), (std::vector<std::uint64_t>{0, 0, 0, 0}));
     }
   }
-  EXPECT_FALSE(backend->supports(Collective::alltoall, Placement::in_place));
-  EXPECT_FALSE(backend->supports(Collective::sendrecv, Placement::in_place));
-  EXPECT_TRUE(backend->supports(Collective::all_gather, Placement::in_place));
+  EXPECT_FALSE(backend->supports(find_collective("alltoall"), Placement::in_place));
+  EXPECT_FALSE(backend->supports(find_collective("sendrecv"), Placement::in_place));
+  EXPECT_TRUE(backend->supports(find_collective("all_gather"), Placement::in_place));
 }
 
 TEST_F(NcclCollectiveBackendTest, WrongElementsAreCountedPerMember) {
   shared_.devices = 3;
   shared_.corrupt_elements = {{1, 5}};
   auto backend = make(single_);
-  backend->prepare(Collective::all_reduce, Placement::out_of_place, shape_of(32, 32));
+  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(32, 32));
   backend->fill_inputs(1);
   backend->run_untimed(1);
   EXPECT_EQ(backend->count_wrong(1), (std::vector<std::uint64_t>{0, 5, 0}));
@@ -292,7 +294,7 @@ TEST_F(NcclCollectiveBackendTest, TimeIsTheSlowestMembers) {
   shared_.devices = 3;
   shared_.elapsed = {{0, 0.001}, {1, 0.003}, {2, 0.002}};
   auto backend = make(single_);
-  backend->prepare(Collective::all_reduce, Placement::out_of_place, shape_of(8, 8));
+  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(8, 8));
   backend->fill_inputs(1);
   backend->queue_sample(4);
   EXPECT_DOUBLE_EQ(backend->complete_sample(), 0.003);
@@ -307,7 +309,7 @@ TEST_F(NcclCollectiveBackendTest, ASampleIsGateStartOperationsStopThenRelease) {
   shared_.devices = 2;
   shared_.enqueue_in_progress_polls = 2;  // ncclGroupEnd answers ncclInProgress each time
   auto backend = make(single_);
-  backend->prepare(Collective::all_reduce, Placement::out_of_place, shape_of(8, 8));
+  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(8, 8));
   backend->fill_inputs(1);
   shared_.calls.clear();
   backend->queue_sample(3);
@@ -334,7 +336,7 @@ TEST_F(NcclCollectiveBackendTest, ALaunchWaitingForTheGpuOpensTheGateAndIsCounte
   NcclBackendSettings settings;
   settings.gate_patience_s = 0.02;
   auto backend = make(single_, "", settings);
-  backend->prepare(Collective::all_reduce, Placement::out_of_place, shape_of(8, 8));
+  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(8, 8));
   backend->fill_inputs(1);
   backend->queue_sample(4);
   EXPECT_GT(backend->complete_sample(), 0.0);
@@ -345,7 +347,7 @@ TEST_F(NcclCollectiveBackendTest, ALaunchWaitingForTheGpuOpensTheGateAndIsCounte
 // An error while queueing a sample lets the streams go before the communicators are aborted.
 TEST_F(NcclCollectiveBackendTest, AFailedLaunchOpensTheGateBeforeTheAbort) {
   auto backend = make(single_);
-  backend->prepare(Collective::all_reduce, Placement::out_of_place, shape_of(8, 8));
+  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(8, 8));
   backend->fill_inputs(1);
   shared_.enqueue_error = "unhandled cuda error";
   shared_.calls.clear();
@@ -358,7 +360,7 @@ TEST_F(NcclCollectiveBackendTest, AFailedLaunchOpensTheGateBeforeTheAbort) {
 // opens the gate.
 TEST_F(NcclCollectiveBackendTest, ABackendDestroyedWithAQueuedSampleOpensTheGate) {
   auto backend = make(single_);
-  backend->prepare(Collective::all_reduce, Placement::out_of_place, shape_of(8, 8));
+  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(8, 8));
   backend->fill_inputs(1);
   backend->queue_sample(2);
   EXPECT_TRUE(shared_.gates_closed);
@@ -392,7 +394,7 @@ TEST_F(NcclCollectiveBackendTest, AHungGpuTimesOutAbortsAndIsNamed) {
   shared_.hung_members = {2};
   options_.probe_timeout_s = 0.05;
   auto backend = make(single_, "4,5,6");
-  backend->prepare(Collective::all_reduce, Placement::out_of_place, shape_of(256, 256));
+  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(256, 256));
   backend->fill_inputs(1);
   const double start = now_seconds();
   try {
@@ -422,7 +424,7 @@ TEST_F(NcclCollectiveBackendTest, AnAsyncErrorAbortsWithNcclsLastError) {
                               "remote process exited or there was a network error "
                               "(NET/IB : Got completion from peer with error 12)"}};
   auto backend = make(single_);
-  backend->prepare(Collective::all_gather, Placement::out_of_place, shape_of(8, 16));
+  backend->prepare(find_collective("all_gather"), Placement::out_of_place, shape_of(8, 16));
   backend->fill_inputs(1);
   try {
     backend->run_untimed(1);
@@ -453,7 +455,7 @@ TEST_F(NcclCollectiveBackendTest, ForcedSettingsHoldUntilTheFirstOperationAndAre
   EXPECT_EQ(shared_.rereads, 1);
   EXPECT_TRUE(std::filesystem::is_directory(run_dir_ / "nccl-logs"));
 
-  backend->prepare(Collective::all_reduce, Placement::out_of_place, shape_of(8, 8));
+  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(8, 8));
   backend->fill_inputs(1);
   backend->run_untimed(1);
   EXPECT_EQ(shared_.env_at_first_enqueue.at("NCCL_SHM_DISABLE"), "1");

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "bench/coll/nccl_backend.hpp"
+#include "bench/coll/register.hpp"
 #include "bench/cuda/cuda_availability.hpp"
 #include "tests/unit/coll/nccl_doubles.hpp"
 
@@ -27,10 +28,11 @@ TEST(NcclDevice, EveryCollectiveRunsAndVerifiesOnTheGpus) {
   for (const auto& line : backend->member_descriptions()) std::printf("%s\n", line.c_str());
 
   const std::vector<std::uint64_t> zeros(static_cast<std::size_t>(nccl.device_count), 0);
-  for (const Collective collective : all_collectives()) {
+  for (const Collective* entry : all_collectives()) {
+    const Collective& collective = *entry;
     for (const Placement placement : {Placement::out_of_place, Placement::in_place}) {
       if (!backend->supports(collective, placement)) continue;
-      SCOPED_TRACE(std::string(collective_name(collective)) + " " + placement_name(placement));
+      SCOPED_TRACE(std::string(collective.name) + " " + placement_name(placement));
       const CollectiveShape shape =
           collective_shape(collective, 4u << 20, backend->comm_size(), sizeof(float));
       backend->prepare(collective, placement, shape);
@@ -47,9 +49,9 @@ TEST(NcclDevice, EveryCollectiveRunsAndVerifiesOnTheGpus) {
     }
   }
   // The gate holds the sample until complete_sample(): host time spent in between is not in it.
-  const CollectiveShape small =
-      collective_shape(Collective::all_reduce, 1u << 20, backend->comm_size(), sizeof(float));
-  backend->prepare(Collective::all_reduce, Placement::out_of_place, small);
+  const CollectiveShape small = collective_shape(find_collective("all_reduce"), 1u << 20,
+                                                 backend->comm_size(), sizeof(float));
+  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, small);
   backend->fill_inputs(14);
   backend->run_untimed(2);
   backend->queue_sample(4);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <map>
 #include <memory>
 #include <set>
@@ -13,7 +14,7 @@
 #include <string>
 #include <vector>
 
-#include "bench/coll/nccl_buffer_layout.hpp"
+#include "bench/coll/buffer_layout.hpp"
 #include "bench/coll/nccl_error.hpp"
 #include "bench/coll/nccl_runtime.hpp"
 #include "bench/coll/verification.hpp"
@@ -183,7 +184,7 @@ class FakeNcclRuntime final : public NcclRuntime {
     std::uint64_t wrong = 0;
     for (std::uint64_t i = 0; i < layout.output_count; ++i) {
       const float expected =
-          verify::expected_output(op.collective, s_.specs[member].rank, op.nranks,
+          verify::expected_output(op.collective->expected, s_.specs[member].rank, op.nranks,
                                   op.shape.send_count, op.shape.recv_count, i, seed);
       if (output[layout.output_offset + i] != expected) ++wrong;
     }
@@ -232,8 +233,9 @@ class FakeNcclRuntime final : public NcclRuntime {
     std::vector<float> recv;
   };
 
-  NcclBufferLayout layout_of(std::size_t member, const NcclOperation& op) const {
-    return nccl_buffer_layout(op.collective, op.placement, op.shape, s_.specs[member].rank);
+  BufferLayout layout_of(std::size_t member, const NcclOperation& op) const {
+    return buffer_layout(*op.collective, op.collective->nccl_layout, op.placement, op.shape,
+                         s_.specs[member].rank);
   }
 
   Shared& s_;
@@ -243,6 +245,44 @@ class FakeNcclRuntime final : public NcclRuntime {
   bool launch_blocked_ = false;
   int enqueues_while_closed_ = 0;
 };
+
+// Element i of rank r's output, from every rank's input, by a collective's definition: an oracle
+// of its own (not the entries' output rules), by the entry's name.
+using Movement = std::function<float(const std::vector<std::vector<float>>& inputs, std::size_t r,
+                                     std::uint64_t i, const NcclOperation& op)>;
+inline const std::map<std::string, Movement>& movements() {
+  static const std::map<std::string, Movement> by_name{
+      {"all_reduce",
+       [](const auto& inputs, std::size_t, std::uint64_t i, const NcclOperation&) {
+         float value = 0;
+         for (const auto& input : inputs) value += input[i];
+         return value;
+       }},
+      {"all_gather",
+       [](const auto& inputs, std::size_t, std::uint64_t i, const NcclOperation& op) {
+         return inputs[i / op.shape.send_count][i % op.shape.send_count];
+       }},
+      {"reduce_scatter",
+       [](const auto& inputs, std::size_t r, std::uint64_t i, const NcclOperation& op) {
+         float value = 0;
+         for (const auto& input : inputs) value += input[r * op.shape.recv_count + i];
+         return value;
+       }},
+      {"broadcast",
+       [](const auto& inputs, std::size_t, std::uint64_t i, const NcclOperation& op) {
+         return inputs[static_cast<std::size_t>(op.collective->root)][i];
+       }},
+      {"alltoall",
+       [](const auto& inputs, std::size_t r, std::uint64_t i, const NcclOperation& op) {
+         const std::uint64_t block = op.shape.send_count / inputs.size();
+         return inputs[i / block][r * block + i % block];
+       }},
+      {"sendrecv", [](const auto& inputs, std::size_t r, std::uint64_t i, const NcclOperation&) {
+         const std::size_t n = inputs.size();
+         return inputs[(r + n - 1) % n][i];
+       }}};
+  return by_name;
+}
 
 // The data movement of each collective, on the members' host buffers (member index = rank).
 inline NcclPoll FakeNcclRuntime::enqueue(const NcclOperation& op) {
@@ -272,38 +312,13 @@ inline NcclPoll FakeNcclRuntime::enqueue(const NcclOperation& op) {
         send.begin() + static_cast<std::ptrdiff_t>(layout.input_offset),
         send.begin() + static_cast<std::ptrdiff_t>(layout.input_offset + layout.input_count));
   }
-  const std::uint64_t send_count = op.shape.send_count;
   const std::uint64_t recv_count = op.shape.recv_count;
+  const Movement& movement = movements().at(op.collective->name);
   for (std::size_t r = 0; r < n; ++r) {
     const auto layout = layout_of(r, op);
     auto& buffer = layout.in_place ? buffers_[r].send : buffers_[r].recv;
     float* out = buffer.data() + layout.output_offset;
-    for (std::uint64_t i = 0; i < recv_count; ++i) {
-      float value = 0;
-      switch (op.collective) {
-        case Collective::all_reduce:
-          for (std::size_t q = 0; q < n; ++q) value += inputs[q][i];
-          break;
-        case Collective::all_gather:
-          value = inputs[i / send_count][i % send_count];
-          break;
-        case Collective::reduce_scatter:
-          for (std::size_t q = 0; q < n; ++q) value += inputs[q][r * recv_count + i];
-          break;
-        case Collective::broadcast:
-          value = inputs[verify::kRoot][i];
-          break;
-        case Collective::alltoall: {
-          const std::uint64_t block = send_count / n;
-          value = inputs[i / block][r * block + i % block];
-          break;
-        }
-        case Collective::sendrecv:
-          value = inputs[(r + n - 1) % n][i];
-          break;
-      }
-      out[i] = value;
-    }
+    for (std::uint64_t i = 0; i < recv_count; ++i) out[i] = movement(inputs, r, i, op);
     const auto corrupt = s_.corrupt_elements.find(r);
     if (corrupt != s_.corrupt_elements.end()) {
       for (std::uint64_t i = 0; i < corrupt->second && i < recv_count; ++i) out[i] += 100.0f;

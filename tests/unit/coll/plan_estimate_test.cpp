@@ -7,6 +7,7 @@
 
 #include "bench/coll/coll_probes.hpp"
 #include "bench/coll/engine.hpp"
+#include "bench/coll/register.hpp"
 #include "bench/core/budget_fit.hpp"
 #include "bench/core/plan_estimate.hpp"
 #include "bench/core/plan_text.hpp"
@@ -65,7 +66,7 @@ const JobShape kTwoRanks{.ranks = 2, .hosts = 1, .ranks_per_host = 2, .backend =
 
 TEST(SweepEstimate, AllReduceOnTwoRanksAsComputedByHand) {
   SweepConfig config;
-  config.collective = Collective::all_reduce;
+  config.collective = &find_collective("all_reduce");
   config.sizes = {1 << 20, 64 << 20};
   config.warmup = 3;
   config.iters = 10;
@@ -85,7 +86,7 @@ TEST(SweepEstimate, AllReduceOnTwoRanksAsComputedByHand) {
 
 TEST(SweepEstimate, TheCollectiveProbeReadsItsSizesIterationsAndPlacement) {
   Registry registry;
-  register_collective_probes(registry);
+  register_coll_probes(registry);
   const Probe& all_reduce = *registry.find("coll.all_reduce");
   RunOptions options;
   options.warmup = 3;

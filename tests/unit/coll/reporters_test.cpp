@@ -13,6 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/coll/engine.hpp"
+#include "bench/coll/register.hpp"
 #include "bench/core/console_reporter.hpp"
 #include "bench/core/json_lines_reporter.hpp"
 #include "bench/core/plan_text.hpp"
@@ -75,7 +76,7 @@ Finding judged(Severity severity, const std::string& subject, const std::string&
 // clock (for the progress) advances as the test says.
 struct RecordedRun {
   ProbeInfo collective{.id = "coll.test", .console_table = [](const std::vector<Measurement>& ms) {
-                         return sweep_console_table(Collective::all_reduce, ms);
+                         return sweep_console_table(find_collective("all_reduce"), ms);
                        }};
   ProbeInfo waived{.id = "test.waived"};
   std::vector<Measurement> measurements = {
@@ -444,13 +445,13 @@ TEST(SweepConsoleTable, RowsFromTheGatheredFiguresAndOthersInTheGenericTable) {
   error.host = "node02";
   error.rank = 1;
   all.push_back(error);
-  const std::string table = sweep_console_table(Collective::all_reduce, all);
+  const std::string table = sweep_console_table(find_collective("all_reduce"), all);
   SweepRow row;
   row.shape = {4096, 1024};
   row.time_us.median = 20;
   row.algbw_gbps = 0.2;
   row.busbw_gbps = 0.2;
-  const std::string second = sweep_table_row(row, Collective::all_reduce, "float");
+  const std::string second = sweep_table_row(row, find_collective("all_reduce"), "float");
   const auto lines = lines_of(table);
   ASSERT_GE(lines.size(), 6u) << table;
   EXPECT_EQ(lines[3] + "\n", second) << table;

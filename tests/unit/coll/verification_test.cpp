@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "bench/coll/register.hpp"
 #include "bench/coll/verification.hpp"
 
 namespace fabcheck {
@@ -32,7 +33,8 @@ TEST(Verification, ReducedValueIsTheSumOverRanks) {
   }
 }
 
-// Simulates each collective on host vectors and compares with expected_output.
+// Simulates each collective on host vectors and compares with expected_output under its entry's
+// rule.
 class SimulatedCollective : public ::testing::TestWithParam<int> {};
 
 TEST_P(SimulatedCollective, ExpectedOutputMatchesTheDefinition) {
@@ -45,24 +47,30 @@ TEST_P(SimulatedCollective, ExpectedOutputMatchesTheDefinition) {
       const std::uint64_t block = i / per;
       const std::uint64_t offset = i % per;
       // all_gather: block b of the output is rank b's input.
-      EXPECT_EQ(verify::expected_output(Collective::all_gather, r, n, per, per * n, i, seed),
+      EXPECT_EQ(verify::expected_output(find_collective("all_gather").expected, r, n, per, per * n,
+                                        i, seed),
                 input(static_cast<int>(block), offset));
       // alltoall: block s of rank r's output is block r of rank s's input.
-      EXPECT_EQ(verify::expected_output(Collective::alltoall, r, n, per * n, per * n, i, seed),
+      EXPECT_EQ(verify::expected_output(find_collective("alltoall").expected, r, n, per * n,
+                                        per * n, i, seed),
                 input(static_cast<int>(block), static_cast<std::uint64_t>(r) * per + offset));
     }
     for (std::uint64_t i = 0; i < per; ++i) {
       // reduce_scatter: rank r holds the sum of block r.
       float sum = 0;
       for (int s = 0; s < n; ++s) sum += input(s, static_cast<std::uint64_t>(r) * per + i);
-      EXPECT_EQ(verify::expected_output(Collective::reduce_scatter, r, n, per * n, per, i, seed),
+      EXPECT_EQ(verify::expected_output(find_collective("reduce_scatter").expected, r, n, per * n,
+                                        per, i, seed),
                 sum);
-      EXPECT_EQ(verify::expected_output(Collective::broadcast, r, n, per, per, i, seed),
-                input(0, i));
-      EXPECT_EQ(verify::expected_output(Collective::sendrecv, r, n, per, per, i, seed),
-                input((r + n - 1) % n, i));
-      EXPECT_EQ(verify::expected_output(Collective::all_reduce, r, n, per, per, i, seed),
-                verify::reduced_value(n, i, seed));
+      EXPECT_EQ(
+          verify::expected_output(find_collective("broadcast").expected, r, n, per, per, i, seed),
+          input(0, i));
+      EXPECT_EQ(
+          verify::expected_output(find_collective("sendrecv").expected, r, n, per, per, i, seed),
+          input((r + n - 1) % n, i));
+      EXPECT_EQ(
+          verify::expected_output(find_collective("all_reduce").expected, r, n, per, per, i, seed),
+          verify::reduced_value(n, i, seed));
     }
   }
 }

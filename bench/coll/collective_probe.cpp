@@ -1,0 +1,126 @@
+// CollectiveProbe: one collective's size sweep through the backend the options and the node allow,
+// with everything it declares read from its entry.
+#include "bench/coll/collective_probe.hpp"
+
+#include <algorithm>
+
+#include "bench/coll/coll_probes.hpp"
+#include "bench/coll/engine.hpp"
+#include "bench/coll/mpi_call_plan.hpp"
+#include "bench/core/plan_estimate.hpp"
+#include "bench/core/size_range.hpp"
+#include "bench/sys/config_error.hpp"
+#include "results/units.hpp"
+
+namespace fabcheck {
+namespace {
+
+constexpr std::size_t kElementBytes = 4;  // float, as both backends use
+
+// What the sweep costs (engine.hpp's model at the backend's assumed rates).
+ProbeEstimate estimate_collective(const Collective& collective, const RunOptions& options,
+                                  const JobShape& job) {
+  const std::string backend = job.backend.empty() ? "mpi" : job.backend;
+  SweepConfig config;
+  config.collective = &collective;
+  config.placements = placements_from(options);
+  config.sizes = collective_sizes_for(options, backend);
+  config.warmup = options.warmup;
+  config.iters = options.iters;
+  config.ops_per_sample = ops_per_sample_from(options);
+  const SweepCostModel model = assumed_sweep_cost(backend);
+  return {model.setup_s + estimated_sweep_seconds(config, job.ranks, model),
+          "sizes " + describe_sizes(config.sizes) + ", " + describe_iterations(options) +
+              (config.placements.size() > 1 ? ", in and out of place" : "")};
+}
+
+class CollectiveProbe final : public Probe {
+ public:
+  explicit CollectiveProbe(const Collective& collective)
+      : Probe({.id = std::string("coll.") + collective.name,
+               .description = collective.description,
+               .metrics = collective_metrics(),
+               .needs = {collective_backend_requirement()},
+               .scope = ProbeScope::world,
+               .heavy = true,
+               .options = {collective_sizes_option("mpi"), collective_sizes_option("nccl"),
+                           placement_option(), mpi_max_count_option(), ops_per_sample_option()},
+               .buffer_need =
+                   [&collective](const RunOptions& options, const std::string& backend, int ranks) {
+                     return collective_buffer_need(collective, options, backend, ranks);
+                   },
+               .console_table =
+                   [&collective](const std::vector<Measurement>& measurements) {
+                     return sweep_console_table(collective, measurements);
+                   },
+               .estimate =
+                   [&collective](const RunOptions& options, const JobShape& job) {
+                     return estimate_collective(collective, options, job);
+                   },
+               .budget_priority = collective.budget_priority,
+               .plans = collective.plans,
+               .plan_stage = plan_stage::collectives}),
+        collective_(collective) {}
+
+  const Collective& collective() const { return collective_; }
+
+  void run(RunContext& context, MeasurementSink& sink) override {
+    const BackendChoice choice = choose_collective_backend(context.options.backend, context.world);
+    auto backend =
+        make_collective_backend(choice, context.world, context.options, context.run_dir, id());
+    SweepConfig config;
+    config.collective = &collective_;
+    config.placements = placements_from(context.options);
+    config.sizes = collective_sizes_for(context.options, choice.name);
+    config.warmup = context.options.warmup;
+    config.iters = context.options.iters;
+    config.ops_per_sample = ops_per_sample_from(context.options);
+    run_collective_sweep(*backend, config, context.world, sink, id());
+  }
+
+ private:
+  const Collective& collective_;
+};
+
+}  // namespace
+
+std::unique_ptr<Probe> make_collective_probe(const Collective& collective) {
+  return std::make_unique<CollectiveProbe>(collective);
+}
+
+const Collective* collective_of(const Probe& probe) {
+  const auto* measuring = dynamic_cast<const CollectiveProbe*>(&probe);
+  return measuring ? &measuring->collective() : nullptr;
+}
+
+BufferNeed collective_buffer_need(const Collective& collective, const RunOptions& options,
+                                  const std::string& backend, int ranks) {
+  std::optional<BufferNeed> largest;
+  const std::vector<Placement> placements = placements_from(options);
+  bool any_runs = false;
+  std::uint64_t smallest = 0;
+  for (const std::uint64_t size : collective_sizes_for(options, backend)) {
+    const CollectiveShape shape = collective_shape(collective, size, ranks, kElementBytes);
+    smallest = smallest == 0 ? size : std::min(smallest, size);
+    if (shape.count == 0) continue;
+    any_runs = true;
+    for (const Placement placement : placements) {
+      const std::uint64_t elements = placement == Placement::in_place
+                                         ? std::max(shape.send_count, shape.recv_count)
+                                         : shape.send_count + shape.recv_count;
+      const std::uint64_t bytes = elements * kElementBytes;
+      if (!largest || bytes > largest->bytes_per_rank) largest = BufferNeed{size, bytes};
+    }
+  }
+  if (!any_runs) {
+    throw ConfigError("--sizes: coll." + std::string(collective.name) + " with " +
+                      std::to_string(ranks) +
+                      " rank(s) has nothing to move at any size given (the largest leaves no "
+                      "element of 4 B per rank, smallest " +
+                      format_bytes(smallest) + "): give sizes of at least " +
+                      format_bytes(static_cast<std::uint64_t>(ranks) * kElementBytes));
+  }
+  return *largest;
+}
+
+}  // namespace fabcheck

@@ -18,7 +18,7 @@ int all_gather_on_nccl(const NcclCall& call) {
 #endif
 
 const Collective kAllGather{
-    .name = "all_gather",
+    .id = "coll.all_gather",
     .description =
         "all_gather bandwidth and latency over a size sweep, verified (MPI host memory "
         "or NCCL GPUs)",

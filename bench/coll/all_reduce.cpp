@@ -17,7 +17,7 @@ int all_reduce_on_nccl(const NcclCall& call) {
 #endif
 
 const Collective kAllReduce{
-    .name = "all_reduce",
+    .id = "coll.all_reduce",
     .description =
         "all_reduce bandwidth and latency over a size sweep, verified (MPI host memory "
         "or NCCL GPUs)",

@@ -26,7 +26,7 @@ int alltoall_on_nccl(const NcclCall& call) {
 #endif
 
 const Collective kAlltoall{
-    .name = "alltoall",
+    .id = "coll.alltoall",
     .description =
         "alltoall bandwidth and latency over a size sweep, verified (MPI host memory "
         "or NCCL GPUs)",

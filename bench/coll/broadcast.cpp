@@ -19,7 +19,7 @@ int broadcast_on_nccl(const NcclCall& call) {
 #endif
 
 const Collective kBroadcast{
-    .name = "broadcast",
+    .id = "coll.broadcast",
     .description =
         "broadcast bandwidth and latency over a size sweep, verified (MPI host memory "
         "or NCCL GPUs)",

@@ -8,6 +8,11 @@ const char* placement_name(Placement placement) {
   return placement == Placement::in_place ? "in" : "out";
 }
 
+std::string Collective::name() const {
+  const std::string whole = id;
+  return whole.rfind("coll.", 0) == 0 ? whole.substr(5) : whole;
+}
+
 double bus_factor(const Collective& collective, int nranks) {
   return collective.bus_factor(static_cast<double>(nranks));
 }

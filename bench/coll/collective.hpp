@@ -78,7 +78,7 @@ using NcclCallFunction = int (*)(const NcclCall& call);
 #endif
 
 struct Collective {
-  const char* name = "";         // "all_reduce" (the probe is "coll.all_reduce")
+  const char* id = "";           // the probe's, "coll.all_reduce"
   const char* description = "";  // the probe's one line
   // Element counts per rank for `elements` of the nominal size on `nranks` ranks (size_bytes is
   // left to collective_shape).
@@ -96,6 +96,9 @@ struct Collective {
   BackendLayout nccl_layout{};
   BudgetPriority budget_priority = BudgetPriority::normal;
   std::vector<PlanPlace> plans{};
+
+  // "all_reduce": the id without its family's "coll.".
+  std::string name() const;
 };
 
 // c.bus_factor(n); 0 for the (n-1) forms on one rank, as in nccl-tests.

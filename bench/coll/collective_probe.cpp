@@ -37,7 +37,7 @@ ProbeEstimate estimate_collective(const Collective& collective, const RunOptions
 class CollectiveProbe final : public Probe {
  public:
   explicit CollectiveProbe(const Collective& collective)
-      : Probe({.id = std::string("coll.") + collective.name,
+      : Probe({.id = collective.id,
                .description = collective.description,
                .metrics = collective_metrics(),
                .needs = {collective_backend_requirement()},
@@ -113,8 +113,7 @@ BufferNeed collective_buffer_need(const Collective& collective, const RunOptions
     }
   }
   if (!any_runs) {
-    throw ConfigError("--sizes: coll." + std::string(collective.name) + " with " +
-                      std::to_string(ranks) +
+    throw ConfigError("--sizes: " + std::string(collective.id) + " with " + std::to_string(ranks) +
                       " rank(s) has nothing to move at any size given (the largest leaves no "
                       "element of 4 B per rank, smallest " +
                       format_bytes(smallest) + "): give sizes of at least " +

@@ -64,7 +64,7 @@ std::string meaningless_figure_reason(const Collective& collective, Placement pl
            "return at once), so no bandwidth applies";
   }
   if (metric == "busbw" && bus_factor(collective, nranks) == 0) {
-    return "one rank: the bus factor of " + std::string(collective.name) +
+    return "one rank: the bus factor of " + collective.name() +
            " is 0 (nothing crosses a link), so no busbw threshold applies; algbw is the local copy";
   }
   return {};

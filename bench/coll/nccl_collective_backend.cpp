@@ -168,7 +168,7 @@ std::vector<std::string> NcclCollectiveBackend::member_descriptions() const {
 }
 
 std::string NcclCollectiveBackend::describe_operation() const {
-  return std::string(operation_.collective->name) + " (" + placement_name(operation_.placement) +
+  return operation_.collective->name() + " (" + placement_name(operation_.placement) +
          "-of-place, " + format_bytes(operation_.shape.size_bytes) + ")";
 }
 

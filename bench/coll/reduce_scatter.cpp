@@ -46,7 +46,7 @@ std::vector<MpiCall> reduce_scatter_on_mpi(const MpiPlanRequest& request) {
 }
 
 const Collective kReduceScatter{
-    .name = "reduce_scatter",
+    .id = "coll.reduce_scatter",
     .description =
         "reduce_scatter bandwidth and latency over a size sweep, verified (MPI host "
         "memory or NCCL GPUs)",

@@ -38,7 +38,7 @@ const std::vector<const Collective*>& all_collectives() {
 
 const Collective& find_collective(const std::string& name) {
   for (const Collective* collective : all_collectives()) {
-    if (name == collective->name) return *collective;
+    if (name == collective->name()) return *collective;
   }
   throw std::logic_error("no collective named \"" + name + "\" in bench/coll/probes.def");
 }

@@ -22,7 +22,7 @@ int sendrecv_on_nccl(const NcclCall& call) {
 #endif
 
 const Collective kSendrecv{
-    .name = "sendrecv",
+    .id = "coll.sendrecv",
     .description =
         "sendrecv bandwidth and latency over a size sweep, verified (MPI host memory "
         "or NCCL GPUs)",

@@ -18,7 +18,7 @@ namespace {
 
 TEST(CollectiveTable, HasTheSixCollectivesInProbesDefOrder) {
   std::vector<std::string> names;
-  for (const Collective* collective : all_collectives()) names.push_back(collective->name);
+  for (const Collective* collective : all_collectives()) names.push_back(collective->name());
   const std::vector<std::string> six{"all_reduce", "all_gather", "reduce_scatter",
                                      "broadcast",  "alltoall",   "sendrecv"};
   ASSERT_GE(names.size(), six.size());
@@ -28,8 +28,9 @@ TEST(CollectiveTable, HasTheSixCollectivesInProbesDefOrder) {
 TEST(CollectiveTable, EveryEntryFillsEveryFieldUnderAUniqueName) {
   std::set<std::string> names;
   for (const Collective* c : all_collectives()) {
-    const std::string name = c->name;
+    const std::string name = c->name();
     SCOPED_TRACE(name);
+    EXPECT_EQ(std::string(c->id), "coll." + name);
     EXPECT_FALSE(name.empty());
     EXPECT_TRUE(names.insert(name).second) << "two entries named " << name;
     EXPECT_NE(std::string(c->description).find(name), std::string::npos) << c->description;
@@ -67,8 +68,8 @@ TEST(CollectiveTable, EachEntryIsTheProbeOfItsNameWithTheEntrysFacts) {
   Registry registry;
   register_coll_probes(registry);
   for (const Collective* c : all_collectives()) {
-    SCOPED_TRACE(c->name);
-    const Probe* probe = registry.find(std::string("coll.") + c->name);
+    SCOPED_TRACE(c->id);
+    const Probe* probe = registry.find(c->id);
     ASSERT_NE(probe, nullptr);
     EXPECT_EQ(collective_of(*probe), c);
     EXPECT_EQ(probe->description(), c->description);
@@ -90,7 +91,7 @@ TEST(CollectiveTable, EachEntryIsTheProbeOfItsNameWithTheEntrysFacts) {
 TEST(CollectiveTable, TheGateMeasuresAllReduceAndAllGatherAcceptanceAndQuickEverySix) {
   std::map<std::string, std::set<std::string>> members;
   for (const Collective* c : all_collectives()) {
-    for (const PlanPlace& place : c->plans) members[place.plan].insert(c->name);
+    for (const PlanPlace& place : c->plans) members[place.plan].insert(c->name());
   }
   EXPECT_EQ(members["gate"], (std::set<std::string>{"all_reduce", "all_gather"}));
   for (const char* plan : {"acceptance", "quick"}) {

@@ -19,10 +19,10 @@ TEST(BusFactor, AllReduceIsTwoTimesNMinusOneOverN) {
 TEST(BusFactor, GatherScatterAlltoallAreNMinusOneOverN) {
   for (const char* name : {"all_gather", "reduce_scatter", "alltoall"}) {
     const Collective& c = find_collective(name);
-    EXPECT_DOUBLE_EQ(bus_factor(c, 1), 0.0) << c.name;
-    EXPECT_DOUBLE_EQ(bus_factor(c, 2), 0.5) << c.name;
-    EXPECT_DOUBLE_EQ(bus_factor(c, 3), 2.0 / 3.0) << c.name;
-    EXPECT_DOUBLE_EQ(bus_factor(c, 8), 0.875) << c.name;
+    EXPECT_DOUBLE_EQ(bus_factor(c, 1), 0.0) << c.name();
+    EXPECT_DOUBLE_EQ(bus_factor(c, 2), 0.5) << c.name();
+    EXPECT_DOUBLE_EQ(bus_factor(c, 3), 2.0 / 3.0) << c.name();
+    EXPECT_DOUBLE_EQ(bus_factor(c, 8), 0.875) << c.name();
   }
 }
 
@@ -82,7 +82,7 @@ TEST(Shape, TooSmallForOneElementPerRankIsEmpty) {
 }
 
 TEST(Names, RoundTrip) {
-  for (const Collective* c : all_collectives()) EXPECT_EQ(&find_collective(c->name), c);
+  for (const Collective* c : all_collectives()) EXPECT_EQ(&find_collective(c->name()), c);
   EXPECT_THROW(find_collective("allreduce"), std::logic_error);
 }
 

@@ -269,7 +269,7 @@ TEST(EngineTiming, TwoRanksFiguresAreAllMeaningful) {
     for (Placement placement : {Placement::out_of_place, Placement::in_place}) {
       for (const char* metric : {"time_us", "algbw", "busbw"}) {
         EXPECT_EQ(meaningless_figure_reason(*collective, placement, 2, metric), "")
-            << collective->name << " " << metric;
+            << collective->name() << " " << metric;
       }
     }
   }

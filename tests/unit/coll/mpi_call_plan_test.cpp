@@ -61,7 +61,7 @@ TEST(MpiCallPlan, BroadcastAndSendrecvGoInPiecesToo) {
     const Collective& collective = find_collective(name);
     const auto s = shape(collective, 3 * std::uint64_t{INT_MAX} + 1, 4);
     const auto calls = plan_mpi_calls(collective, Placement::out_of_place, s, 1, 4);
-    EXPECT_EQ(calls.size(), 4u) << collective.name;
+    EXPECT_EQ(calls.size(), 4u) << collective.name();
     expect_counts_fit(calls);
     expect_covers(calls, s.recv_count);
   }
@@ -269,7 +269,7 @@ TEST(MpiCallPlan, PiecesGiveTheExactResultOfEveryCollectiveInBothPlacements) {
     const Collective& collective = *entry;
     for (Placement placement : {Placement::out_of_place, Placement::in_place}) {
       if (!collective.mpi_layout.supports(placement)) continue;
-      SCOPED_TRACE(std::string(collective.name) + " " + placement_name(placement));
+      SCOPED_TRACE(collective.name() + " " + placement_name(placement));
       const CollectiveShape s = shape(collective, 117, n);
       std::vector<RankBuffers> buffers;
       std::vector<std::vector<MpiCall>> plans;

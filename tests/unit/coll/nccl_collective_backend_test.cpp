@@ -265,7 +265,7 @@ TEST_F(NcclCollectiveBackendTest, EveryCollectiveVerifiesCleanInBothPlacements) 
     const Collective& collective = find_collective(name);
     for (const Placement placement : {Placement::out_of_place, Placement::in_place}) {
       if (!backend->supports(collective, placement)) continue;
-      SCOPED_TRACE(std::string(collective.name) + " " + placement_name(placement));
+      SCOPED_TRACE(collective.name() + " " + placement_name(placement));
       backend->prepare(collective, placement, shape);
       backend->fill_inputs(7);
       backend->run_untimed(1);

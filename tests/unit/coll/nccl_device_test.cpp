@@ -32,7 +32,7 @@ TEST(NcclDevice, EveryCollectiveRunsAndVerifiesOnTheGpus) {
     const Collective& collective = *entry;
     for (const Placement placement : {Placement::out_of_place, Placement::in_place}) {
       if (!backend->supports(collective, placement)) continue;
-      SCOPED_TRACE(std::string(collective.name) + " " + placement_name(placement));
+      SCOPED_TRACE(collective.name() + " " + placement_name(placement));
       const CollectiveShape shape =
           collective_shape(collective, 4u << 20, backend->comm_size(), sizeof(float));
       backend->prepare(collective, placement, shape);

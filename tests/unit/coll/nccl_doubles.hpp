@@ -313,7 +313,7 @@ inline NcclPoll FakeNcclRuntime::enqueue(const NcclOperation& op) {
         send.begin() + static_cast<std::ptrdiff_t>(layout.input_offset + layout.input_count));
   }
   const std::uint64_t recv_count = op.shape.recv_count;
-  const Movement& movement = movements().at(op.collective->name);
+  const Movement& movement = movements().at(op.collective->name());
   for (std::size_t r = 0; r < n; ++r) {
     const auto layout = layout_of(r, op);
     auto& buffer = layout.in_place ? buffers_[r].send : buffers_[r].recv;

@@ -22,11 +22,8 @@ namespace fabcheck {
 
 namespace {
 
-std::string join(const std::vector<std::string>& items, const char* separator) {
-  std::string out;
-  for (const auto& item : items) out += (out.empty() ? "" : separator) + item;
-  return out.empty() ? std::string("-") : out;
-}
+// A list on the console: "-" when it is empty.
+std::string or_dash(std::string list) { return list.empty() ? std::string("-") : list; }
 
 void print_connections(const NcclLog& log, std::FILE* out) {
   // (from, to, direction, via) -> channels
@@ -37,8 +34,8 @@ void print_connections(const NcclLog& log, std::FILE* out) {
   std::fprintf(out, "  rank pairs:\n");
   for (const auto& [key, channels] : pairs) {
     const auto& [from, to, direction, via] = key;
-    std::string list;
-    for (int channel : channels) list += (list.empty() ? "" : ",") + std::to_string(channel);
+    const std::string list =
+        text::join(channels, ",", [](int channel) { return std::to_string(channel); });
     std::fprintf(out, "    %4d -> %-4d %-9s %-28s channels %s\n", from, to,
                  direction.empty() ? "" : ("[" + direction + "]").c_str(), via.c_str(),
                  list.c_str());
@@ -94,9 +91,9 @@ int nccl_log_command(const std::vector<std::string>& files, const NcclLogOptions
   NcclTransportSummary summary = summarise_nccl_transports(log);
   std::fprintf(out, "NCCL log analysis: %zu file(s), %zu lines, %zu NCCL lines\n", files.size(),
                log.lines, log.nccl_lines);
-  std::fprintf(out, "  hosts        %s\n", join(summary.hosts, ", ").c_str());
-  std::fprintf(out, "  network      %s\n", join(summary.networks, ", ").c_str());
-  std::fprintf(out, "  devices      %s\n", join(summary.devices, ", ").c_str());
+  std::fprintf(out, "  hosts        %s\n", or_dash(text::join(summary.hosts, ", ")).c_str());
+  std::fprintf(out, "  network      %s\n", or_dash(text::join(summary.networks, ", ")).c_str());
+  std::fprintf(out, "  devices      %s\n", or_dash(text::join(summary.devices, ", ")).c_str());
   std::fprintf(out,
                "  connections  %zu: NET/IB %zu (GDRDMA %zu), NET/Socket %zu, other NET %zu, "
                "P2P %zu, SHM %zu; unreadable Channel lines %zu\n",
@@ -169,11 +166,11 @@ int inventory_command(const InventoryOptions& options, std::FILE* out) {
   print_ib_table(ports, out);
   if (options.sysfs_root == "/") {
     VerbsDevices verbs = list_verbs_devices();
-    std::fprintf(
-        out, "libibverbs: %s\n",
-        verbs.library_loaded
-            ? (std::to_string(verbs.names.size()) + " device(s) " + join(verbs.names, " ")).c_str()
-            : verbs.problem.c_str());
+    std::fprintf(out, "libibverbs: %s\n",
+                 verbs.library_loaded ? (std::to_string(verbs.names.size()) + " device(s) " +
+                                         or_dash(text::join(verbs.names, " ")))
+                                            .c_str()
+                                      : verbs.problem.c_str());
   }
 
   const std::vector<SysfsProblem> pcie_problems(problems.begin(), problems.begin() + pcie_count);

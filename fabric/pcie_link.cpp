@@ -22,14 +22,6 @@ bool looks_like_bdf(std::string_view name) {
   });
 }
 
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(), [](char c) {
-    return (c >= 'A' && c <= 'Z') ? static_cast<char>(c - 'A' + 'a') : c;
-  });
-  return out;
-}
-
 void garbage(std::vector<SysfsProblem>* problems, const fs::path& file, const std::string& text,
              const char* expected) {
   if (problems) problems->push_back({file.string(), "holds \"" + text + "\", not " + expected});
@@ -81,8 +73,8 @@ const char* to_string(PcieDeviceKind kind) {
 }
 
 PcieDeviceKind classify_pci_device(std::string_view class_code, std::string_view vendor) {
-  std::string code = lower(text::trim(class_code));
-  std::string vendor_id = lower(text::trim(vendor));
+  std::string code = text::lower(text::trim(class_code));
+  std::string vendor_id = text::lower(text::trim(vendor));
   if (code.rfind("0x", 0) == 0) code.erase(0, 2);
   if (code.size() != 6) return PcieDeviceKind::other;
   std::string base_sub = code.substr(0, 4);

@@ -8,18 +8,13 @@
 #include <cstdint>
 #include <map>
 
+#include "bench/sys/text_scan.hpp"
+
 namespace fabcheck {
 namespace {
 
 bool is_hex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
-
-std::string lower(std::string_view text) {
-  std::string out(text);
-  std::transform(out.begin(), out.end(), out.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return out;
-}
 
 // A PCI address at `at`: "0000:3b:00.0", or "0000:3b:00" (Xid, no function) which becomes ".0";
 // an old "3b:00" without domain becomes "0000:3b:00.0". Sets `length` to the characters used.
@@ -33,15 +28,15 @@ std::optional<std::string> bus_id_at(std::string_view text, std::size_t at, std:
   std::string domain = "0000";
   std::size_t first = hex_run(pos);
   if (first == 4 && pos + 4 < text.size() && text[pos + 4] == ':') {
-    domain = lower(text.substr(pos, 4));
+    domain = text::lower(text.substr(pos, 4));
     pos += 5;
     first = hex_run(pos);
   }
   if (first != 2 || pos + 2 >= text.size() || text[pos + 2] != ':') return std::nullopt;
-  const std::string bus = lower(text.substr(pos, 2));
+  const std::string bus = text::lower(text.substr(pos, 2));
   pos += 3;
   if (hex_run(pos) != 2) return std::nullopt;
-  const std::string device = lower(text.substr(pos, 2));
+  const std::string device = text::lower(text.substr(pos, 2));
   pos += 2;
   std::string function = "0";
   if (pos + 1 < text.size() && text[pos] == '.' && is_digit(text[pos + 1])) {
@@ -71,22 +66,15 @@ std::optional<int> number_at(std::string_view text, std::size_t& at) {
   return static_cast<int>(value);
 }
 
-std::string_view trim(std::string_view text) {
-  while (!text.empty() && (text.front() == ' ' || text.front() == '\t')) text.remove_prefix(1);
-  while (!text.empty() && (text.back() == ' ' || text.back() == '\t' || text.back() == '\r'))
-    text.remove_suffix(1);
-  return text;
-}
-
 // Drops the "pid=1234, name=python3, " that drivers since R470 put before an Xid's text.
 std::string_view without_process(std::string_view rest) {
   for (const std::string_view key : {std::string_view("pid="), std::string_view("name=")}) {
-    rest = trim(rest);
+    rest = text::trim(rest);
     if (rest.substr(0, key.size()) != key) continue;
     const std::size_t comma = rest.find(", ");
     rest = comma == std::string_view::npos ? std::string_view() : rest.substr(comma + 2);
   }
-  return trim(rest);
+  return text::trim(rest);
 }
 
 std::optional<KernelEvent> xid_event(std::string_view message) {
@@ -125,7 +113,7 @@ std::optional<KernelEvent> sxid_event(std::string_view message) {
   if (!code || message.substr(pos, 2) != ", ") return std::nullopt;
   std::string_view rest = message.substr(pos + 2);
   const std::size_t comma = rest.find(',');
-  const std::string severity = lower(trim(rest.substr(0, comma)));
+  const std::string severity = text::lower(text::trim(rest.substr(0, comma)));
   // The lines after the first ("28006, Severity 0 Engine ...", "28006, Data {...}") carry no
   // severity word: they are details of the same event.
   if (severity != "fatal" && severity != "non-fatal" && severity != "nonfatal") return std::nullopt;
@@ -134,7 +122,8 @@ std::optional<KernelEvent> sxid_event(std::string_view message) {
   event.device = *bus;
   event.code = *code;
   event.severity = severity == "fatal" ? "Fatal" : "Non-fatal";
-  if (comma != std::string_view::npos) event.detail = std::string(trim(rest.substr(comma + 1)));
+  if (comma != std::string_view::npos)
+    event.detail = std::string(text::trim(rest.substr(comma + 1)));
   return event;
 }
 
@@ -146,8 +135,8 @@ std::optional<KernelEvent> pcie_limited_event(std::string_view message) {
   if (message.find("available PCIe bandwidth, limited by ") != std::string_view::npos) {
     // The whole report after the device: "63.008 Gb/s available PCIe bandwidth, limited by ...".
     const std::size_t colon = message.find(": ");
-    detail =
-        std::string(trim(colon == std::string_view::npos ? message : message.substr(colon + 2)));
+    detail = std::string(
+        text::trim(colon == std::string_view::npos ? message : message.substr(colon + 2)));
   } else {
     for (const std::string_view what :
          {std::string_view("PCIe link width is "), std::string_view("PCIe link speed is ")}) {
@@ -156,8 +145,8 @@ std::optional<KernelEvent> pcie_limited_event(std::string_view message) {
       std::string_view rest = message.substr(start + what.size());
       const std::size_t comma = rest.find(", device supports ");
       if (comma == std::string_view::npos) continue;
-      const std::string_view have = trim(rest.substr(0, comma));
-      const std::string_view can = trim(rest.substr(comma + 18));
+      const std::string_view have = text::trim(rest.substr(0, comma));
+      const std::string_view can = text::trim(rest.substr(comma + 18));
       if (have == can) return std::nullopt;
       detail =
           std::string(what.substr(5, 11)) + std::string(have) + ", capable of " + std::string(can);
@@ -178,7 +167,7 @@ std::optional<KernelEvent> aer_event(std::string_view message) {
   if (at == std::string_view::npos) return std::nullopt;
   std::string_view rest = message.substr(at + 25);
   const std::size_t comma = rest.find(',');
-  const std::string severity = lower(trim(rest.substr(0, comma)));
+  const std::string severity = text::lower(text::trim(rest.substr(0, comma)));
   KernelEvent event;
   event.kind = KernelEventKind::aer;
   event.device = device_prefix(message);
@@ -192,13 +181,14 @@ std::optional<KernelEvent> aer_event(std::string_view message) {
   } else {
     return std::nullopt;
   }
-  if (comma != std::string_view::npos) event.detail = std::string(trim(rest.substr(comma + 1)));
+  if (comma != std::string_view::npos)
+    event.detail = std::string(text::trim(rest.substr(comma + 1)));
   return event;
 }
 
 // The word before `at` that ends in ':' ("... ens1f0: Link down" -> "ens1f0").
 std::string interface_before(std::string_view message, std::size_t at) {
-  std::string_view head = trim(message.substr(0, at));
+  std::string_view head = text::trim(message.substr(0, at));
   if (head.empty() || head.back() != ':') return {};
   head.remove_suffix(1);
   const std::size_t space = head.rfind(' ');

@@ -7,6 +7,8 @@
 #include <cstdio>
 #include <ctime>
 
+#include "bench/sys/timer.hpp"
+
 namespace fabcheck {
 namespace {
 
@@ -248,12 +250,7 @@ std::string format_utc(double epoch_s) {
   // Outside years 0001..9999 (a stamp far from any real one): said so, not formatted.
   if (!std::isfinite(epoch_s) || epoch_s < -62135596800.0 || epoch_s > 253402300799.0)
     return "out-of-range time";
-  const std::time_t seconds = static_cast<std::time_t>(std::floor(epoch_s));
-  std::tm fields{};
-  gmtime_r(&seconds, &fields);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &fields);
-  return text;
+  return utc_timestamp(static_cast<std::time_t>(std::floor(epoch_s)));
 }
 
 KernelLogLine split_kernel_log_line(std::string_view text, double reference_s) {

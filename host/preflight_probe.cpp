@@ -8,18 +8,13 @@
 #include "bench/core/plan_estimate.hpp"
 #include "bench/core/run_processes.hpp"
 #include "bench/cuda/cuda_availability.hpp"
+#include "bench/sys/text_scan.hpp"
 #include "host/gpu_preflight.hpp"
 #include "host/node_versions.hpp"
 #include "host/preflight.hpp"
 
 namespace fabcheck {
 namespace {
-
-std::string joined(const std::set<std::string>& values) {
-  std::string out;
-  for (const auto& value : values) out += (out.empty() ? "" : ",") + value;
-  return out;
-}
 
 const OptionSpec kEnforce{.key = "preflight.enforce",
                           .type = OptionType::flag,
@@ -101,7 +96,7 @@ class PreflightProbe final : public Probe {
       }
       versions.params["driver"] = nvml.driver_version;
       versions.params["cuda"] = nvml_cuda_version(*nvml.api);
-      versions.params["vbios"] = joined(vbios);
+      versions.params["vbios"] = text::join(vbios, ",");
       versions.params["gpus"] = std::to_string(gpus.size());
     } else {
       versions.params["gpus"] = "none (" + nvml.reason + ")";
@@ -109,7 +104,7 @@ class PreflightProbe final : public Probe {
     versions.params["nccl"] = nccl_library_version();
     std::set<std::string> firmware;
     for (const auto& [device, version] : hca_firmware(options.sysfs_root)) firmware.insert(version);
-    versions.params["hca_firmware"] = joined(firmware);
+    versions.params["hca_firmware"] = text::join(firmware, ",");
     versions.params["rdma_core"] = rdma_core_version();
     versions.params["ofed"] = ofed_version(options.sysfs_root);
     for (auto it = versions.params.begin(); it != versions.params.end();) {

@@ -2,9 +2,7 @@
 #include <hdf5.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <ctime>
 #include <map>
 #include <memory>
 #include <set>
@@ -12,6 +10,7 @@
 #include <vector>
 
 #include "bench/sys/config_error.hpp"
+#include "bench/sys/timer.hpp"
 #include "results/hdf5_support.hpp"
 #include "results/history.hpp"
 #include "results/jsonl_reader.hpp"
@@ -198,15 +197,6 @@ void check_kind(hid_t file, const std::filesystem::path& path) {
   }
 }
 
-std::string utc_now() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
-}
-
 // Strings of the file, with the ones this append adds.
 class HistoryStrings {
  public:
@@ -280,7 +270,7 @@ void append_history(const std::filesystem::path& path, const FleetStore& store) 
                        row.has_size() ? row.size : 0, row.value});
     ++per_run[row.run];
   }
-  const std::string appended = utc_now();
+  const std::string appended = utc_timestamp();
   std::vector<RunRow> runs;
   for (std::size_t i = 0; i < store.runs.size(); ++i) {
     const RunInfo& run = store.runs[i];

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "bench/sys/text_scan.hpp"
+
 namespace fabcheck {
 
 const TierPath* tier_path_for(const Profile& profile, const std::string& probe,
@@ -32,9 +34,7 @@ bool TierMatch::matches(const std::string& tier) const {
 
 std::string TierMatch::describe() const {
   if (!matched.empty()) {
-    std::string names;
-    for (const Tier* tier : matched) names += (names.empty() ? "" : " or ") + tier->name;
-    return names;
+    return text::join(matched, " or ", [](const Tier* tier) { return tier->name; });
   }
   if (next_below && next_above) {
     return "no tier (between " + next_below->name + " and " + next_above->name + ")";

@@ -2,6 +2,7 @@
 #include "storage/io_engine.hpp"
 
 #include "bench/sys/config_error.hpp"
+#include "bench/sys/text_scan.hpp"
 #include "storage/null_engine.hpp"
 #include "storage/psync_engine.hpp"
 #if defined(FABCHECK_HAVE_URING)
@@ -32,10 +33,7 @@ std::unique_ptr<IoEngine> make_io_engine(const std::string& name, std::uint32_t 
 #if defined(FABCHECK_HAVE_URING)
   if (name == "io_uring") return std::make_unique<UringEngine>(queue_depth);
 #endif
-  std::string known;
-  for (const std::string& engine : available_io_engines()) {
-    known += (known.empty() ? "" : ", ") + engine;
-  }
+  const std::string known = text::join(available_io_engines(), ", ");
   throw ConfigError(
       "storage.engine", 0,
       "unknown or unavailable engine \"" + name + "\" (this build has: " + known + ")");

@@ -10,6 +10,7 @@
 #include <sstream>
 #include <system_error>
 
+#include "bench/sys/text_scan.hpp"
 #include "storage/mount_table.hpp"
 
 namespace fabcheck {
@@ -82,9 +83,7 @@ std::string list_slaves(const fs::path& disk_dir) {
     names.push_back(entry.path().filename().string());
   }
   std::sort(names.begin(), names.end());
-  std::string joined;
-  for (const std::string& name : names) joined += (joined.empty() ? "" : ",") + name;
-  return joined;
+  return text::join(names, ",");
 }
 
 std::string read_file_text(const fs::path& file) {

@@ -20,18 +20,13 @@
 #include "bench/core/nccl_log_files.hpp"
 #include "bench/core/world.hpp"
 #include "bench/sys/child_process.hpp"
+#include "bench/sys/text_scan.hpp"
 #include "bench/sys/timer.hpp"
 
 namespace fabcheck {
 namespace {
 
 namespace fs = std::filesystem;
-
-std::string lower(std::string text) {
-  std::transform(text.begin(), text.end(), text.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return text;
-}
 
 bool word_char(char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; }
 
@@ -82,11 +77,7 @@ class Collection {
   // Runs `argv` into `name` within the limits; a missing tool, a failure to start or a timeout
   // is noted, never fatal.
   void run(const std::string& name, const std::vector<std::string>& argv) {
-    const std::string shown = [&] {
-      std::string text;
-      for (const auto& arg : argv) text += (text.empty() ? "" : " ") + arg;
-      return text;
-    }();
+    const std::string shown = text::join(argv, " ");
     if (find_in_path(argv.front()).empty()) {
       note(name + ": not gathered, " + argv.front() + " is not installed here (not in PATH)");
       return;
@@ -165,12 +156,8 @@ bool kmsg_lines(const EvidenceTargets& targets, double window_s, std::size_t lim
     if (!mentions_target(message, targets)) continue;
     ++matched;
     if (lines.size() < limit) {
-      const auto stamp = static_cast<std::time_t>(booted_at + at_s);
-      std::tm utc{};
-      gmtime_r(&stamp, &utc);
-      char when[32];
-      std::strftime(when, sizeof when, "%Y-%m-%dT%H:%M:%SZ", &utc);
-      lines += std::string(when) + " " + std::string(message) + "\n";
+      lines += utc_timestamp(static_cast<std::time_t>(booted_at + at_s)) + " " +
+               std::string(message) + "\n";
     }
   }
   ::close(fd);
@@ -278,7 +265,7 @@ EvidenceTargets evidence_targets(const std::vector<Finding>& failures,
     const std::string text = f.subject + "\n" + f.message + "\n" + f.evidence;
     for (auto it = std::sregex_iterator(text.begin(), text.end(), bus_id);
          it != std::sregex_iterator(); ++it) {
-      bus_ids.insert(lower(it->str()));
+      bus_ids.insert(text::lower(it->str()));
     }
     for (const std::string& device : known_devices) {
       if (contains_word(text, device)) devices.insert(device);
@@ -302,12 +289,13 @@ std::vector<std::string> local_device_names(const fs::path& sysfs_root) {
 }
 
 bool mentions_target(std::string_view line, const EvidenceTargets& targets) {
-  const std::string text = lower(std::string(line));
+  const std::string lowered = text::lower(line);
   for (const std::string& bus : targets.bus_ids) {
     // "0000:9a:00.0", "9a:00.0" (lspci and many drivers), "0000:9a:00" (NVIDIA's Xid lines).
-    if (text.find(bus) != std::string::npos) return true;
-    if (bus.size() == 12 && contains_word(text, bus.substr(5))) return true;
-    if (bus.size() == 12 && text.find("pci:" + bus.substr(0, 10)) != std::string::npos) return true;
+    if (lowered.find(bus) != std::string::npos) return true;
+    if (bus.size() == 12 && contains_word(lowered, bus.substr(5))) return true;
+    if (bus.size() == 12 && lowered.find("pci:" + bus.substr(0, 10)) != std::string::npos)
+      return true;
   }
   for (const std::string& device : targets.devices) {
     if (contains_word(line, device)) return true;

@@ -3,9 +3,7 @@
 #include "bench/cli/history_commands.hpp"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
-#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <map>
@@ -14,6 +12,7 @@
 #include <fmt/format.h>
 
 #include "bench/sys/config_error.hpp"
+#include "bench/sys/timer.hpp"
 #include "fabric/link_measurements.hpp"
 #include "results/baseline.hpp"
 #include "results/compare.hpp"
@@ -31,15 +30,6 @@ FleetStore read_runs(const std::vector<std::string>& dirs) {
   FleetStore store;
   for (const fs::path& dir : find_run_dirs(dirs)) read_run_dir(dir, store);
   return store;
-}
-
-std::string utc_now() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", &tm);
-  return text;
 }
 
 // What the golden nodes' links and ports are, as the fabric judge's [node] keys: the median PCIe
@@ -142,7 +132,7 @@ int baseline_command(const BaselineArgs& args, const Registry& registry, std::FI
     options.name = args.name.empty() ? fs::path(args.out).stem().string() : args.name;
     options.pass_fraction = args.pass_fraction;
     options.fail_fraction = args.fail_fraction;
-    options.created_utc = utc_now();
+    options.created_utc = utc_timestamp();
     options.extra_toml = node_table(store);
     for (const RunInfo& run : store.runs) {
       if (!run.incomplete_reason.empty() || run.verdict == "fail") {

@@ -1,4 +1,5 @@
-// Small text helpers the fabric parsers share: trimming, whole-token integer parsing, tokenising.
+// Small text helpers every layer shares: trimming, case, joining, whole-token integer parsing,
+// tokenising.
 #include "bench/sys/text_scan.hpp"
 
 #include <charconv>
@@ -13,12 +14,37 @@ bool is_space(char c) {
   return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
 }
 bool is_digit(char c) { return c >= '0' && c <= '9'; }
+char lower_ascii(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 }  // namespace
 
 std::string_view trim(std::string_view text) {
   while (!text.empty() && is_space(text.front())) text.remove_prefix(1);
   while (!text.empty() && is_space(text.back())) text.remove_suffix(1);
   return text;
+}
+
+std::string lower(std::string_view text) {
+  std::string out(text);
+  for (char& c : out) c = lower_ascii(c);
+  return out;
+}
+
+bool equal_ignoring_case(std::string_view a, std::string_view b) {
+  if (a.size() != b.size()) return false;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    if (lower_ascii(a[i]) != lower_ascii(b[i])) return false;
+  }
+  return true;
+}
+
+std::string join_non_empty(const std::vector<std::string>& items, std::string_view separator) {
+  std::string out;
+  for (const std::string& item : items) {
+    if (item.empty()) continue;
+    if (!out.empty()) out += separator;
+    out += item;
+  }
+  return out;
 }
 
 std::optional<std::uint64_t> parse_unsigned(std::string_view text) {

@@ -1,7 +1,8 @@
-// Wall-clock timing on the monotonic clock.
+// Wall-clock timing on the monotonic clock, and UTC time stamps.
 #pragma once
 
 #include <chrono>
+#include <ctime>
 #include <string>
 
 namespace fabcheck {
@@ -22,6 +23,8 @@ class Stopwatch {
 
 // Current UTC time, ISO 8601 with seconds ("2026-11-30T06:09:26Z").
 std::string utc_timestamp();
+// The same for the time `at` (a log line's, a file's).
+std::string utc_timestamp(std::time_t at);
 // Compact form for directory names ("20261130T060926Z").
 std::string utc_timestamp_compact();
 

@@ -14,17 +14,6 @@ MetricSpec count_metric(const char* name, Better better) {
   return {name, MetricInfo{"count", better}};
 }
 
-Measurement make(const char* probe, const std::string& metric, double value,
-                 const std::string& unit, const std::string& subject) {
-  Measurement m;
-  m.probe = probe;
-  m.metric = metric;
-  m.value = value;
-  m.unit = unit;
-  m.subject = subject;
-  return m;
-}
-
 }  // namespace
 
 std::vector<MetricSpec> pcie_link_metrics() {
@@ -74,7 +63,8 @@ std::vector<Measurement> pcie_link_measurements(const std::vector<PcieLinkState>
       return m;
     };
     if (!link.has_link_state()) {
-      Measurement m = with_params(make(kPcieLinksProbe, kind + "_link_gen", 0, "count", link.bdf));
+      Measurement m =
+          with_params(make_measurement(kPcieLinksProbe, kind + "_link_gen", 0, "count", link.bdf));
       m.status = MeasurementStatus::waived;
       m.message =
           link.bdf + " (" + kind + "): no PCIe link state in sysfs (virtual or legacy PCI device)";
@@ -85,15 +75,15 @@ std::vector<Measurement> pcie_link_measurements(const std::vector<PcieLinkState>
                         (link.upstream_port.empty() ? "root complex" : link.upstream_port) + ")";
     bool idle_gpu = link.kind == PcieDeviceKind::gpu && !gpus_under_load;
     if (!idle_gpu) {  // an idle GPU's generation says nothing; its deficit is informational
-      out.push_back(with_params(
-          make(kPcieLinksProbe, kind + "_link_gen", link.current_gen(), "count", link.bdf)));
+      out.push_back(with_params(make_measurement(kPcieLinksProbe, kind + "_link_gen",
+                                                 link.current_gen(), "count", link.bdf)));
     }
-    out.push_back(with_params(
-        make(kPcieLinksProbe, kind + "_link_width", *link.current_width, "count", link.bdf)));
+    out.push_back(with_params(make_measurement(kPcieLinksProbe, kind + "_link_width",
+                                               *link.current_width, "count", link.bdf)));
     int gen_deficit = std::max(0, link.max_gen() - link.current_gen());
     int width_deficit = std::max(0, *link.max_width - *link.current_width);
-    Measurement gen =
-        with_params(make(kPcieLinksProbe, idle_gpu ? "idle_link_gen_deficit" : "link_gen_deficit",
+    Measurement gen = with_params(
+        make_measurement(kPcieLinksProbe, idle_gpu ? "idle_link_gen_deficit" : "link_gen_deficit",
                          gen_deficit, "count", link.bdf));
     if (gen_deficit > 0) {
       gen.message =
@@ -101,14 +91,14 @@ std::vector<Measurement> pcie_link_measurements(const std::vector<PcieLinkState>
           (idle_gpu ? "; read while idle, when GPUs lower their link speed by design" : "");
     }
     out.push_back(std::move(gen));
-    Measurement width =
-        with_params(make(kPcieLinksProbe, "link_width_deficit", width_deficit, "count", link.bdf));
+    Measurement width = with_params(
+        make_measurement(kPcieLinksProbe, "link_width_deficit", width_deficit, "count", link.bdf));
     if (width_deficit > 0) width.message = where + " at " + link.describe();
     out.push_back(std::move(width));
     auto aer = [&](const char* metric, const std::optional<std::uint64_t>& total) {
       if (total) {
-        out.push_back(with_params(
-            make(kPcieLinksProbe, metric, static_cast<double>(*total), "count", link.bdf)));
+        out.push_back(with_params(make_measurement(
+            kPcieLinksProbe, metric, static_cast<double>(*total), "count", link.bdf)));
       }
     };
     aer("aer_correctable", link.aer_correctable);
@@ -132,8 +122,8 @@ std::vector<Measurement> ib_port_measurements(const std::vector<IbPortState>& po
       return m;
     };
     if (port.active()) ++active;
-    Measurement state = with_params(
-        make(kIbPortsProbe, "port_active", port.active() ? 1 : 0, "count", port.subject()));
+    Measurement state = with_params(make_measurement(
+        kIbPortsProbe, "port_active", port.active() ? 1 : 0, "count", port.subject()));
     if (!port.active()) {
       state.message =
           port.subject() + " (" + port.pci_bdf + ") state " +
@@ -145,15 +135,15 @@ std::vector<Measurement> ib_port_measurements(const std::vector<IbPortState>& po
     }
     out.push_back(std::move(state));
     if (port.rate_gbps) {
-      Measurement rate =
-          with_params(make(kIbPortsProbe, "port_rate", *port.rate_gbps, "Gb/s", port.subject()));
+      Measurement rate = with_params(
+          make_measurement(kIbPortsProbe, "port_rate", *port.rate_gbps, "Gb/s", port.subject()));
       rate.message = port.subject() + " (" + port.pci_bdf + ") rate " + port.rate_text;
       out.push_back(std::move(rate));
     }
     auto stuck = saturated_counters(port.counters);
     Measurement saturated =
-        with_params(make(kIbPortsProbe, "saturated_counters", static_cast<double>(stuck.size()),
-                         "count", port.subject()));
+        with_params(make_measurement(kIbPortsProbe, "saturated_counters",
+                                     static_cast<double>(stuck.size()), "count", port.subject()));
     for (const auto& key : stuck) {
       saturated.params[key] = std::to_string(port.counters.at(key));
       saturated.message += (saturated.message.empty() ? port.subject() + ": " : ", ") + key +
@@ -161,11 +151,11 @@ std::vector<Measurement> ib_port_measurements(const std::vector<IbPortState>& po
     }
     out.push_back(std::move(saturated));
   }
-  Measurement count = make(kIbPortsProbe, "active_ports", active, "count", "node");
+  Measurement count = make_measurement(kIbPortsProbe, "active_ports", active, "count", "node");
   count.params["ports"] = std::to_string(ports.size());
   out.push_back(std::move(count));
   if (ports.empty()) {
-    Measurement none = make(kIbPortsProbe, "port_active", 0, "count", "rdma");
+    Measurement none = make_measurement(kIbPortsProbe, "port_active", 0, "count", "rdma");
     none.status = MeasurementStatus::waived;
     none.message = "no RDMA device (nothing in /sys/class/infiniband)";
     out.push_back(std::move(none));
@@ -182,7 +172,7 @@ std::vector<Measurement> ib_counter_measurements(
     if (it == before.end()) continue;
     auto changes = error_counter_changes(it->second, after_counters);
     double total = 0;
-    Measurement m = make(kIbCountersProbe, "error_counter_delta", 0, "count", subject);
+    Measurement m = make_measurement(kIbCountersProbe, "error_counter_delta", 0, "count", subject);
     char interval[32];
     std::snprintf(interval, sizeof interval, "%.1f", interval_s);
     m.params["interval_s"] = interval;
@@ -214,7 +204,8 @@ std::vector<Measurement> ib_counter_growth(const std::map<std::string, CounterSn
     if (it == before.end()) continue;
     const auto changes = congestion_counter_changes(it->second, after_counters);
     if (changes.empty()) continue;
-    Measurement m = make(kIbCountersProbe, "congestion_counter_delta", 0, "count", subject);
+    Measurement m =
+        make_measurement(kIbCountersProbe, "congestion_counter_delta", 0, "count", subject);
     char interval[32];
     std::snprintf(interval, sizeof interval, "%.1f", interval_s);
     m.params["interval_s"] = interval;
@@ -235,7 +226,7 @@ std::vector<Measurement> sysfs_problem_measurements(const char* probe, const cha
                                                     const std::vector<SysfsProblem>& problems) {
   std::vector<Measurement> out;
   for (const SysfsProblem& problem : problems) {
-    Measurement m = make(probe, metric, 0, "count", problem.path);
+    Measurement m = make_measurement(probe, metric, 0, "count", problem.path);
     m.status = MeasurementStatus::error;
     m.message = problem.describe() + "; the value cannot be judged, so this node is not passed";
     out.push_back(std::move(m));

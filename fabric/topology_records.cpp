@@ -1,6 +1,8 @@
 // fabric.topology's records from GPU placements.
 #include "fabric/topology_records.hpp"
 
+#include "bench/sys/text_scan.hpp"
+
 namespace fabcheck {
 
 std::vector<Measurement> topology_records(const std::vector<GpuPlacement>& placements,
@@ -8,15 +10,9 @@ std::vector<Measurement> topology_records(const std::vector<GpuPlacement>& place
   std::vector<Measurement> out;
   for (const auto& p : placements) {
     if (p.hca.empty()) continue;  // a node without HCAs has nothing to place
-    std::string path;
-    for (const auto& part : p.path) path += (path.empty() ? "" : "/") + part;
+    const std::string path = text::join(p.path, "/");
     auto make = [&](const char* metric, double value) {
-      Measurement m;
-      m.probe = kTopologyProbe;
-      m.metric = metric;
-      m.value = value;
-      m.unit = "count";
-      m.subject = p.gpu_bdf;
+      Measurement m = make_measurement(kTopologyProbe, metric, value, "count", p.gpu_bdf);
       m.peer = p.hca + " (" + p.hca_bdf + ")";
       m.params["gpu_numa_node"] = std::to_string(p.gpu_numa);
       m.params["hca_numa_node"] = std::to_string(p.hca_numa);

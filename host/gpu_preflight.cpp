@@ -37,12 +37,8 @@ std::optional<unsigned> retired_count(const NvmlFunctions& api, nvmlDevice_t dev
 
 Measurement gpu_measurement_of(const GpuPreflight& gpu, const std::string& probe,
                                const char* metric, double value, const char* unit) {
-  Measurement m;
-  m.probe = probe;
-  m.metric = metric;
-  m.value = value;
-  m.unit = unit;
-  m.subject = "gpu" + std::to_string(gpu.telemetry.index);
+  Measurement m =
+      make_measurement(probe, metric, value, unit, "gpu" + std::to_string(gpu.telemetry.index));
   m.params["bus_id"] = gpu.telemetry.bus_id;
   m.params["model"] = gpu.telemetry.model;
   return m;

@@ -24,16 +24,6 @@ std::string fixed(double value, int digits = 2) {
   return text;
 }
 
-Measurement make(const char* metric, double value, const char* unit) {
-  Measurement m;
-  m.probe = kHostCpuProbe;
-  m.metric = metric;
-  m.value = value;
-  m.unit = unit;
-  m.subject = "node";
-  return m;
-}
-
 double usable_cpus(const HostCpuSample& s) {
   double usable = static_cast<double>(s.affinity.empty() ? s.online_cpus : s.affinity.size());
   if (!s.cgroup.cpuset.empty())
@@ -100,7 +90,7 @@ HostCpuSample sample_host_cpu(const HostCpuSampling& how) {
 std::vector<Measurement> host_cpu_measurements(const HostCpuSample& s, int ranks_on_host) {
   std::vector<Measurement> out;
   const double usable = usable_cpus(s);
-  Measurement cpus = make("usable_cpus", usable, "count");
+  Measurement cpus = make_measurement(kHostCpuProbe, "usable_cpus", usable, "count", "node");
   cpus.params["online"] = std::to_string(s.online_cpus);
   cpus.params["affinity"] = format_cpu_list(s.affinity);
   cpus.params["ranks_on_host"] = std::to_string(ranks_on_host);
@@ -116,7 +106,8 @@ std::vector<Measurement> host_cpu_measurements(const HostCpuSample& s, int ranks
   }
   out.push_back(cpus);
   if (s.cgroup.quota_cores) {
-    Measurement quota = make("cpu_quota_cores", *s.cgroup.quota_cores, "cores");
+    Measurement quota =
+        make_measurement(kHostCpuProbe, "cpu_quota_cores", *s.cgroup.quota_cores, "cores", "node");
     quota.params["file"] = s.cgroup.quota_file;
     quota.params["cpuset_cpus"] =
         std::to_string(s.cgroup.cpuset.empty() ? s.affinity.size() : s.cgroup.cpuset.size());
@@ -129,22 +120,24 @@ std::vector<Measurement> host_cpu_measurements(const HostCpuSample& s, int ranks
       if (governor != "performance") others += count;
       list += (list.empty() ? "" : ",") + governor + ":" + std::to_string(count);
     }
-    Measurement governor = make("cpu_governor", others, "count");
+    Measurement governor = make_measurement(kHostCpuProbe, "cpu_governor", others, "count", "node");
     governor.params["governors"] = list;
     governor.params["cpus"] = std::to_string(s.frequencies.cpus_read);
     out.push_back(std::move(governor));
-    Measurement frequency = make("cpu_freq_mhz", s.frequencies.mean_mhz, "MHz");
+    Measurement frequency =
+        make_measurement(kHostCpuProbe, "cpu_freq_mhz", s.frequencies.mean_mhz, "MHz", "node");
     frequency.params["min_mhz"] = fixed(s.frequencies.min_mhz, 0);
     frequency.params["max_mhz"] = fixed(s.frequencies.max_mhz, 0);
     out.push_back(std::move(frequency));
   } else {
-    Measurement none = make("cpu_governor", 0, "count");
+    Measurement none = make_measurement(kHostCpuProbe, "cpu_governor", 0, "count", "node");
     none.status = MeasurementStatus::waived;
     none.message =
         "no cpufreq in sysfs (a virtual machine, or no driver): governor and clock unknown";
     out.push_back(std::move(none));
   }
-  Measurement steal = make("steal_pct", 100 * s.steal_fraction, "%");
+  Measurement steal =
+      make_measurement(kHostCpuProbe, "steal_pct", 100 * s.steal_fraction, "%", "node");
   steal.params["window_s"] = fixed(s.window_s);
   out.push_back(std::move(steal));
   double others = 0;
@@ -156,7 +149,7 @@ std::vector<Measurement> host_cpu_measurements(const HostCpuSample& s, int ranks
              s.consumers[i].command + ") " + fixed(s.consumers[i].cores) + " cores";
     }
   }
-  Measurement other = make("other_cpu_cores", others, "cores");
+  Measurement other = make_measurement(kHostCpuProbe, "other_cpu_cores", others, "cores", "node");
   other.params["window_s"] = fixed(s.window_s);
   other.params["usable_cpus"] = fixed(usable);
   other.params["processes"] = std::to_string(s.consumers.size());
@@ -175,13 +168,7 @@ std::vector<Finding> judge_host_cpu(const std::vector<Measurement>& measurements
   std::vector<Finding> out;
   for (const Measurement& m : measurements) {
     if (m.probe != kHostCpuProbe || m.status != MeasurementStatus::ok) continue;
-    auto add = [&](Severity severity, double expected, std::string message, std::string remedy) {
-      Finding f = finding_about(m, severity);
-      f.expected = expected;
-      f.message = std::move(message);
-      f.remedy = std::move(remedy);
-      out.push_back(std::move(f));
-    };
+    const FindingAdder add(m, out);
     if (m.metric == "usable_cpus") {
       const double ranks = std::atof(param_of(m, "ranks_on_host").c_str());
       if (ranks > 0 && m.value < ranks) {

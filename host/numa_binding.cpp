@@ -45,16 +45,6 @@ const char* policy_name(int mode) {
   }
 }
 
-Measurement make(const char* metric, double value, const char* unit, const std::string& subject) {
-  Measurement m;
-  m.probe = kHostNumaProbe;
-  m.metric = metric;
-  m.value = value;
-  m.unit = unit;
-  m.subject = subject;
-  return m;
-}
-
 }  // namespace
 
 RankPlacement this_rank_placement(int local_rank, int local_size) {
@@ -141,15 +131,15 @@ std::vector<Measurement> numa_measurements(const HwlocMachine& machine,
     m.params["numa_nodes"] = std::to_string(machine.numa_cpus.size());
     m.params["topology"] = machine.source;
   };
-  Measurement bound =
-      make("bound_cpus", static_cast<double>(placement.cpus.size()), "count", "rank");
+  Measurement bound = make_measurement(kHostNumaProbe, "bound_cpus",
+                                       static_cast<double>(placement.cpus.size()), "count", "rank");
   describe(bound);
   out.push_back(bound);
 
   const auto gpus =
       gpus_of_rank(machine, cuda_visible_devices, placement.local_rank, placement.local_size);
   if (gpus.empty()) {
-    Measurement none = make("cpus_off_gpu_numa", 0, "fraction", "rank");
+    Measurement none = make_measurement(kHostNumaProbe, "cpus_off_gpu_numa", 0, "fraction", "rank");
     none.status = MeasurementStatus::waived;
     const bool any_gpu = std::any_of(machine.pci.begin(), machine.pci.end(),
                                      [](const HwlocPciDevice& d) { return d.is_nvidia_gpu(); });
@@ -185,11 +175,11 @@ std::vector<Measurement> numa_measurements(const HwlocMachine& machine,
     if (gpu_nodes.count(node_of_cpu(machine, cpu)) == 0) ++off;
   }
   Measurement cpus =
-      make("cpus_off_gpu_numa",
-           placement.cpus.empty() || gpu_nodes.empty()
-               ? 0
-               : static_cast<double>(off) / static_cast<double>(placement.cpus.size()),
-           "fraction", subject);
+      make_measurement(kHostNumaProbe, "cpus_off_gpu_numa",
+                       placement.cpus.empty() || gpu_nodes.empty()
+                           ? 0
+                           : static_cast<double>(off) / static_cast<double>(placement.cpus.size()),
+                       "fraction", subject);
   place(cpus);
   out.push_back(std::move(cpus));
   bool memory_off = false;
@@ -199,7 +189,8 @@ std::vector<Measurement> numa_measurements(const HwlocMachine& machine,
     memory_off = std::none_of(placement.mem_nodes.begin(), placement.mem_nodes.end(),
                               [&](int node) { return gpu_nodes.count(node) > 0; });
   }
-  Measurement memory = make("memory_off_gpu_numa", memory_off ? 1 : 0, "fraction", subject);
+  Measurement memory = make_measurement(kHostNumaProbe, "memory_off_gpu_numa", memory_off ? 1 : 0,
+                                        "fraction", subject);
   place(memory);
   out.push_back(std::move(memory));
   return out;

@@ -24,14 +24,8 @@ std::string number(double value) {
 }
 
 void judge_one(const Measurement& m, const PreflightPolicy& policy, std::vector<Finding>& out) {
-  auto add = [&](Severity severity, double expected, std::string message, std::string remedy) {
-    Finding f = finding_about(m, severity);
-    f.expected = expected;
-    f.message = std::move(message);
-    f.remedy = std::move(remedy);
-    f.source = "pre-flight: a node is measured idle (DCGM, Azure HPC health checks)";
-    out.push_back(std::move(f));
-  };
+  const FindingAdder add(m, out,
+                         "pre-flight: a node is measured idle (DCGM, Azure HPC health checks)");
   if (m.metric == "foreign_processes" && m.value > 0) {
     const std::string processes = param_of(m, "processes");
     Finding f = finding_about(m, Severity::fail);

@@ -9,12 +9,7 @@ namespace fabcheck {
 
 Measurement gpu_measurement(const GpuLabel& label, const std::string& probe,
                             const std::string& metric, double value, const std::string& unit) {
-  Measurement m;
-  m.probe = probe;
-  m.metric = metric;
-  m.value = value;
-  m.unit = unit;
-  m.subject = label.subject();
+  Measurement m = make_measurement(probe, metric, value, unit, label.subject());
   if (!label.bus_id.empty()) m.params["bus_id"] = label.bus_id;
   if (!label.model.empty()) m.params["model"] = label.model;
   return m;

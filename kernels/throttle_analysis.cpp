@@ -161,14 +161,7 @@ std::vector<Finding> judge_throttling(const std::vector<Measurement>& measuremen
     const std::string over = " of a " + param_of(m, "seconds") + " s burn (" +
                              param_of(m, "samples") + " samples; " +
                              reasons_of[m.host + " " + m.subject] + ")";
-    auto add = [&](Severity severity, double expected, std::string message, std::string remedy) {
-      Finding f = finding_about(m, severity);
-      f.expected = expected;
-      f.message = std::move(message);
-      f.remedy = std::move(remedy);
-      f.source = "NVML clock-event reasons sampled through the burn";
-      out.push_back(std::move(f));
-    };
+    const FindingAdder add(m, out, "NVML clock-event reasons sampled through the burn");
     if (m.metric == kThermalMetric && m.value > policy.thermal_warn) {
       add(m.value > policy.thermal_fail ? Severity::fail : Severity::warn, policy.thermal_warn,
           gpu + " is a hot GPU: thermally throttled " + fixed(100 * m.value, 1) + "%" + over,

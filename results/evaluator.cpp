@@ -277,20 +277,6 @@ std::vector<Finding> evaluate_measurement(const Measurement& measurement, const 
   return judge_figure(measurement, profile, candidates);
 }
 
-Finding finding_about(const Measurement& m, Severity severity) {
-  Finding finding;
-  finding.severity = severity;
-  finding.probe = m.probe;
-  finding.metric = m.metric;
-  finding.subject = m.subject;
-  finding.host = m.host;
-  finding.rank = m.rank;
-  finding.size_bytes = m.size_bytes;
-  finding.observed = m.value;
-  finding.unit = m.unit;
-  return finding;
-}
-
 std::vector<Finding> evaluate(const std::vector<Measurement>& measurements,
                               const Profile& profile) {
   const ProfileLookup lookup(profile);

@@ -77,10 +77,6 @@ std::vector<Finding> evaluate_measurement(const Measurement& measurement, const 
 // probe and metric instead of scanning the profile for each.
 std::vector<Finding> evaluate(const std::vector<Measurement>& measurements, const Profile& profile);
 
-// A finding about one measurement: probe, metric, subject, host, rank, size, observed value and
-// unit copied from it; message, evidence and remedy left for the caller (evaluator or judge).
-Finding finding_about(const Measurement& measurement, Severity severity);
-
 // One PASS per probe whose results were all verified with no wrong element (wrong_elements
 // records, every one 0): checking data is a judgement, whatever the profile says of speed. A probe
 // with any wrong element has its FAIL findings instead and gets no PASS here.

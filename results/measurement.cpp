@@ -1,7 +1,20 @@
-// Names of measurement statuses as they appear in the JSON records.
+// Making a measurement, reading its params, and the names of its statuses in the JSON records.
 #include "results/measurement.hpp"
 
+#include <utility>
+
 namespace fabcheck {
+
+Measurement make_measurement(std::string probe, std::string metric, double value, std::string unit,
+                             std::string subject) {
+  Measurement m;
+  m.probe = std::move(probe);
+  m.metric = std::move(metric);
+  m.value = value;
+  m.unit = std::move(unit);
+  m.subject = std::move(subject);
+  return m;
+}
 
 const char* to_string(MeasurementStatus status) {
   switch (status) {

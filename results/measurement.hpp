@@ -56,6 +56,11 @@ struct Measurement {
   std::string time_utc;  // ISO 8601, when it was taken
 };
 
+// A measurement of `subject` with what every record has; the rest (host, rank, params, stats,
+// status...) is the caller's.
+Measurement make_measurement(std::string probe, std::string metric, double value, std::string unit,
+                             std::string subject);
+
 // The value of params[key], or "" when absent.
 std::string param_of(const Measurement& measurement, const std::string& key);
 

@@ -171,12 +171,7 @@ void drop_page_cache(const fs::path& file) {
 
 Measurement storage_measurement(const std::string& probe, const std::string& metric, double value,
                                 const std::string& unit, const StorageTarget& target) {
-  Measurement measurement;
-  measurement.probe = probe;
-  measurement.metric = metric;
-  measurement.value = value;
-  measurement.unit = unit;
-  measurement.subject = target.path;
+  Measurement measurement = make_measurement(probe, metric, value, unit, target.path);
   measurement.params = target.params();
   return measurement;
 }

@@ -3,8 +3,12 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
+#include <type_traits>
+#include <utility>
 
 #include "bench/sys/config_error.hpp"
+#include "results/record_fields.hpp"
 
 namespace fabcheck {
 namespace {
@@ -31,15 +35,44 @@ json by_rank_to_json(const std::vector<RankFigure>& figures) {
   return list;
 }
 
+json params_to_json(const std::map<std::string, std::string>& params) {
+  json object = json::object();
+  for (const auto& [key, value] : params) object[key] = value;
+  return object;
+}
+
+json stats_to_json(const std::optional<SampleStats>& stats);
+
+// A field's value as the record holds it (record_fields.hpp says which field is of which type).
+template <typename Value, RecordField kType>
+json field_to_json(const Value& value, std::integral_constant<RecordField, kType>) {
+  using T = RecordField;
+  if constexpr (kType == T::number) {
+    return number_or_null(value);
+  } else if constexpr (kType == T::optional_size) {
+    return optional_size(value);
+  } else if constexpr (kType == T::optional_number) {
+    return optional_number(value);
+  } else if constexpr (kType == T::params) {
+    return params_to_json(value);
+  } else if constexpr (kType == T::stats) {
+    return stats_to_json(value);
+  } else if constexpr (kType == T::by_rank) {
+    return by_rank_to_json(value);
+  } else if constexpr (kType == T::status || kType == T::severity) {
+    return to_string(value);
+  } else {  // text, integer, count
+    return value;
+  }
+}
+
 json stats_to_json(const std::optional<SampleStats>& stats) {
   if (!stats) return nullptr;
-  return json{{"count", stats->count},
-              {"min", number_or_null(stats->min)},
-              {"median", number_or_null(stats->median)},
-              {"max", number_or_null(stats->max)},
-              {"p99", number_or_null(stats->p99)},
-              {"mean", number_or_null(stats->mean)},
-              {"cv", number_or_null(stats->cv)}};
+  json object;
+  for_each_stats_field([&](const char* name, auto type, auto member) {
+    object[name] = field_to_json(member(*stats), type);
+  });
+  return object;
 }
 
 // Strict field access: every reader names the record's place and the field.
@@ -130,25 +163,11 @@ void check_header(const FieldReader& reader, const std::string& kind) {
 }  // namespace
 
 json to_json(const Measurement& measurement) {
-  json params = json::object();
-  for (const auto& [key, value] : measurement.params) params[key] = value;
-  return json{{"schema_version", kSchemaVersion},
-              {"kind", "measurement"},
-              {"probe", measurement.probe},
-              {"metric", measurement.metric},
-              {"value", number_or_null(measurement.value)},
-              {"unit", measurement.unit},
-              {"host", measurement.host},
-              {"rank", measurement.rank},
-              {"subject", measurement.subject},
-              {"peer", measurement.peer},
-              {"size_bytes", optional_size(measurement.size_bytes)},
-              {"params", params},
-              {"stats", stats_to_json(measurement.stats)},
-              {"by_rank", by_rank_to_json(measurement.by_rank)},
-              {"status", to_string(measurement.status)},
-              {"message", measurement.message},
-              {"time_utc", measurement.time_utc}};
+  json record{{"schema_version", kSchemaVersion}, {"kind", "measurement"}};
+  for_each_measurement_field([&](const char* name, auto type, auto member) {
+    record[name] = field_to_json(member(measurement), type);
+  });
+  return record;
 }
 
 std::string to_jsonl_line(const json& record) {
@@ -156,113 +175,71 @@ std::string to_jsonl_line(const json& record) {
 }
 
 json to_json(const Finding& finding) {
-  return json{{"schema_version", kSchemaVersion},
-              {"kind", "finding"},
-              {"severity", to_string(finding.severity)},
-              {"probe", finding.probe},
-              {"metric", finding.metric},
-              {"subject", finding.subject},
-              {"host", finding.host},
-              {"rank", finding.rank},
-              {"size_bytes", optional_size(finding.size_bytes)},
-              {"observed", optional_number(finding.observed)},
-              {"expected", optional_number(finding.expected)},
-              {"warn_at", optional_number(finding.warn_at)},
-              {"unit", finding.unit},
-              {"message", finding.message},
-              {"evidence", finding.evidence},
-              {"remedy", finding.remedy},
-              {"source", finding.source}};
+  json record{{"schema_version", kSchemaVersion}, {"kind", "finding"}};
+  for_each_finding_field([&](const char* name, auto type, auto member) {
+    record[name] = field_to_json(member(finding), type);
+  });
+  return record;
 }
 
 Measurement measurement_from_json(const json& object, const std::string& where) {
   const FieldReader reader(object, where);
   check_header(reader, "measurement");
   Measurement measurement;
-  measurement.probe = reader.string("probe");
-  measurement.metric = reader.string("metric");
-  measurement.value = reader.number("value");
-  measurement.unit = reader.string("unit");
-  measurement.host = reader.string("host");
-  measurement.rank = reader.integer("rank");
-  measurement.subject = reader.string("subject");
-  measurement.peer = reader.string("peer");
-  measurement.size_bytes = reader.optional_size("size_bytes");
-
-  const json& params = reader.field("params");
-  if (!params.is_object()) reader.mistyped("params", "an object of strings", params);
-  for (const auto& [key, value] : params.items()) {
-    if (!value.is_string()) reader.mistyped("params." + key, "a string", value);
-    measurement.params[key] = value.get<std::string>();
-  }
-
-  const json& stats = reader.field("stats");
-  if (!stats.is_null()) {
-    if (!stats.is_object()) reader.mistyped("stats", "an object or null", stats);
-    const FieldReader stats_reader(stats, where, "stats.");
-    SampleStats sample_stats;
-    sample_stats.count = static_cast<std::size_t>(stats_reader.unsigned_integer("count"));
-    sample_stats.min = stats_reader.number("min");
-    sample_stats.median = stats_reader.number("median");
-    sample_stats.max = stats_reader.number("max");
-    sample_stats.p99 = stats_reader.number("p99");
-    sample_stats.mean = stats_reader.number("mean");
-    sample_stats.cv = stats_reader.number("cv");
-    measurement.stats = sample_stats;
-  }
-
-  if (object.contains("by_rank")) {  // optional: older records have none
-    const json& by_rank = object.at("by_rank");
-    if (!by_rank.is_array()) reader.mistyped("by_rank", "an array", by_rank);
-    for (std::size_t i = 0; i < by_rank.size(); ++i) {
-      const std::string prefix = "by_rank[" + std::to_string(i) + "].";
-      if (!by_rank[i].is_object()) reader.mistyped(prefix, "an object", by_rank[i]);
-      const FieldReader entry(by_rank[i], where, prefix);
-      RankFigure figure;
-      figure.rank = static_cast<int>(entry.integer("rank"));
-      figure.host = entry.string("host");
-      figure.value = entry.number("value");
-      measurement.by_rank.push_back(std::move(figure));
+  for_each_measurement_field([&](const char* name, auto type, auto member) {
+    using T = RecordField;
+    constexpr RecordField kType = decltype(type)::value;
+    auto& field = member(measurement);
+    if constexpr (kType == T::params) {
+      const json& params = reader.field(name);
+      if (!params.is_object()) reader.mistyped(name, "an object of strings", params);
+      for (const auto& [key, value] : params.items()) {
+        if (!value.is_string()) reader.mistyped(std::string(name) + "." + key, "a string", value);
+        field[key] = value.template get<std::string>();
+      }
+    } else if constexpr (kType == T::stats) {
+      const json& stats = reader.field(name);
+      if (stats.is_null()) return;
+      if (!stats.is_object()) reader.mistyped(name, "an object or null", stats);
+      const FieldReader stats_reader(stats, where, std::string(name) + ".");
+      SampleStats sample_stats;
+      for_each_stats_field([&](const char* stat, auto stat_type, auto stat_member) {
+        stat_member(sample_stats) = read_plain_field(stats_reader, stat, stat_type);
+      });
+      field = sample_stats;
+    } else if constexpr (kType == T::by_rank) {
+      if (!object.contains(name)) return;  // optional: older records have none
+      const json& by_rank = object.at(name);
+      if (!by_rank.is_array()) reader.mistyped(name, "an array", by_rank);
+      for (std::size_t i = 0; i < by_rank.size(); ++i) {
+        const std::string prefix = std::string(name) + "[" + std::to_string(i) + "].";
+        if (!by_rank[i].is_object()) reader.mistyped(prefix, "an object", by_rank[i]);
+        const FieldReader entry(by_rank[i], where, prefix);
+        RankFigure figure;
+        figure.rank = static_cast<int>(entry.integer("rank"));
+        figure.host = entry.string("host");
+        figure.value = entry.number("value");
+        field.push_back(std::move(figure));
+      }
+    } else if constexpr (kType == T::status) {
+      const std::string status = reader.string(name);
+      const auto parsed_status = measurement_status_from_string(status);
+      if (!parsed_status) {
+        reader.fail("field \"" + std::string(name) + "\" has unknown value \"" + status +
+                    "\" (known: ok, error, waived)");
+      }
+      field = *parsed_status;
+    } else {
+      field = read_plain_field(reader, name, type);
     }
-  }
-
-  const std::string status = reader.string("status");
-  const auto parsed_status = measurement_status_from_string(status);
-  if (!parsed_status) {
-    reader.fail("field \"status\" has unknown value \"" + status + "\" (known: ok, error, waived)");
-  }
-  measurement.status = *parsed_status;
-  measurement.message = reader.string("message");
-  measurement.time_utc = reader.string("time_utc");
+  });
   return measurement;
 }
 
 Finding finding_from_json(const json& object, const std::string& where) {
   const FieldReader reader(object, where);
   check_header(reader, "finding");
-  Finding finding;
-  const std::string severity = reader.string("severity");
-  const auto parsed_severity = severity_from_string(severity);
-  if (!parsed_severity) {
-    reader.fail("field \"severity\" has unknown value \"" + severity +
-                "\" (known: pass, warn, fail, waived, error)");
-  }
-  finding.severity = *parsed_severity;
-  finding.probe = reader.string("probe");
-  finding.metric = reader.string("metric");
-  finding.subject = reader.string("subject");
-  finding.host = reader.string("host");
-  finding.rank = reader.integer("rank");
-  finding.size_bytes = reader.optional_size("size_bytes");
-  finding.observed = reader.optional_number("observed");
-  finding.expected = reader.optional_number("expected");
-  finding.warn_at = reader.optional_number("warn_at");
-  finding.unit = reader.string("unit");
-  finding.message = reader.string("message");
-  finding.evidence = reader.string("evidence");
-  finding.remedy = reader.string("remedy");
-  finding.source = reader.string("source");
-  return finding;
+  return read_finding_fields(reader);
 }
 
 std::string valid_utf8(const std::string& text) {

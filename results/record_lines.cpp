@@ -2,8 +2,10 @@
 #include "results/record_lines.hpp"
 
 #include <limits>
+#include <type_traits>
 
 #include "bench/sys/config_error.hpp"
+#include "results/record_fields.hpp"
 
 namespace fabcheck {
 namespace {
@@ -143,55 +145,48 @@ void read_measurement_fields(const JsonLine& json, const RecordPlace& place,
                              MeasurementFields& out) {
   const Fields fields(json, json.root(), place, "");
   check_header(fields, "measurement");
-  out.probe = fields.string("probe");
-  out.metric = fields.string("metric");
-  out.value = fields.number("value");
-  out.unit = fields.string("unit");
-  out.host = fields.string("host");
-  out.rank = fields.integer("rank");
-  out.subject = fields.string("subject");
-  out.peer = fields.string("peer");
-  out.size_bytes = fields.optional_size("size_bytes");
-
-  out.params.clear();
-  const Node& params = fields.field("params");
-  if (params.kind != Kind::object) fields.mistyped("params", "an object of strings", params);
-  json.for_each_child(params, [&](const Node& value) {
-    if (value.kind != Kind::string) {
-      fields.mistyped("params." + std::string(value.key), "a string", value);
+  for_each_measurement_field([&](const char* name, auto type, auto member) {
+    using T = RecordField;
+    constexpr RecordField kType = decltype(type)::value;
+    if constexpr (kType == T::params) {
+      out.params.clear();
+      const Node& params = fields.field(name);
+      if (params.kind != Kind::object) fields.mistyped(name, "an object of strings", params);
+      json.for_each_child(params, [&](const Node& value) {
+        if (value.kind != Kind::string) {
+          fields.mistyped(std::string(name) + "." + std::string(value.key), "a string", value);
+        }
+        out.params.emplace_back(value.key, value.text);
+      });
+    } else if constexpr (kType == T::stats) {
+      const Node& stats = fields.field(name);
+      out.stats.reset();
+      if (stats.kind == Kind::null) return;
+      if (stats.kind != Kind::object) fields.mistyped(name, "an object or null", stats);
+      const Fields stat(json, stats, place, "stats.");
+      SampleStats s;
+      for_each_stats_field([&](const char* stat_name, auto stat_type, auto stat_member) {
+        stat_member(s) = read_plain_field(stat, stat_name, stat_type);
+      });
+      out.stats = s;
+    } else if constexpr (kType == T::by_rank) {
+      // Not read: MeasurementFields keeps no per-rank figures (the fleet reads combined ones).
+    } else if constexpr (kType == T::status) {
+      out.status_text = fields.string(name);
+      if (out.status_text == "ok") {
+        out.status = MeasurementStatus::ok;
+      } else if (out.status_text == "error") {
+        out.status = MeasurementStatus::error;
+      } else if (out.status_text == "waived") {
+        out.status = MeasurementStatus::waived;
+      } else {
+        fields.fail("field \"" + std::string(name) + "\" has unknown value \"" +
+                    std::string(out.status_text) + "\" (known: ok, error, waived)");
+      }
+    } else {
+      member(out) = read_plain_field(fields, name, type);
     }
-    out.params.emplace_back(value.key, value.text);
   });
-
-  const Node& stats = fields.field("stats");
-  out.stats.reset();
-  if (stats.kind != Kind::null) {
-    if (stats.kind != Kind::object) fields.mistyped("stats", "an object or null", stats);
-    const Fields stat(json, stats, place, "stats.");
-    SampleStats s;
-    s.count = static_cast<std::size_t>(stat.unsigned_integer("count"));
-    s.min = stat.number("min");
-    s.median = stat.number("median");
-    s.max = stat.number("max");
-    s.p99 = stat.number("p99");
-    s.mean = stat.number("mean");
-    s.cv = stat.number("cv");
-    out.stats = s;
-  }
-
-  out.status_text = fields.string("status");
-  if (out.status_text == "ok") {
-    out.status = MeasurementStatus::ok;
-  } else if (out.status_text == "error") {
-    out.status = MeasurementStatus::error;
-  } else if (out.status_text == "waived") {
-    out.status = MeasurementStatus::waived;
-  } else {
-    fields.fail("field \"status\" has unknown value \"" + std::string(out.status_text) +
-                "\" (known: ok, error, waived)");
-  }
-  out.message = fields.string("message");
-  out.time_utc = fields.string("time_utc");
 }
 
 Measurement to_measurement(const MeasurementFields& f) {
@@ -216,29 +211,7 @@ Measurement to_measurement(const MeasurementFields& f) {
 Finding read_finding_line(const JsonLine& json, const RecordPlace& place) {
   const Fields fields(json, json.root(), place, "");
   check_header(fields, "finding");
-  Finding finding;
-  const std::string_view severity = fields.string("severity");
-  const auto parsed = severity_from_string(std::string(severity));
-  if (!parsed) {
-    fields.fail("field \"severity\" has unknown value \"" + std::string(severity) +
-                "\" (known: pass, warn, fail, waived, error)");
-  }
-  finding.severity = *parsed;
-  finding.probe = fields.string("probe");
-  finding.metric = fields.string("metric");
-  finding.subject = fields.string("subject");
-  finding.host = fields.string("host");
-  finding.rank = fields.integer("rank");
-  finding.size_bytes = fields.optional_size("size_bytes");
-  finding.observed = fields.optional_number("observed");
-  finding.expected = fields.optional_number("expected");
-  finding.warn_at = fields.optional_number("warn_at");
-  finding.unit = fields.string("unit");
-  finding.message = fields.string("message");
-  finding.evidence = fields.string("evidence");
-  finding.remedy = fields.string("remedy");
-  finding.source = fields.string("source");
-  return finding;
+  return read_finding_fields(fields);
 }
 
 }  // namespace fabcheck

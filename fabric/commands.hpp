@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "fabric/fabric_judge.hpp"
-#include "fabric/nccl_transport.hpp"
+#include "fabric/nccl_transport_rules.hpp"
 #include "results/finding.hpp"
 #include "results/profile.hpp"
 

@@ -7,7 +7,7 @@
 
 #include "bench/core/nccl_log_files.hpp"
 #include "fabric/nccl_log.hpp"
-#include "fabric/nccl_transport.hpp"
+#include "fabric/nccl_transport_facts.hpp"
 
 namespace fabcheck {
 

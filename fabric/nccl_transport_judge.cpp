@@ -7,6 +7,7 @@
 #include "bench/sys/config_error.hpp"
 #include "fabric/ib_port.hpp"
 #include "fabric/link_measurements.hpp"
+#include "fabric/nccl_transport_records.hpp"
 #include "fabric/topology_records.hpp"
 
 namespace fabcheck {

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "bench/core/registry.hpp"
-#include "fabric/nccl_transport.hpp"
+#include "fabric/nccl_transport_rules.hpp"
 #include "results/finding.hpp"
 #include "results/measurement.hpp"
 #include "results/profile.hpp"

@@ -6,7 +6,7 @@
 #include "bench/core/plan_estimate.hpp"
 #include "bench/core/probe.hpp"
 #include "fabric/nccl_log.hpp"
-#include "fabric/nccl_transport.hpp"
+#include "fabric/nccl_transport_records.hpp"
 
 namespace fabcheck {
 

@@ -4,7 +4,8 @@
 #include <string_view>
 
 #include "fabric/nccl_log.hpp"
-#include "fabric/nccl_transport.hpp"
+#include "fabric/nccl_transport_records.hpp"
+#include "fabric/nccl_transport_rules.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
   std::string_view text(reinterpret_cast<const char*>(data), size);

@@ -21,7 +21,7 @@
 #include "fabric/ib_port.hpp"
 #include "fabric/link_measurements.hpp"
 #include "fabric/nccl_log.hpp"
-#include "fabric/nccl_transport.hpp"
+#include "fabric/nccl_transport_records.hpp"
 #include "fabric/pcie_link.hpp"
 #include "fabric/topology.hpp"
 #include "fabric/topology_records.hpp"

@@ -7,7 +7,8 @@
 #include "bench/sys/config_error.hpp"
 #include "fabric/commands.hpp"
 #include "fabric/nccl_log.hpp"
-#include "fabric/nccl_transport.hpp"
+#include "fabric/nccl_transport_records.hpp"
+#include "fabric/nccl_transport_rules.hpp"
 
 namespace fabcheck {
 namespace {

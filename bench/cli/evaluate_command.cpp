@@ -10,8 +10,8 @@
 #include <mutex>
 #include <thread>
 
-#include "bench/cli/cli_support.hpp"
 #include "bench/cli/peer_settings.hpp"
+#include "bench/cli/profile_lookup.hpp"
 #include "bench/sys/config_error.hpp"
 #include "results/evaluator.hpp"
 #include "results/history.hpp"

@@ -5,7 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 
-#include "bench/cli/cli_support.hpp"
+#include "bench/cli/profile_lookup.hpp"
 #include "bench/sys/config_error.hpp"
 #include "bench/sys/input_path.hpp"
 #include "fabric/fabric_profile.hpp"

@@ -4,13 +4,13 @@
 #include <cstdio>
 #include <string_view>
 
-#include "bench/cli/cli_support.hpp"
 #include "bench/cli/commands.hpp"
 #include "bench/cli/evaluate_command.hpp"
 #include "bench/cli/fabric_commands.hpp"
 #include "bench/cli/history_commands.hpp"
 #include "bench/cli/host_commands.hpp"
 #include "bench/cli/probe_families.hpp"
+#include "bench/cli/usage_error.hpp"
 #include "bench/core/interrupt.hpp"
 #include "bench/core/sentinel.hpp"
 

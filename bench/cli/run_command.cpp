@@ -6,10 +6,14 @@
 
 #include <unistd.h>
 
-#include "bench/cli/cli_support.hpp"
+#include "bench/cli/build_versions.hpp"
+#include "bench/cli/command_line.hpp"
 #include "bench/cli/commands.hpp"
 #include "bench/cli/evidence.hpp"
 #include "bench/cli/memory_plan.hpp"
+#include "bench/cli/profile_lookup.hpp"
+#include "bench/cli/run_environment.hpp"
+#include "bench/cli/usage_error.hpp"
 #include "bench/coll/coll_probes.hpp"
 #include "bench/coll/mpi_call_plan.hpp"
 #include "bench/coll/nccl_backend.hpp"

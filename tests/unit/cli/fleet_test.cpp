@@ -9,9 +9,9 @@
 #include <fstream>
 #include <set>
 
-#include "bench/cli/cli_support.hpp"
 #include "bench/cli/evaluate_command.hpp"
 #include "bench/cli/probe_families.hpp"
+#include "bench/cli/profile_lookup.hpp"
 #include "results/compare.hpp"
 #include "results/evaluator.hpp"
 #include "results/history.hpp"

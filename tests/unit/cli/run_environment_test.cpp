@@ -2,7 +2,7 @@
 // scheduler's settings and the visible GPUs; not per-rank values nor PMIx's internals.
 #include <gtest/gtest.h>
 
-#include "bench/cli/cli_support.hpp"
+#include "bench/cli/run_environment.hpp"
 
 namespace fabcheck {
 namespace {

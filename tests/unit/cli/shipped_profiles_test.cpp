@@ -4,8 +4,8 @@
 
 #include <filesystem>
 
-#include "bench/cli/cli_support.hpp"
 #include "bench/cli/probe_families.hpp"
+#include "bench/cli/profile_lookup.hpp"
 #include "bench/sys/config_error.hpp"
 #include "results/evaluator.hpp"
 

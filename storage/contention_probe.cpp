@@ -7,8 +7,11 @@
 
 #include "bench/sys/timer.hpp"
 #include "results/units.hpp"
+#include "storage/checkpoint_pattern.hpp"
 #include "storage/local_probe.hpp"
-#include "storage/probe_support.hpp"
+#include "storage/pattern_file.hpp"
+#include "storage/storage_estimate.hpp"
+#include "storage/storage_measurement.hpp"
 
 namespace fabcheck {
 

@@ -11,7 +11,7 @@
 #include "storage/data_pattern.hpp"
 #include "storage/latency_histogram.hpp"
 #include "storage/local_probe.hpp"
-#include "storage/probe_support.hpp"
+#include "storage/storage_estimate.hpp"
 
 namespace fabcheck {
 

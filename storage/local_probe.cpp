@@ -3,7 +3,9 @@
 
 #include <cstdio>
 
-#include "storage/probe_support.hpp"
+#include "storage/shared_scratch.hpp"
+#include "storage/storage_measurement.hpp"
+#include "storage/storage_probe_info.hpp"
 
 namespace fabcheck {
 
@@ -22,11 +24,6 @@ std::uint64_t local_pattern_bytes(const RunOptions& options, int world_size,
 }
 
 LocalPatternProbe::LocalPatternProbe(ProbeInfo info) : Probe(storage_probe_info(std::move(info))) {}
-
-std::string probe_short_name(const std::string& probe_id) {
-  const auto dot = probe_id.find('.');
-  return dot == std::string::npos ? probe_id : probe_id.substr(dot + 1);
-}
 
 void LocalPatternProbe::run(RunContext& context, MeasurementSink& sink) {
   const StorageOptions options = storage_options_from(context.options);

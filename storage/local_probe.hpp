@@ -45,7 +45,4 @@ class LocalPatternProbe : public Probe {
   virtual void run_on_path(LocalRun& run) = 0;
 };
 
-// "storage.seq_write" -> "seq_write", for file and directory names.
-std::string probe_short_name(const std::string& probe_id);
-
 }  // namespace fabcheck

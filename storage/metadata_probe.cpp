@@ -8,7 +8,10 @@
 
 #include "bench/core/rank_agreement.hpp"
 #include "bench/sys/timer.hpp"
-#include "storage/probe_support.hpp"
+#include "storage/shared_scratch.hpp"
+#include "storage/storage_measurement.hpp"
+#include "storage/storage_options.hpp"
+#include "storage/storage_probe_info.hpp"
 #include "storage/rank_timeline.hpp"
 
 namespace fabcheck {

@@ -1,9 +1,12 @@
 // storage.rand_read: 4 KiB random reads with O_DIRECT at QD 1 and QD 32 over a file per node:
 // IOPS and latency p50/p99/p99.9 from a histogram, every block verified.
 #include "results/units.hpp"
+#include "storage/io_loop.hpp"
 #include "storage/latency_histogram.hpp"
 #include "storage/local_probe.hpp"
-#include "storage/probe_support.hpp"
+#include "storage/pattern_file.hpp"
+#include "storage/storage_estimate.hpp"
+#include "storage/storage_measurement.hpp"
 
 namespace fabcheck {
 

@@ -8,7 +8,7 @@
 #include <unistd.h>
 #include <map>
 
-#include "storage/probe_support.hpp"
+#include "storage/shared_scratch.hpp"
 #include "storage/scratch_owner.hpp"
 #include "tests/doubles/temp_dir.hpp"
 #include "tests/doubles/thread_world.hpp"

@@ -1,0 +1,31 @@
+// The storage probes' shared declaration.
+#include "storage/storage_probe_info.hpp"
+
+#include <string>
+#include <utility>
+
+#include "storage/storage_options.hpp"
+
+namespace fabcheck {
+
+Requirement storage_path_requirement() {
+  return {"--storage-path", true, [](const World&, const RunOptions& options) {
+            return options.storage_paths.empty() ? std::string("no --storage-path given")
+                                                 : std::string();
+          }};
+}
+
+ProbeInfo storage_probe_info(ProbeInfo info) {
+  info.needs.insert(info.needs.begin(), storage_path_requirement());
+  info.heavy = true;
+  info.plan_stage = plan_stage::storage;
+  info.check_options = [](const RunOptions& options) { storage_options_from(options); };
+  return info;
+}
+
+std::string probe_short_name(const std::string& probe_id) {
+  const auto dot = probe_id.find('.');
+  return dot == std::string::npos ? probe_id : probe_id.substr(dot + 1);
+}
+
+}  // namespace fabcheck

@@ -1,28 +1,34 @@
-// fabric.rdma_bw and fabric.rdma_lat: perftest between node pairs, every rail side by side, with
-// addresses agreed over the World, each process pinned to its HCA's CPUs, GPU memory (nearest GPU)
-// for bandwidth when there are GPUs. A single node tests each HCA in loopback.
+// The RDMA probes' frame: which hosts can take part, the rounds of node pairs, perftest servers
+// and clients started per rail, and each client's result as a measurement.
+#include "fabric/rdma_perftest.hpp"
+
 #include <chrono>
 #include <fstream>
 #include <optional>
 #include <sstream>
 #include <thread>
+#include <tuple>
 
 #include "bench/core/pair_schedule.hpp"
-#include "bench/core/probe.hpp"
-#include "bench/sys/child_process.hpp"
 #include "bench/sys/text_scan.hpp"
 #include "fabric/ib_port.hpp"
 #include "fabric/pcie_affinity.hpp"
 #include "fabric/pcie_link.hpp"
-#include "fabric/perftest_command.hpp"
-#include "fabric/perftest_output.hpp"
 
 namespace fabcheck {
 
-namespace {
-
-constexpr int kFirstTcpPort = 18515;
-constexpr double kRunTimeoutS = 120;
+const OptionSpec kRdmaPairs{
+    .key = "rdma.pairs",
+    .type = OptionType::choice,
+    .default_value = "quick",
+    .meaning = "node pairs: quick (a ring and shuffles) or all (every pair)",
+    .choices = {"quick", "all"}};
+const OptionSpec kRdmaUseCuda{.key = "rdma.use_cuda",
+                              .type = OptionType::flag,
+                              .default_value = "1",
+                              .meaning =
+                                  "bandwidth from the GPU nearest each HCA (GPUDirect RDMA) "
+                                  "where there are GPUs"};
 
 // What one host brings to the test: its active HCAs (sorted) and whether perftest is installed.
 struct HostRdma {
@@ -42,6 +48,11 @@ void wire_read(WireReader& in, HostRdma& h) {
   wire_read(in, h.problem);
 }
 
+namespace {
+
+constexpr int kFirstTcpPort = 18515;
+constexpr double kRunTimeoutS = 120;
+
 // Rounds of (server, client) hosts; no host twice in a round.
 using RdmaPlan = std::vector<std::vector<std::pair<HostRdma, HostRdma>>>;
 
@@ -56,51 +67,16 @@ std::string local_problem(const std::vector<IbPortState>& ports, PerftestTool to
   return "";
 }
 
-const OptionSpec kPairs{.key = "rdma.pairs",
-                        .type = OptionType::choice,
-                        .default_value = "quick",
-                        .meaning = "node pairs: quick (a ring and shuffles) or all (every pair)",
-                        .choices = {"quick", "all"}};
-const OptionSpec kUseCuda{.key = "rdma.use_cuda",
-                          .type = OptionType::flag,
-                          .default_value = "1",
-                          .meaning =
-                              "bandwidth from the GPU nearest each HCA (GPUDirect RDMA) "
-                              "where there are GPUs"};
+}  // namespace
 
-ProbeInfo perftest_info(PerftestTool tool) {
-  const bool bw = tool == PerftestTool::write_bw;
-  return {.id = bw ? "fabric.rdma_bw" : "fabric.rdma_lat",
-          .description =
-              bw ? "RDMA write bandwidth per HCA between node pairs (perftest ib_write_bw, Gb/s)"
-                 : "RDMA write latency per HCA between node pairs (perftest ib_write_lat, us)",
-          .metrics = {bw ? MetricSpec{"write_bw", MetricInfo{"Gb/s", Better::higher}}
-                         : MetricSpec{"write_lat", MetricInfo{"us", Better::lower}}},
-          .scope = ProbeScope::world,
-          .heavy = true,
-          .options = {kPairs, kUseCuda},
-          .plans = {{"acceptance"}},
-          .plan_stage = plan_stage::rdma};
+RdmaPerftestProbe::RdmaPerftestProbe(ProbeInfo info, PerftestTool tool, std::uint64_t default_size)
+    : Probe(std::move(info)), tool_(tool), default_size_(default_size) {}
+
+Applicability RdmaPerftestProbe::applies(const World& world, const RunOptions& options) const {
+  if (world.size() > 1) return Applicability::yes();  // hosts compare notes in run()
+  std::string problem = local_problem(read_ib_ports(options.sysfs_root), tool_);
+  return problem.empty() ? Applicability::yes() : Applicability::waived(problem);
 }
-
-class RdmaPerftestProbe : public Probe {
- public:
-  explicit RdmaPerftestProbe(PerftestTool tool) : Probe(perftest_info(tool)), tool_(tool) {}
-
-  Applicability applies(const World& world, const RunOptions& options) const override {
-    if (world.size() > 1) return Applicability::yes();  // hosts compare notes in run()
-    std::string problem = local_problem(read_ib_ports(options.sysfs_root), tool_);
-    return problem.empty() ? Applicability::yes() : Applicability::waived(problem);
-  }
-  void run(RunContext& context, MeasurementSink& sink) override;
-
- private:
-  void run_round(RunContext& context, MeasurementSink& sink, const HostRdma& me,
-                 const std::vector<std::pair<HostRdma, HostRdma>>& pairs);
-  void emit_result(MeasurementSink& sink, const PerftestInvocation& run, const ChildResult& result,
-                   const std::string& peer, const std::string& pinning);
-  PerftestTool tool_;
-};
 
 void RdmaPerftestProbe::run(RunContext& context, MeasurementSink& sink) {
   World& world = context.world;
@@ -126,17 +102,14 @@ void RdmaPerftestProbe::run(RunContext& context, MeasurementSink& sink) {
         usable.push_back(*host);
         continue;
       }
-      Measurement waived;
-      waived.probe = id();
-      waived.metric = metrics().front().name;
-      waived.unit = metrics().front().info.unit;
+      Measurement waived =
+          make_measurement(id(), metrics().front().name, 0, metrics().front().info.unit, "rdma");
       waived.host = host->host;
-      waived.subject = "rdma";
       waived.status = MeasurementStatus::waived;
       waived.message = host->host + ": " + host->problem;
       sink.emit(std::move(waived));
     }
-    const bool all_pairs = option_choice(context.options, kPairs) == "all";
+    const bool all_pairs = option_choice(context.options, kRdmaPairs) == "all";
     std::vector<PairRound> rounds;
     if (usable.size() == 1) {
       rounds.push_back({{0, 0}});  // loopback on the one node
@@ -159,14 +132,13 @@ void RdmaPerftestProbe::run_round(RunContext& context, MeasurementSink& sink, co
                                   const std::vector<std::pair<HostRdma, HostRdma>>& pairs) {
   World& world = context.world;
   const std::string& root = context.options.sysfs_root;
-  std::uint64_t size = context.options.sizes.empty()
-                           ? (tool_ == PerftestTool::write_bw ? 8u << 20 : 2u)
-                           : context.options.sizes.front();
+  std::uint64_t size =
+      context.options.sizes.empty() ? default_size_ : context.options.sizes.front();
   std::vector<std::string> gpus;
   for (const auto& link : read_pcie_links(root)) {
     if (link.kind == PcieDeviceKind::gpu) gpus.push_back(link.bdf);
   }
-  const bool use_cuda = option_flag(context.options, kUseCuda);
+  const bool use_cuda = option_flag(context.options, kRdmaUseCuda);
   auto invocation = [&](const std::string& hca, int rail, const std::string& server) {
     PerftestInvocation run;
     run.tool = tool_;
@@ -231,11 +203,8 @@ void RdmaPerftestProbe::run_round(RunContext& context, MeasurementSink& sink, co
 void RdmaPerftestProbe::emit_result(MeasurementSink& sink, const PerftestInvocation& run,
                                     const ChildResult& result, const std::string& peer,
                                     const std::string& pinning) {
-  Measurement m;
-  m.probe = id();
-  m.metric = metrics().front().name;
-  m.unit = metrics().front().info.unit;
-  m.subject = run.hca;
+  Measurement m =
+      make_measurement(id(), metrics().front().name, 0, metrics().front().info.unit, run.hca);
   m.peer = peer;
   m.size_bytes = run.size_bytes;
   m.params["tcp_port"] = std::to_string(run.tcp_port);
@@ -258,42 +227,9 @@ void RdmaPerftestProbe::emit_result(MeasurementSink& sink, const PerftestInvocat
   if (!result.problem.empty()) return fail(result.problem);
   if (result.timed_out) return fail("timed out");
   if (result.exit_code != 0) return fail("exit code " + std::to_string(result.exit_code));
-  if (tool_ == PerftestTool::write_bw) {
-    PerftestBw bw =
-        json.empty() ? parse_perftest_bw_text(result.output) : parse_perftest_bw_json(json);
-    if (!bw.ok()) return fail(bw.error);
-    const auto& row = bw.rows.back();
-    bool mib = bw.unit == "MiB/s";
-    m.value = mib ? mib_per_s_to_gbps(row.average) : row.average;
-    m.params["peak_gbps"] = std::to_string(mib ? mib_per_s_to_gbps(row.peak) : row.peak);
-    m.params["msg_rate_mpps"] = std::to_string(row.msg_rate_mpps);
-  } else {
-    PerftestLat lat =
-        json.empty() ? parse_perftest_lat_text(result.output) : parse_perftest_lat_json(json);
-    if (!lat.ok()) return fail(lat.error);
-    const auto& row = lat.rows.back();
-    m.value = row.t_typical;
-    SampleStats stats;
-    stats.count = row.iterations;
-    stats.min = row.t_min;
-    stats.median = row.t_typical;
-    stats.max = row.t_max;
-    stats.p99 = row.p99;
-    stats.mean = row.t_avg;
-    stats.cv = row.t_avg > 0 ? row.t_stdev / row.t_avg : 0;
-    m.stats = stats;
-    m.params["p99_9_us"] = std::to_string(row.p999);
-  }
+  const std::string why = read_figure(result, json, m);
+  if (!why.empty()) return fail(why);
   sink.emit(std::move(m));
-}
-
-}  // namespace
-
-std::unique_ptr<Probe> make_rdma_bw_probe() {
-  return std::make_unique<RdmaPerftestProbe>(PerftestTool::write_bw);
-}
-std::unique_ptr<Probe> make_rdma_lat_probe() {
-  return std::make_unique<RdmaPerftestProbe>(PerftestTool::write_lat);
 }
 
 }  // namespace fabcheck

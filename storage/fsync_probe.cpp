@@ -17,6 +17,14 @@ namespace fabcheck {
 
 namespace {
 
+const OptionSpec kFsyncBlock{.key = "storage.fsync_block",
+                             .type = OptionType::byte_size,
+                             .default_value = "4K",
+                             .meaning = "bytes written before each fsync in storage.fsync_lat",
+                             .min = 8,
+                             .max = 1ull << 30,
+                             .multiple_of = 8};
+
 std::int64_t complete_one(IoEngine& engine, const IoRequest& request) {
   engine.submit({&request, 1});
   IoCompletion completion;
@@ -36,11 +44,11 @@ class FsyncLatencyProbe final : public LocalPatternProbe {
                         {"fsync_p999_us", {"us", Better::lower}},
                         {"commits", {"IOPS", Better::higher}}},
             .scope = ProbeScope::host,
-            .options = {storage_option_specs().fsync_block, storage_option_specs().duration_s,
+            .options = {kFsyncBlock, storage_option_specs().duration_s,
                         storage_option_specs().engine},
             .storage_bytes =
                 [](const RunOptions& options, int) {
-                  return storage_options_from(options).fsync_block * kFsyncBlocks;
+                  return option_bytes(options, kFsyncBlock) * kFsyncBlocks;
                 },
             // One timed phase.
             .estimate =
@@ -54,7 +62,7 @@ class FsyncLatencyProbe final : public LocalPatternProbe {
  protected:
   void run_on_path(LocalRun& run) override {
     auto engine = make_io_engine(run.engine_name, 1);
-    const std::uint64_t block = run.options.fsync_block;
+    const std::uint64_t block = option_bytes(run.run_options, kFsyncBlock);
     const auto file = run.scratch.create_file("r" + std::to_string(run.rank) + "-fsync.dat",
                                               block * kFsyncBlocks);
     const int handle = engine->open(file, {OpenAccess::write_only, false});

@@ -16,7 +16,9 @@
 #include <system_error>
 #include <thread>
 
+#include "bench/sys/config_error.hpp"
 #include "bench/sys/timer.hpp"
+#include "results/units.hpp"
 #include "storage/data_pattern.hpp"
 #include "storage/local_probe.hpp"
 
@@ -25,6 +27,62 @@ namespace {
 
 constexpr std::size_t kFilesPerDir = 1000;  // as datasets are laid out: no huge directories
 constexpr std::size_t kShardChunk = 1 << 20;
+
+const OptionSpec kLoaderBytes{
+    .key = "storage.loader_bytes",
+    .type = OptionType::byte_size,
+    .default_value = "256M",
+    .meaning = "data set of storage.loader, written twice (small files, shards)",
+    .min = kStoragePageBytes,
+    .multiple_of = 4096};
+const OptionSpec kLoaderSample{.key = "storage.loader_sample",
+                               .type = OptionType::byte_size,
+                               .default_value = "128K",
+                               .meaning = "sample size of storage.loader: one small file each",
+                               .min = 8,
+                               .multiple_of = 8};
+const OptionSpec kLoaderShard{.key = "storage.loader_shard",
+                              .type = OptionType::byte_size,
+                              .default_value = "64M",
+                              .meaning = "shard size of storage.loader's sequential layout",
+                              .min = kStoragePageBytes,
+                              .multiple_of = 4096};
+const OptionSpec kLoaderWorkers{.key = "storage.loader_workers",
+                                .type = OptionType::integer_list,
+                                .default_value = "1,4,16",
+                                .meaning = "reader threads storage.loader sweeps",
+                                .min = 1,
+                                .max = 1024};
+
+// What storage.loader reads: the data set, sample and shard sizes, readers, time a point.
+std::vector<OptionSpec> loader_options() {
+  return {kLoaderBytes, kLoaderSample, kLoaderShard, kLoaderWorkers,
+          storage_option_specs().duration_s};
+}
+
+struct LoaderOptions {
+  std::uint64_t bytes = 0;   // storage.loader_bytes: the data set
+  std::uint64_t sample = 0;  // storage.loader_sample: one sample = one small file
+  std::uint64_t shard = 0;   // storage.loader_shard: the same bytes in shards
+  std::vector<int> workers;  // storage.loader_workers: reader threads swept
+};
+
+// Throws ConfigError for a data set smaller than one sample or one shard.
+LoaderOptions loader_options_from(const RunOptions& options) {
+  LoaderOptions result;
+  result.bytes = option_bytes(options, kLoaderBytes);
+  result.sample = option_bytes(options, kLoaderSample);
+  result.shard = option_bytes(options, kLoaderShard);
+  for (const std::int64_t workers : option_integers(options, kLoaderWorkers))
+    result.workers.push_back(static_cast<int>(workers));
+  if (result.bytes < result.sample || result.bytes < result.shard) {
+    throw ConfigError("--opt storage.loader_bytes=" + format_bytes(result.bytes) +
+                      ": smaller than one sample (storage.loader_sample, " +
+                      format_bytes(result.sample) + ") or one shard (storage.loader_shard, " +
+                      format_bytes(result.shard) + ")");
+  }
+  return result;
+}
 
 class Descriptor {
  public:
@@ -137,7 +195,7 @@ ReadPoint read_files(const std::vector<std::filesystem::path>& files,
 // The small files and the shards, each the whole data set: per host, or per rank when every rank
 // runs the pattern.
 std::uint64_t both_layouts(const RunOptions& options, int world_size) {
-  return local_pattern_bytes(options, world_size, 2 * storage_options_from(options).loader_bytes);
+  return local_pattern_bytes(options, world_size, 2 * loader_options_from(options).bytes);
 }
 
 class LoaderProbe final : public LocalPatternProbe {
@@ -158,14 +216,16 @@ class LoaderProbe final : public LocalPatternProbe {
             .scope = ProbeScope::host,
             .options = loader_options(),
             .storage_bytes = both_layouts,
+            .check_options = [](const RunOptions& options) { loader_options_from(options); },
             .plans = {{"acceptance"}},
         }) {}
 
  protected:
   void run_on_path(LocalRun& run) override {
-    const StorageOptions& o = run.options;
-    const std::size_t samples = static_cast<std::size_t>(o.loader_bytes / o.loader_sample);
-    const std::size_t shards = static_cast<std::size_t>(o.loader_bytes / o.loader_shard);
+    const LoaderOptions o = loader_options_from(run.run_options);
+    const double duration_s = run.options.duration_s;
+    const std::size_t samples = static_cast<std::size_t>(o.bytes / o.sample);
+    const std::size_t shards = static_cast<std::size_t>(o.bytes / o.shard);
     std::vector<std::filesystem::path> small, shard_files;
     std::vector<std::uint64_t> small_offsets, shard_offsets;
     for (std::size_t i = 0; i < samples; ++i) {
@@ -173,21 +233,21 @@ class LoaderProbe final : public LocalPatternProbe {
         run.scratch.create_subdir("small-" + std::to_string(i / kFilesPerDir));
       const std::string name =
           "small-" + std::to_string(i / kFilesPerDir) + "/" + std::to_string(i) + ".bin";
-      small.push_back(run.scratch.create_file(name, o.loader_sample));
-      small_offsets.push_back(static_cast<std::uint64_t>(i) * o.loader_sample);
-      write_file(small.back(), o.loader_sample, run.rank, small_offsets.back());
+      small.push_back(run.scratch.create_file(name, o.sample));
+      small_offsets.push_back(static_cast<std::uint64_t>(i) * o.sample);
+      write_file(small.back(), o.sample, run.rank, small_offsets.back());
     }
     for (std::size_t i = 0; i < shards; ++i) {
       shard_files.push_back(
-          run.scratch.create_file("shard-" + std::to_string(i) + ".bin", o.loader_shard));
-      shard_offsets.push_back(static_cast<std::uint64_t>(i) * o.loader_shard);
-      write_file(shard_files.back(), o.loader_shard, run.rank, shard_offsets.back());
+          run.scratch.create_file("shard-" + std::to_string(i) + ".bin", o.shard));
+      shard_offsets.push_back(static_cast<std::uint64_t>(i) * o.shard);
+      write_file(shard_files.back(), o.shard, run.rank, shard_offsets.back());
     }
     sync_written(run.scratch.path());
     run.params["samples"] = std::to_string(samples);
-    run.params["sample_bytes"] = std::to_string(o.loader_sample);
+    run.params["sample_bytes"] = std::to_string(o.sample);
     run.params["shards"] = std::to_string(shards);
-    run.params["shard_bytes"] = std::to_string(o.loader_shard);
+    run.params["shard_bytes"] = std::to_string(o.shard);
 
     std::vector<std::size_t> shuffled(samples);
     std::iota(shuffled.begin(), shuffled.end(), 0);
@@ -196,13 +256,13 @@ class LoaderProbe final : public LocalPatternProbe {
     std::iota(in_order.begin(), in_order.end(), 0);
     double best_small = 0, best_shards = 0;
     std::uint64_t wrong = 0;
-    for (const int workers : o.loader_workers) {
+    for (const int workers : o.workers) {
       drop_cached(small);
-      const ReadPoint s = read_files(small, small_offsets, shuffled, o.loader_sample, workers,
-                                     o.duration_s, run.rank);
+      const ReadPoint s = read_files(small, small_offsets, shuffled, o.sample, workers,
+                                     duration_s, run.rank);
       drop_cached(shard_files);
       const ReadPoint h = read_files(shard_files, shard_offsets, in_order, kShardChunk, workers,
-                                     o.duration_s, run.rank);
+                                     duration_s, run.rank);
       wrong += s.wrong + h.wrong;
       const double small_gbps = s.seconds > 0 ? static_cast<double>(s.bytes) / s.seconds / 1e9 : 0;
       const double shard_gbps = h.seconds > 0 ? static_cast<double>(h.bytes) / h.seconds / 1e9 : 0;
@@ -220,7 +280,7 @@ class LoaderProbe final : public LocalPatternProbe {
       emit("small_files_gbps", small_gbps, "GB/s", s);
       emit("shards_samples_per_s",
            h.seconds > 0
-               ? static_cast<double>(h.bytes) / static_cast<double>(o.loader_sample) / h.seconds
+               ? static_cast<double>(h.bytes) / static_cast<double>(o.sample) / h.seconds
                : 0,
            "samples/s", h);
       emit("shards_gbps", shard_gbps, "GB/s", h);

@@ -39,7 +39,8 @@ void LocalPatternProbe::run(RunContext& context, MeasurementSink& sink) {
     const StorageTarget target = discover_storage_target(path, context.options.sysfs_root);
     sink.note(id() + " " + target.summary() + "\n");
     auto scratch = ScratchDir::create(path, name);
-    LocalRun local{target, *scratch, options, selected_engine(options), world.rank(), sink, {}};
+    LocalRun local{target,       *scratch, options, context.options, selected_engine(options),
+                   world.rank(), sink,     {}};
     run_on_path(local);
     if (!scratch->remove_all()) {
       throw std::runtime_error("could not remove all of " + scratch->path().string());

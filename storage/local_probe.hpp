@@ -19,6 +19,7 @@ struct LocalRun {
   const StorageTarget& target;
   ScratchDir& scratch;
   const StorageOptions& options;
+  const RunOptions& run_options;  // for the options the probe declares itself
   std::string engine_name;
   int rank = 0;
   MeasurementSink& sink;

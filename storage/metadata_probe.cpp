@@ -8,17 +8,27 @@
 
 #include "bench/core/rank_agreement.hpp"
 #include "bench/sys/timer.hpp"
+#include "storage/rank_timeline.hpp"
 #include "storage/shared_scratch.hpp"
 #include "storage/storage_measurement.hpp"
-#include "storage/storage_options.hpp"
 #include "storage/storage_probe_info.hpp"
-#include "storage/rank_timeline.hpp"
 
 namespace fabcheck {
 
 namespace fs = std::filesystem;
 
 namespace {
+
+const OptionSpec kMdFiles{.key = "storage.md_files",
+                          .type = OptionType::integer,
+                          .default_value = "500",
+                          .meaning = "empty files per rank for storage.metadata",
+                          .min = 1,
+                          .max = 10'000'000};
+
+std::uint64_t md_files(const RunOptions& options) {
+  return static_cast<std::uint64_t>(option_integer(options, kMdFiles));
+}
 
 class MetadataProbe final : public Probe {
  public:
@@ -31,24 +41,24 @@ class MetadataProbe final : public Probe {
                         {"stat_rate", {"op/s", Better::higher}},
                         {"remove_rate", {"op/s", Better::higher}}},
             .scope = ProbeScope::world,
-            .options = {storage_option_specs().md_files},
+            .options = {kMdFiles},
             .storage_bytes =
                 [](const RunOptions& options, int world_size) {
                   // inodes and directory blocks, roughly
-                  return storage_options_from(options).md_files *
+                  return md_files(options) *
                          static_cast<std::uint64_t>(world_size) * 4096;
                 },
             .plans = {{"acceptance"}},
         })) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {
-    const StorageOptions options = storage_options_from(context.options);
+    const std::uint64_t files = md_files(context.options);
     World& world = context.world;
     const std::string name = scratch_dir_name(shared_run_id(world) + "-metadata");
     for (const std::string& path : context.options.storage_paths) {
       const StorageTarget target = discover_storage_target(path, context.options.sysfs_root);
       SharedScratch scratch = open_shared_scratch(world, path, name);
-      run_on_path(world, options.md_files, target, *scratch.dir, scratch.shared_across_hosts, sink);
+      run_on_path(world, files, target, *scratch.dir, scratch.shared_across_hosts, sink);
       close_shared_scratch(world, scratch);
     }
   }

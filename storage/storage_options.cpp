@@ -1,4 +1,4 @@
-// The storage.* option declarations and their reading into StorageOptions.
+// The shared storage.* option declarations and their reading into StorageOptions.
 #include "storage/storage_options.hpp"
 
 #include "bench/sys/config_error.hpp"
@@ -9,8 +9,6 @@ namespace fabcheck {
 
 namespace {
 
-constexpr double kPage = 4096;
-
 StorageOptionSpecs make_specs() {
   using T = OptionType;
   std::vector<std::string> engines = available_io_engines();
@@ -20,13 +18,13 @@ StorageOptionSpecs make_specs() {
                     .default_value = "64M",
                     .meaning =
                         "file per node for the local patterns (seq_*, rand_read, contention)",
-                    .min = kPage,
+                    .min = kStoragePageBytes,
                     .multiple_of = 4096},
       .block_size = {.key = "storage.block_size",
                      .type = T::byte_size,
                      .default_value = "1M",
                      .meaning = "sequential transfer size",
-                     .min = kPage,
+                     .min = kStoragePageBytes,
                      .max = 1ull << 30,
                      .multiple_of = 4096},
       .queue_depth = {.key = "storage.queue_depth",
@@ -56,49 +54,12 @@ StorageOptionSpecs make_specs() {
                     .type = T::byte_size,
                     .default_value = "64M",
                     .meaning = "checkpoint file per rank",
-                    .min = kPage,
+                    .min = kStoragePageBytes,
                     .multiple_of = 4096},
       .ckpt_direct = {.key = "storage.ckpt_direct",
                       .type = T::flag,
                       .default_value = "0",
                       .meaning = "O_DIRECT checkpoint writes instead of buffered + fsync"},
-      .md_files = {.key = "storage.md_files",
-                   .type = T::integer,
-                   .default_value = "500",
-                   .meaning = "empty files per rank for storage.metadata",
-                   .min = 1,
-                   .max = 10'000'000},
-      .fsync_block = {.key = "storage.fsync_block",
-                      .type = T::byte_size,
-                      .default_value = "4K",
-                      .meaning = "bytes written before each fsync in storage.fsync_lat",
-                      .min = 8,
-                      .max = 1ull << 30,
-                      .multiple_of = 8},
-      .loader_bytes = {.key = "storage.loader_bytes",
-                       .type = T::byte_size,
-                       .default_value = "256M",
-                       .meaning = "data set of storage.loader, written twice (small files, shards)",
-                       .min = kPage,
-                       .multiple_of = 4096},
-      .loader_sample = {.key = "storage.loader_sample",
-                        .type = T::byte_size,
-                        .default_value = "128K",
-                        .meaning = "sample size of storage.loader: one small file each",
-                        .min = 8,
-                        .multiple_of = 8},
-      .loader_shard = {.key = "storage.loader_shard",
-                       .type = T::byte_size,
-                       .default_value = "64M",
-                       .meaning = "shard size of storage.loader's sequential layout",
-                       .min = kPage,
-                       .multiple_of = 4096},
-      .loader_workers = {.key = "storage.loader_workers",
-                         .type = T::integer_list,
-                         .default_value = "1,4,16",
-                         .meaning = "reader threads storage.loader sweeps",
-                         .min = 1,
-                         .max = 1024},
   };
 }
 
@@ -119,11 +80,6 @@ std::vector<OptionSpec> checkpoint_options() {
   return {s.ckpt_size, s.ckpt_direct, s.block_size, s.queue_depth, s.engine};
 }
 
-std::vector<OptionSpec> loader_options() {
-  const StorageOptionSpecs& s = storage_option_specs();
-  return {s.loader_bytes, s.loader_sample, s.loader_shard, s.loader_workers, s.duration_s};
-}
-
 StorageOptions storage_options_from(const RunOptions& options) {
   const StorageOptionSpecs& s = storage_option_specs();
   StorageOptions result;
@@ -135,20 +91,6 @@ StorageOptions storage_options_from(const RunOptions& options) {
   result.direct = option_flag(options, s.direct);
   result.ckpt_size = option_bytes(options, s.ckpt_size);
   result.ckpt_direct = option_flag(options, s.ckpt_direct);
-  result.md_files = static_cast<std::uint64_t>(option_integer(options, s.md_files));
-  result.fsync_block = option_bytes(options, s.fsync_block);
-  result.loader_bytes = option_bytes(options, s.loader_bytes);
-  result.loader_sample = option_bytes(options, s.loader_sample);
-  result.loader_shard = option_bytes(options, s.loader_shard);
-  result.loader_workers.clear();
-  for (const std::int64_t workers : option_integers(options, s.loader_workers))
-    result.loader_workers.push_back(static_cast<int>(workers));
-  if (result.loader_bytes < result.loader_sample || result.loader_bytes < result.loader_shard) {
-    throw ConfigError(
-        "--opt storage.loader_bytes=" + format_bytes(result.loader_bytes) +
-        ": smaller than one sample (storage.loader_sample, " + format_bytes(result.loader_sample) +
-        ") or one shard (storage.loader_shard, " + format_bytes(result.loader_shard) + ")");
-  }
   if (result.file_size < result.block_size) {
     throw ConfigError("--opt storage.file_size=" + format_bytes(result.file_size) +
                       ": smaller than storage.block_size (" + format_bytes(result.block_size) +

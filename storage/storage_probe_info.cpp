@@ -19,7 +19,11 @@ ProbeInfo storage_probe_info(ProbeInfo info) {
   info.needs.insert(info.needs.begin(), storage_path_requirement());
   info.heavy = true;
   info.plan_stage = plan_stage::storage;
-  info.check_options = [](const RunOptions& options) { storage_options_from(options); };
+  // The probe's own options first (those declared in its file), then the shared ones.
+  info.check_options = [own = std::move(info.check_options)](const RunOptions& options) {
+    if (own) own(options);
+    storage_options_from(options);
+  };
   return info;
 }
 

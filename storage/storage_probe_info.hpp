@@ -12,7 +12,8 @@ namespace fabcheck {
 Requirement storage_path_requirement();
 
 // A storage probe's declaration completed with what every storage probe shares: it needs a
-// --storage-path, loads the storage (heavy), and checks its options together before the run.
+// --storage-path, loads the storage (heavy), and checks its options before the run (its own
+// check_options, then the shared storage.* options').
 ProbeInfo storage_probe_info(ProbeInfo info);
 
 // "storage.seq_write" -> "seq_write", for file and directory names.

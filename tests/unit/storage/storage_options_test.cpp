@@ -1,5 +1,6 @@
-// storage.* options: defaults, parsing, and ConfigError messages naming key, value and rule
-// (unknown storage.* keys are the registry's to refuse: see shipped_plans_test).
+// The shared storage.* options: defaults, parsing, and ConfigError messages naming key, value and
+// rule (unknown storage.* keys are the registry's to refuse: see shipped_plans_test; the options
+// one probe reads are tested through that probe in storage_probes_test).
 #include "storage/storage_options.hpp"
 
 #include <gtest/gtest.h>
@@ -43,8 +44,6 @@ TEST(StorageOptions, ParsesEveryKey) {
                                                             {"storage.direct", "0"},
                                                             {"storage.ckpt_size", "1G"},
                                                             {"storage.ckpt_direct", "yes"},
-                                                            {"storage.md_files", "10000"},
-                                                            {"storage.fsync_block", "8K"},
                                                             {"coll.other_family", "ignored"}}));
   EXPECT_EQ(options.file_size, 4ull << 30);
   EXPECT_EQ(options.block_size, 128u << 10);
@@ -54,8 +53,6 @@ TEST(StorageOptions, ParsesEveryKey) {
   EXPECT_FALSE(options.direct);
   EXPECT_EQ(options.ckpt_size, 1ull << 30);
   EXPECT_TRUE(options.ckpt_direct);
-  EXPECT_EQ(options.md_files, 10000u);
-  EXPECT_EQ(options.fsync_block, 8192u);
 }
 
 TEST(StorageOptions, BadValuesNameKeyValueAndRule) {

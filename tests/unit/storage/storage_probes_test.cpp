@@ -5,6 +5,7 @@
 #include "bench/core/registry.hpp"
 #include "bench/sys/config_error.hpp"
 #include "results/profile.hpp"
+#include "storage/fsync_probe.hpp"
 #include "storage/register.hpp"
 #include "tests/doubles/temp_dir.hpp"
 
@@ -167,6 +168,34 @@ TEST(StorageLoader, ReadsEverySmallFileOnceAndTheShardsPerWorkerCount) {
   options.extra["storage.loader_workers"] = "2";
   options.extra["storage.loader_bytes"] = "1M";  // smaller than a shard
   EXPECT_THROW(registry.find("storage.loader")->run(context, sink), ConfigError);
+}
+
+// An option one probe reads is declared and read in that probe's file: what it holds reaches the
+// probe's own facts, and its rules are checked by that probe only.
+TEST(StorageProbeOptions, ReadByTheProbeThatDeclaresThem) {
+  Registry registry;
+  register_storage_probes(registry);
+  RunOptions options;
+  options.extra = {{"storage.md_files", "10000"}, {"storage.fsync_block", "8K"}};
+  EXPECT_EQ(registry.find("storage.metadata")->info().storage_bytes(options, 1), 10000u * 4096);
+  EXPECT_EQ(registry.find("storage.fsync_lat")->info().storage_bytes(options, 1),
+            8192u * kFsyncBlocks);
+
+  options.extra = {{"storage.loader_bytes", "1M"}};  // smaller than a shard (64M)
+  try {
+    registry.find("storage.loader")->info().check_options(options);
+    ADD_FAILURE() << "storage.loader accepted a data set smaller than a shard";
+  } catch (const ConfigError& error) {
+    EXPECT_STREQ(error.what(),
+                 "--opt storage.loader_bytes=1MiB: smaller than one sample (storage.loader_sample, "
+                 "128KiB) or one shard (storage.loader_shard, 64MiB)");
+  }
+  EXPECT_NO_THROW(registry.find("storage.seq_write")->info().check_options(options));
+
+  options.extra = {{"storage.file_size", "512K"}};  // smaller than a block (1M): a shared rule
+  for (const char* probe : {"storage.seq_write", "storage.loader", "storage.metadata"}) {
+    EXPECT_THROW(registry.find(probe)->info().check_options(options), ConfigError) << probe;
+  }
 }
 
 }  // namespace

@@ -44,7 +44,8 @@ build() {  # name sources...
     "$cxx" "${flags[@]}" "$@" "$layers" -ldl -lpthread -o "$out/$name"
   fi
 }
-build nccl_log_fuzz "$here/nccl_log_fuzz.cpp" "$root/fabric/nccl_log.cpp" "$root/fabric/nccl_transport.cpp"
+build nccl_log_fuzz "$here/nccl_log_fuzz.cpp" "$root/fabric/nccl_log.cpp" \
+  "$root/fabric/nccl_transport_facts.cpp" "$root/fabric/nccl_transport_rules.cpp" "$root/fabric/nccl_transport_records.cpp"
 build sysfs_fuzz "$here/sysfs_fuzz.cpp" "$root/fabric/pcie_link.cpp" "$root/fabric/ib_port.cpp" \
   "$root/fabric/pcie_affinity.cpp" "$root/fabric/perftest_output.cpp"
 build kernel_log_fuzz "$here/kernel_log_fuzz.cpp" "$root/host/kernel_log_scan.cpp" \

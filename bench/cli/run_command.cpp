@@ -110,7 +110,17 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
     registry.validate_options({{"pairs", args.pairs}}, "--pairs");
     options.extra["pairs"] = args.pairs;
   }
-  check_probe_options(request.probes, options);
+  // A value given with --opt meets the rules across options of every probe that reads it, in this
+  // run or not: a bad combination is refused (exit 2), never only noted as unread.
+  std::vector<Probe*> checked = request.probes;
+  for (Probe* probe : registry.all()) {
+    const bool reads_given = std::any_of(
+        probe->info().options.begin(), probe->info().options.end(),
+        [&](const OptionSpec& spec) { return given.count(spec.key) != 0; });
+    if (reads_given && std::find(checked.begin(), checked.end(), probe) == checked.end())
+      checked.push_back(probe);
+  }
+  check_probe_options(checked, options);
   if (!args.backend.empty()) {
     if (args.backend != "mpi" && args.backend != "nccl") {
       throw ConfigError("--backend \"" + args.backend + "\": expected mpi or nccl");

@@ -342,6 +342,10 @@ def scenario_bad_options(a):
             (["--opt", "storage.duration_s=inf"],
              ["storage.duration_s=inf", "not a finite number", "at most 3600"]),
             (["--opt", "ib_counters.interval_s=nan"], ["ib_counters.interval_s=nan"]),
+            # A rule across options of a probe this run does not select (storage.loader's) still
+            # refuses the combination given, as it did when every storage probe checked it.
+            (["--opt", "storage.loader_bytes=1M"],
+             ["storage.loader_bytes=1MiB", "smaller than one sample"]),
             (["--placement", "sideways"], ["placement=sideways", "one of out, in, both"]),
             (["--timeout", "inf"], ["--timeout inf", "finite"]),
         ]

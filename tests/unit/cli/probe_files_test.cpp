@@ -160,15 +160,6 @@ TEST_P(ProbeFamilies, RegisterExactlyTheProbesTheirProbesDefNamesOneLineEachInOr
       << "registered probes that are not one probes.def line each (a table?), or out of order";
 }
 
-// Files that still declare two probes while the change splitting them is under way (issue 20:
-// storage's and fabric's one file per probe). An entry that no longer declares several probes
-// fails: take it out.
-const std::set<std::string> kSplitsUnderWay = {
-    "fabric/rdma_probes.cpp",
-    "storage/checkpoint_probes.cpp",
-    "storage/sequential_probes.cpp",
-};
-
 // The ids one `.id = <expression>` names: its string literals that are probe ids, and its
 // identifiers that are constants holding one (defined in the same file, else in one file of the
 // folder).
@@ -225,14 +216,8 @@ TEST_P(ProbeFamilies, EachProbeDeclaresItsIdInAProductFileOfItsOwnInItsFolder) {
     const std::string& file = declaring.front();
     EXPECT_EQ(file.rfind("/register.cpp"), std::string::npos)
         << id << " declared where probes are registered";
-    if (kSplitsUnderWay.count(file)) continue;
     EXPECT_EQ(declared_in.at(file).size(), 1u)
         << file << " declares more than " << id << ": one probe a file";
-  }
-  for (const std::string& file : kSplitsUnderWay) {
-    if (file.rfind(std::string(GetParam().folder) + "/", 0) != 0) continue;
-    EXPECT_GT(declared_in[file].size(), 1u)
-        << file << " no longer declares several probes: take it out of kSplitsUnderWay";
   }
 }
 

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <cstdio>
+#include <filesystem>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -12,6 +14,7 @@
 
 #include "bench/core/probe.hpp"
 #include "bench/core/reporter.hpp"
+#include "bench/core/runner.hpp"
 #include "results/profile.hpp"
 
 namespace fabcheck::testing {
@@ -122,6 +125,23 @@ inline Profile test_profile(const std::vector<std::string>& probes) {
             "\"\nmetric = \"value\"\nunit = \"count\"\npass = 4\nwarn = 3\nsource = \"test\"\n";
   }
   return parse_profile(text, "test.toml", catalog);
+}
+
+// A request running `probes` into `out_dir` against test_profile, its events recorded into
+// `events` (printed at the last words when `print_at_last_words`).
+inline RunRequest recorded_request(const std::vector<Probe*>& probes,
+                                   const std::filesystem::path& out_dir,
+                                   std::vector<std::string>& events,
+                                   bool print_at_last_words = false) {
+  RunRequest request;
+  request.probes = probes;
+  std::vector<std::string> ids;
+  for (const Probe* probe : probes) ids.push_back(probe->id());
+  request.profile = test_profile(ids);
+  request.out_dir = out_dir;
+  request.versions = nlohmann::json::object();
+  request.reporters.push_back(std::make_unique<RecordingReporter>(events, print_at_last_words));
+  return request;
 }
 
 }  // namespace fabcheck::testing

@@ -28,6 +28,7 @@ namespace fabcheck {
 namespace {
 
 using testing::emits;
+using testing::recorded_request;
 using testing::RecordingReporter;
 using testing::ScriptedProbe;
 using testing::test_profile;
@@ -60,13 +61,8 @@ void run_a_throw_a_waiver_and_an_interrupt() {
   });
   ScriptedProbe never("test.never", emits("test.never", 5));
   std::vector<std::string> events;
-  RunRequest request;
-  request.probes = {&broken, &needy, &interrupted, &never};
-  request.profile = test_profile({"test.broken", "test.needy", "test.interrupted", "test.never"});
-  request.out_dir = dir->path() / "run";
-  request.versions = nlohmann::json::object();
-  request.reporters.push_back(std::make_unique<RecordingReporter>(events, true));
-  Runner runner(std::move(request));
+  Runner runner(
+      recorded_request({&broken, &needy, &interrupted, &never}, dir->path() / "run", events, true));
   auto world = make_single_world();
   runner.execute(*world);
   std::fprintf(stderr, "the run was not interrupted\n");

@@ -29,6 +29,7 @@ namespace fabcheck {
 namespace {
 
 using testing::emits;
+using testing::recorded_request;
 using testing::RecordingReporter;
 using testing::ScriptedProbe;
 using testing::test_profile;
@@ -41,16 +42,8 @@ struct Outcome {
 
 Outcome run_probes(const std::vector<Probe*>& probes, const std::filesystem::path& out) {
   Outcome outcome;
-  RunRequest request;
-  request.probes = probes;
-  std::vector<std::string> ids;
-  for (const Probe* probe : probes) ids.push_back(probe->id());
-  request.profile = test_profile(ids);
-  request.out_dir = out;
-  request.versions = nlohmann::json::object();
-  request.reporters.push_back(std::make_unique<RecordingReporter>(outcome.events));
   {
-    Runner runner(std::move(request));
+    Runner runner(recorded_request(probes, out, outcome.events));
     auto world = make_single_world();
     outcome.code = runner.execute(*world);
   }
@@ -161,13 +154,8 @@ void run_until_interrupted() {
   });
   ScriptedProbe never("test.never", emits("test.never", 5));
   std::vector<std::string> events;
-  RunRequest request;
-  request.probes = {&first, &interrupted, &never};
-  request.profile = test_profile({"test.first", "test.interrupted", "test.never"});
-  request.out_dir = dir->path() / "run";
-  request.versions = nlohmann::json::object();
-  request.reporters.push_back(std::make_unique<RecordingReporter>(events, true));
-  Runner runner(std::move(request));
+  Runner runner(
+      recorded_request({&first, &interrupted, &never}, dir->path() / "run", events, true));
   auto world = make_single_world();
   runner.execute(*world);
   std::fprintf(stderr, "the run was not interrupted\n");

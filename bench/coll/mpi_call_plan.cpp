@@ -17,8 +17,11 @@ std::vector<MpiPiece> mpi_pieces(std::uint64_t total, std::uint64_t max_count) {
   return pieces;
 }
 
-std::vector<MpiCall> mpi_elementwise_calls(MpiCallKind kind, std::uint64_t total,
-                                           std::uint64_t max_count, bool in_place, int root) {
+namespace {
+
+// One call per piece of `total` elements; each piece starts at the same offset in both buffers.
+std::vector<MpiCall> piecewise_calls(MpiCallKind kind, std::uint64_t total, std::uint64_t max_count,
+                                     bool in_place, int root, std::uint64_t block_stride) {
   std::vector<MpiCall> calls;
   for (const MpiPiece& piece : mpi_pieces(total, max_count)) {
     MpiCall call;
@@ -28,25 +31,22 @@ std::vector<MpiCall> mpi_elementwise_calls(MpiCallKind kind, std::uint64_t total
     call.recv_offset = piece.offset;
     call.count = piece.count;
     call.root = root;
+    call.block_stride = block_stride;
     calls.push_back(call);
   }
   return calls;
 }
 
+}  // namespace
+
+std::vector<MpiCall> mpi_elementwise_calls(MpiCallKind kind, std::uint64_t total,
+                                           std::uint64_t max_count, bool in_place, int root) {
+  return piecewise_calls(kind, total, max_count, in_place, root, MpiCall{}.block_stride);
+}
+
 std::vector<MpiCall> mpi_block_calls(MpiCallKind kind, bool in_place, std::uint64_t block,
                                      std::uint64_t max_count) {
-  std::vector<MpiCall> calls;
-  for (const MpiPiece& piece : mpi_pieces(block, max_count)) {
-    MpiCall call;
-    call.kind = kind;
-    call.in_place = in_place;
-    call.send_offset = piece.offset;
-    call.recv_offset = piece.offset;
-    call.count = piece.count;
-    call.block_stride = block;
-    calls.push_back(call);
-  }
-  return calls;
+  return piecewise_calls(kind, block, max_count, in_place, MpiCall{}.root, block);
 }
 
 const char* mpi_call_name(MpiCallKind kind) {

@@ -74,7 +74,13 @@ if(FABCHECK_HAVE_CUDA)
   if(NOT FABCHECK_NCCL_INCLUDE OR NOT FABCHECK_NCCL_LIBRARY)
     message(FATAL_ERROR "CUDA found but NCCL (nccl.h, libnccl) was not")
   endif()
+  # NCCL's and cuBLAS's headers only: both are opened with dlopen when a probe needs them
+  # (bench/cuda/nccl_library.hpp, cublas_library.hpp), and the CUDA runtime is linked statically
+  # (it opens the driver's libcuda.so.1 itself), so the binary starts on a node without any of them.
   add_library(fabcheck_nccl INTERFACE)
   target_include_directories(fabcheck_nccl SYSTEM INTERFACE ${FABCHECK_NCCL_INCLUDE})
-  target_link_libraries(fabcheck_nccl INTERFACE ${FABCHECK_NCCL_LIBRARY})
+  add_library(fabcheck_cuda_runtime INTERFACE)
+  target_link_libraries(fabcheck_cuda_runtime INTERFACE CUDA::cudart_static)
+  target_include_directories(fabcheck_cuda_runtime SYSTEM INTERFACE ${CUDAToolkit_INCLUDE_DIRS})
+  set(CMAKE_CUDA_RUNTIME_LIBRARY Static)
 endif()

@@ -11,13 +11,13 @@
 #include "kernels/throttle_analysis.hpp"
 
 #if defined(FABCHECK_HAVE_CUDA)
-#include <cublas_v2.h>
 
 #include <memory>
 #include <stdexcept>
 
 #include "bench/core/run_processes.hpp"
 #include "bench/core/stats.hpp"
+#include "bench/cuda/cublas_library.hpp"
 #include "bench/cuda/cuda_memory.hpp"
 #include "bench/cuda/cuda_stream.hpp"
 #include "bench/cuda/scoped_device.hpp"
@@ -62,7 +62,7 @@ constexpr double kTelemetryAt = 0.7;
 void check_cublas(cublasStatus_t status, const char* call) {
   if (status != CUBLAS_STATUS_SUCCESS) {
     throw std::runtime_error(std::string("cuBLAS: ") + call +
-                             " failed: " + cublasGetStatusString(status));
+                             " failed: " + cublas_functions().get_status_string(status));
   }
 }
 
@@ -86,8 +86,8 @@ class GemmRunner {
     stream_ = std::make_unique<Stream>();
     start_ = std::make_unique<Event>();
     stop_ = std::make_unique<Event>();
-    check_cublas(cublasCreate(&handle_), "cublasCreate");
-    check_cublas(cublasSetStream(handle_, stream_->get()), "cublasSetStream");
+    check_cublas(cublas_functions().create(&handle_), "cublasCreate");
+    check_cublas(cublas_functions().set_stream(handle_, stream_->get()), "cublasSetStream");
     FABCHECK_CUDA(
         kernels::launch_fill_gemm_input(a_.get(), elements, kSeedA, type.bf16, stream_->get()));
     FABCHECK_CUDA(
@@ -98,7 +98,7 @@ class GemmRunner {
   ~GemmRunner() {
     if (handle_ != nullptr) {
       ScopedDevice device(ordinal_);
-      (void)cublasDestroy(handle_);
+      (void)cublas_functions().destroy(handle_);
     }
   }
   GemmRunner(const GemmRunner&) = delete;
@@ -114,10 +114,10 @@ class GemmRunner {
     const cublasComputeType_t compute =
         type_.bf16 ? CUBLAS_COMPUTE_32F : CUBLAS_COMPUTE_32F_FAST_TF32;
     for (int i = 0; i < kGemmsPerSample; ++i) {
-      check_cublas(
-          cublasGemmEx(handle_, CUBLAS_OP_N, CUBLAS_OP_N, n_, n_, n_, &alpha, a_.get(), data, n_,
-                       b_.get(), data, n_, &beta, c_.get(), data, n_, compute, CUBLAS_GEMM_DEFAULT),
-          "cublasGemmEx");
+      check_cublas(cublas_functions().gemm_ex(handle_, CUBLAS_OP_N, CUBLAS_OP_N, n_, n_, n_, &alpha,
+                                              a_.get(), data, n_, b_.get(), data, n_, &beta,
+                                              c_.get(), data, n_, compute, CUBLAS_GEMM_DEFAULT),
+                   "cublasGemmEx");
     }
     FABCHECK_CUDA(cudaEventRecord(stop_->get(), stream_->get()));
   }
@@ -270,6 +270,7 @@ std::unique_ptr<Probe> make_gpu_gemm_probe() {
            "clock-event reasons sampled every --opt gpu.sample_ms=100: throttled time per reason, "
            "clock at the end against the start",
        .metrics = gemm_metrics(),
+       .needs_cublas = true,
        .options = gemm_options(),
        .estimate = estimate_gemm,
        .body = FABCHECK_GPU_BODY(run_gemm),

@@ -13,6 +13,7 @@ namespace {
 ProbeInfo info_of(const GpuProbeSpec& spec) {
   std::vector<Requirement> needs = {cuda_requirement()};
   if (spec.needs_gpu_pair) needs.push_back(gpu_pair_requirement());
+  if (spec.needs_cublas) needs.push_back(cublas_requirement());
   return {.id = spec.id,
           .description = spec.description,
           .metrics = spec.metrics,

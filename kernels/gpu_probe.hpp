@@ -31,6 +31,7 @@ struct GpuProbeSpec {
   std::string description;
   std::vector<MetricSpec> metrics;
   bool needs_gpu_pair = false;  // gpu_pair_requirement() beside cuda_requirement()
+  bool needs_cublas = false;    // cublas_requirement() too (cuBLAS is loaded on demand)
   ProbeScope scope = ProbeScope::rank;
   bool heavy = true;
   std::vector<OptionSpec> options{};

@@ -12,8 +12,8 @@ namespace {
 
 #if defined(FABCHECK_HAVE_CUDA)
 int all_gather_on_nccl(const NcclCall& call) {
-  return ncclAllGather(call.input, call.output, call.shape.send_count, ncclFloat, call.comm,
-                       call.stream);
+  return nccl_functions().all_gather(call.input, call.output, call.shape.send_count, ncclFloat,
+                                     call.comm, call.stream);
 }
 #endif
 

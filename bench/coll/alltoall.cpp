@@ -16,9 +16,11 @@ int alltoall_on_nccl(const NcclCall& call) {
   ncclResult_t result = ncclSuccess;
   for (int peer = 0; peer < call.nranks && result == ncclSuccess; ++peer) {
     const std::uint64_t offset = static_cast<std::uint64_t>(peer) * block;
-    result = ncclSend(call.input + offset, block, ncclFloat, peer, call.comm, call.stream);
+    result =
+        nccl_functions().send(call.input + offset, block, ncclFloat, peer, call.comm, call.stream);
     if (result == ncclSuccess) {
-      result = ncclRecv(call.output + offset, block, ncclFloat, peer, call.comm, call.stream);
+      result = nccl_functions().recv(call.output + offset, block, ncclFloat, peer, call.comm,
+                                     call.stream);
     }
   }
   return result;

@@ -13,8 +13,8 @@ constexpr int kRoot = 0;
 
 #if defined(FABCHECK_HAVE_CUDA)
 int broadcast_on_nccl(const NcclCall& call) {
-  return ncclBroadcast(call.input, call.output, call.shape.send_count, ncclFloat, kRoot, call.comm,
-                       call.stream);
+  return nccl_functions().broadcast(call.input, call.output, call.shape.send_count, ncclFloat,
+                                    kRoot, call.comm, call.stream);
 }
 #endif
 

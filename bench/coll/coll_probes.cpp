@@ -85,15 +85,22 @@ std::vector<Placement> placements_from(const RunOptions& options) {
 BackendChoice choose_collective_backend(const std::string& requested, const World& world) {
   const CudaAvailability nccl = cuda_availability();
   const bool mpi = world.is_mpi();
+  // GPUs here but NCCL not loadable: the collectives are waived naming the library, never moved
+  // to host memory behind the operator's back.
+  const std::string nccl_library = nccl.available ? nccl_missing() : std::string();
   if (requested == "nccl") {
-    if (nccl.available) return {"nccl", ""};
+    if (nccl.available)
+      return nccl_library.empty() ? BackendChoice{"nccl", ""} : BackendChoice{"", nccl_library};
     return {"", nccl.reason};
   }
   if (requested == "mpi") {
     if (mpi) return {"mpi", ""};
     return {"", mpi_available() ? "not launched as an MPI job" : "built without MPI"};
   }
-  if (nccl.available) return {"nccl", ""};
+  if (nccl.available) {
+    if (nccl_library.empty()) return {"nccl", ""};
+    return {"", "CUDA devices here but " + nccl_library};
+  }
   if (mpi) return {"mpi", ""};
   return {"",
           nccl.reason + "; and " + (mpi_available() ? "not an MPI world" : "built without MPI")};

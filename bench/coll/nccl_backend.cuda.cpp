@@ -17,6 +17,9 @@ std::unique_ptr<CollectiveBackend> make_nccl_backend(World& world, const RunOpti
                                                      const NcclBackendSettings& settings) {
   const CudaAvailability availability = cuda_availability();
   if (!availability.available) throw NcclError("nccl: " + availability.reason);
+  if (const std::string missing = nccl_missing(); !missing.empty()) {
+    throw NcclError("nccl: " + missing);
+  }
   const char* visible = std::getenv("CUDA_VISIBLE_DEVICES");
   return std::make_unique<NcclCollectiveBackend>(make_cuda_nccl_runtime(), world, options, run_dir,
                                                  probe_id, settings,

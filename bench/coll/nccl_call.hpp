@@ -6,6 +6,7 @@
 #include <nccl.h>
 
 #include "bench/coll/collective.hpp"
+#include "bench/cuda/nccl_library.hpp"  // nccl_functions(): NCCL is loaded on demand
 
 namespace fabcheck {
 

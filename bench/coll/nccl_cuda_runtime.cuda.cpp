@@ -1,8 +1,7 @@
-// CudaNcclRuntime: NcclRuntime on cudart and NCCL — non-blocking communicators, one stream and a
-// pair of timing events per GPU, one spin gate holding every stream during a timed sample, device
-// buffers, and the verification kernels.
+// CudaNcclRuntime: NcclRuntime on cudart and NCCL (loaded on demand: nccl_library.hpp) —
+// non-blocking communicators, one stream and a pair of timing events per GPU, one spin gate holding
+// every stream during a timed sample, device buffers, and the verification kernels.
 #include <cuda_runtime_api.h>
-#include <nccl.h>
 
 #include <algorithm>
 #include <atomic>
@@ -31,8 +30,8 @@ std::string cuda_text(cudaError_t error) {
 }
 
 std::string nccl_text(ncclResult_t result, ncclComm_t comm) {
-  std::string text = ncclGetErrorString(result);
-  const char* last = ncclGetLastError(comm);
+  std::string text = nccl_functions().get_error_string(result);
+  const char* last = nccl_functions().get_last_error(comm);
   if (last != nullptr && *last != '\0') text += " (" + std::string(last) + ")";
   return text;
 }
@@ -87,17 +86,13 @@ class CudaNcclRuntime : public NcclRuntime {
   std::string library_version() override { return nccl_library_version(); }
 
   void reread_debug_environment() override {
-#if NCCL_VERSION_CODE >= NCCL_VERSION(2, 24, 3)
-#pragma GCC diagnostic push
-#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
-    ncclResetDebugInit();
-#pragma GCC diagnostic pop
-#endif
+    // Optional: an NCCL without it reads its debug variables once, at its first call.
+    if (const auto reset = nccl_functions().reset_debug_init) reset();
   }
 
   NcclUniqueIdBytes new_unique_id() override {
     ncclUniqueId id;
-    const ncclResult_t result = ncclGetUniqueId(&id);
+    const ncclResult_t result = nccl_functions().get_unique_id(&id);
     if (result != ncclSuccess) {
       throw NcclError("nccl: ncclGetUniqueId on " + local_hostname() +
                       " failed: " + nccl_text(result, nullptr));
@@ -133,14 +128,15 @@ class CudaNcclRuntime : public NcclRuntime {
     communicator_started = true;
     ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
     config.blocking = 0;
-    ncclResult_t result = ncclGroupStart();
+    ncclResult_t result = nccl_functions().group_start();
     for (auto& member : members_) {
       if (result != ncclSuccess) break;
       select(member);
-      result = ncclCommInitRankConfig(&member.comm, nranks, id, member.rank, &config);
+      result =
+          nccl_functions().comm_init_rank_config(&member.comm, nranks, id, member.rank, &config);
       if (result == ncclInProgress) result = ncclSuccess;
     }
-    const ncclResult_t ended = ncclGroupEnd();
+    const ncclResult_t ended = nccl_functions().group_end();
     if (result != ncclSuccess) return {NcclCommState::failed, nccl_text(result, nullptr)};
     return poll_from(ended, nullptr);
   }
@@ -149,7 +145,7 @@ class CudaNcclRuntime : public NcclRuntime {
     const DeviceMember& member = members_.at(index);
     if (member.comm == nullptr) return {NcclCommState::failed, "no communicator"};
     ncclResult_t state = ncclSuccess;
-    const ncclResult_t result = ncclCommGetAsyncError(member.comm, &state);
+    const ncclResult_t result = nccl_functions().comm_get_async_error(member.comm, &state);
     if (result != ncclSuccess) return {NcclCommState::failed, nccl_text(result, member.comm)};
     return poll_from(state, member.comm);
   }
@@ -164,7 +160,7 @@ class CudaNcclRuntime : public NcclRuntime {
 
   void abort_all() override {
     for (auto& member : members_) {
-      if (member.comm != nullptr) (void)ncclCommAbort(member.comm);
+      if (member.comm != nullptr) (void)nccl_functions().comm_abort(member.comm);
       member.comm = nullptr;
     }
   }
@@ -239,7 +235,7 @@ class CudaNcclRuntime : public NcclRuntime {
   }
 
   NcclPoll enqueue(const NcclOperation& op) override {
-    ncclResult_t result = ncclGroupStart();
+    ncclResult_t result = nccl_functions().group_start();
     ncclComm_t failed_comm = nullptr;
     for (auto& member : members_) {
       if (result != ncclSuccess) break;
@@ -248,7 +244,7 @@ class CudaNcclRuntime : public NcclRuntime {
       if (result == ncclInProgress) result = ncclSuccess;
       if (result != ncclSuccess) failed_comm = member.comm;
     }
-    const ncclResult_t ended = ncclGroupEnd();
+    const ncclResult_t ended = nccl_functions().group_end();
     if (result != ncclSuccess) return {NcclCommState::failed, nccl_text(result, failed_comm)};
     return poll_from(ended, members_.empty() ? nullptr : members_.front().comm);
   }
@@ -279,18 +275,18 @@ class CudaNcclRuntime : public NcclRuntime {
     ncclConfig_t config = NCCL_CONFIG_INITIALIZER;
     config.blocking = 0;
     const bool grouped = members_.size() > 1;
-    ncclResult_t result = grouped ? ncclGroupStart() : ncclSuccess;
+    ncclResult_t result = grouped ? nccl_functions().group_start() : ncclSuccess;
     ncclComm_t failed_comm = nullptr;
     for (std::size_t m = 0; m < members_.size() && result == ncclSuccess; ++m) {
       select(members_[m]);
       ncclComm_t unused = nullptr;
       ncclComm_t* target = color >= 0 ? &child->members_[m].comm : &unused;
-      result = ncclCommSplit(members_[m].comm, color >= 0 ? color : NCCL_SPLIT_NOCOLOR, key, target,
-                             &config);
+      result = nccl_functions().comm_split(
+          members_[m].comm, color >= 0 ? color : NCCL_SPLIT_NOCOLOR, key, target, &config);
       if (result == ncclInProgress) result = ncclSuccess;
       if (result != ncclSuccess) failed_comm = members_[m].comm;
     }
-    const ncclResult_t ended = grouped ? ncclGroupEnd() : ncclSuccess;
+    const ncclResult_t ended = grouped ? nccl_functions().group_end() : ncclSuccess;
     if (result != ncclSuccess) {
       started = {NcclCommState::failed, nccl_text(result, failed_comm)};
     } else {

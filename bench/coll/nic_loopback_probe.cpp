@@ -39,7 +39,7 @@ class NicLoopbackProbe final : public Probe {
                .description = "NCCL all-reduce among each node's GPUs forced through the NICs (no "
                               "P2P, no SHM, GDR)",
                .metrics = collective_metrics(),
-               .needs = {cuda_requirement()},
+               .needs = {nccl_requirement()},
                .scope = ProbeScope::host,
                .heavy = true,
                .options = {ops_per_sample_option()},

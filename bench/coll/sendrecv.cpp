@@ -13,11 +13,11 @@ namespace {
 #if defined(FABCHECK_HAVE_CUDA)
 int sendrecv_on_nccl(const NcclCall& call) {
   const int n = call.nranks;
-  const ncclResult_t sent = ncclSend(call.input, call.shape.send_count, ncclFloat,
-                                     (call.rank + 1) % n, call.comm, call.stream);
+  const ncclResult_t sent = nccl_functions().send(call.input, call.shape.send_count, ncclFloat,
+                                                  (call.rank + 1) % n, call.comm, call.stream);
   if (sent != ncclSuccess) return sent;
-  return ncclRecv(call.output, call.shape.recv_count, ncclFloat, (call.rank + n - 1) % n, call.comm,
-                  call.stream);
+  return nccl_functions().recv(call.output, call.shape.recv_count, ncclFloat,
+                               (call.rank + n - 1) % n, call.comm, call.stream);
 }
 #endif
 

@@ -1,18 +1,52 @@
-// The GPU stack in a CUDA build: device detection through cudart, NCCL's version through NCCL.
+// The GPU stack in a CUDA build: device detection through the static cudart (which opens the
+// driver's libcuda.so.1 itself), with the missing piece named when there is none; NCCL's and
+// cuBLAS's load state through their on-demand loaders.
 #include "bench/cuda/cuda_availability.hpp"
 
 #include <cuda_runtime_api.h>
-#include <nccl.h>
+#include <dlfcn.h>
+
+#include "bench/cuda/cublas_library.hpp"
+#include "bench/cuda/nccl_library.hpp"
+#include "bench/sys/nvml_library.hpp"
 
 namespace fabcheck {
 namespace {
+
+std::string cuda_version_text(int version) {
+  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
+}
+
+// Whether the driver's library can be opened here (cudart has it open when it could).
+bool libcuda_present() {
+  if (dlopen("libcuda.so.1", RTLD_LAZY | RTLD_NOLOAD) != nullptr) return true;
+  return dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL) != nullptr;
+}
+
+// Why cudart found no device, naming what is missing where that can be told.
+std::string no_device_reason(cudaError_t error) {
+  if (error == cudaErrorInsufficientDriver || error == cudaErrorNoDevice) {
+    if (!libcuda_present()) return "libcuda.so.1 not found: no NVIDIA driver";
+    int driver = 0;
+    if (error == cudaErrorInsufficientDriver && cudaDriverGetVersion(&driver) == cudaSuccess &&
+        driver > 0 && driver < CUDART_VERSION) {
+      const NvmlSession& nvml = process_nvml();
+      const std::string which = nvml.ok() && !nvml.driver_version.empty()
+                                    ? "driver " + nvml.driver_version
+                                    : std::string("the driver");
+      return which + " supports CUDA " + cuda_version_text(driver) + ", older than the CUDA " +
+             cuda_version_text(CUDART_VERSION) + " fabcheck was built with";
+    }
+  }
+  return cudaGetErrorString(error);
+}
 
 CudaAvailability query_availability() {
   int count = 0;
   const cudaError_t error = cudaGetDeviceCount(&count);
   if (error != cudaSuccess) {
     (void)cudaGetLastError();
-    return {false, "no CUDA device (" + std::string(cudaGetErrorString(error)) + ")", 0};
+    return {false, "no CUDA device (" + no_device_reason(error) + ")", 0};
   }
   if (count <= 0) return {false, "no CUDA device (none visible)", 0};
   return {true, "", count};
@@ -25,9 +59,15 @@ CudaAvailability cuda_availability() {
   return availability;
 }
 
+std::string nccl_missing() { return process_nccl().reason; }
+
+std::string cublas_missing() { return process_cublas().reason; }
+
 std::string nccl_library_version() {
+  const NcclLibrary& nccl = process_nccl();
+  if (!nccl.ok()) return "none (" + nccl.reason + ")";
   int code = 0;
-  if (ncclGetVersion(&code) != ncclSuccess) return "unknown";
+  if (nccl.api->get_version(&code) != ncclSuccess) return "unknown";
   return std::to_string(code / 10000) + "." + std::to_string(code / 100 % 100) + "." +
          std::to_string(code % 100);
 }

@@ -1,5 +1,5 @@
 // What this process's GPU stack offers: the CUDA devices it sees (or why none), the requirement
-// every probe that drives a GPU declares, and the NCCL library it loads.
+// every probe that drives a GPU declares, and the NCCL and cuBLAS libraries it loads on demand.
 #pragma once
 
 #include <string>
@@ -10,7 +10,9 @@ namespace fabcheck {
 
 struct CudaAvailability {
   bool available = false;
-  // Why not: "built without CUDA", "no CUDA device (<cudaGetErrorString>)".
+  // Why not: "built without CUDA", "no CUDA device (libcuda.so.1 not found: no NVIDIA driver)",
+  // "no CUDA device (driver 550.54.15 supports CUDA 12.4, older than the CUDA 13.0 fabcheck was
+  // built with)", "no CUDA device (<cudaGetErrorString>)".
   std::string reason;
   int device_count = 0;  // visible CUDA devices in this process
 };
@@ -22,8 +24,18 @@ CudaAvailability cuda_availability();
 // A CUDA build with a visible GPU: what every GPU probe (gpu.*, the NCCL collectives) needs.
 Requirement cuda_requirement();
 
+// A visible GPU and NCCL loaded (gpu probes that run collectives: coll.nic_loopback).
+Requirement nccl_requirement();
+// A visible GPU and cuBLAS loaded (gpu.gemm).
+Requirement cublas_requirement();
+
+// "" when the library loads here (dlopen, on first use), else why not: "libnccl.so.2 not found
+// (NCCL not installed, or not on the library path)", "built without CUDA".
+std::string nccl_missing();
+std::string cublas_missing();
+
 // The NCCL library this process loads ("2.28.3"), for the versions a pre-flight records; "" in a
-// build without CUDA, "unknown" when NCCL does not say.
+// build without CUDA, "unknown" when NCCL does not say, "none (<why>)" when it cannot load.
 std::string nccl_library_version();
 
 }  // namespace fabcheck

@@ -5,6 +5,10 @@ namespace fabcheck {
 
 CudaAvailability cuda_availability() { return {false, "built without CUDA", 0}; }
 
+std::string nccl_missing() { return "built without CUDA"; }
+
+std::string cublas_missing() { return "built without CUDA"; }
+
 std::string nccl_library_version() { return ""; }
 
 }  // namespace fabcheck

@@ -1,0 +1,48 @@
+// dlopen with a reason that names the library: "not found" when no file of that name was found
+// anywhere dlopen looks, else the loader's own message (wrong architecture, a missing dependency).
+#include "bench/sys/shared_library.hpp"
+
+#include <dlfcn.h>
+
+namespace fabcheck {
+namespace {
+
+bool not_found(const std::string& message) {
+  return message.find("No such file or directory") != std::string::npos;
+}
+
+std::string base_name(const std::string& name) {
+  const auto slash = name.rfind('/');
+  return slash == std::string::npos ? name : name.substr(slash + 1);
+}
+
+}  // namespace
+
+SharedLibrary open_shared_library(const std::string& name,
+                                  const std::vector<std::string>& fallback_dirs) {
+  SharedLibrary library;
+  std::vector<std::string> candidates = {name};
+  if (name.find('/') == std::string::npos) {
+    for (const std::string& dir : fallback_dirs) {
+      if (!dir.empty()) candidates.push_back(dir + "/" + name);
+    }
+  }
+  std::string first_other_error;
+  for (const std::string& candidate : candidates) {
+    library.handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
+    if (library.handle != nullptr) return library;
+    const char* error = dlerror();
+    const std::string message = error != nullptr ? error : "";
+    if (!not_found(message) && first_other_error.empty()) first_other_error = message;
+  }
+  library.reason = first_other_error.empty()
+                       ? base_name(name) + " not found"
+                       : base_name(name) + " cannot load: " + first_other_error;
+  return library;
+}
+
+void* shared_library_symbol(void* handle, const char* symbol) {
+  return handle == nullptr ? nullptr : dlsym(handle, symbol);
+}
+
+}  // namespace fabcheck

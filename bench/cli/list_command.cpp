@@ -10,6 +10,8 @@
 
 #include "bench/cli/commands.hpp"
 #include "bench/core/plan.hpp"
+#include "bench/core/planning_world.hpp"
+#include "bench/sys/launcher.hpp"
 
 namespace fabcheck {
 namespace {
@@ -110,7 +112,15 @@ int list_command(const Registry& registry, const ListArgs& args, int argc, char*
   if (args.options) return list_options(registry, args.json);
   if (args.plans) return list_plans(registry, args.json);
   // Judged in the World a run would have (MPI when built with it), so the answer matches `run`.
-  std::unique_ptr<World> world = make_mpi_world(&argc, &argv);
+  // Not started by a launcher, that is one rank: described, not started (MPI's singleton start
+  // costs most of a second, and `list` communicates nothing).
+  std::unique_ptr<World> world;
+  if (launcher_size() <= 1) {
+    world =
+        make_planning_world({.ranks = 1, .hosts = 1, .ranks_per_host = 1, .mpi = mpi_available()});
+  } else {
+    world = make_mpi_world(&argc, &argv);
+  }
   if (!world) world = make_single_world();
   if (!world->is_root()) return 0;
   RunOptions options;

@@ -2,6 +2,8 @@
 // cannot run (built without CUDA, no CUDA device), never a crash or a hang.
 #include <gtest/gtest.h>
 
+#include <dlfcn.h>
+
 #include "bench/coll/nccl_backend.hpp"
 #include "bench/coll/nccl_error.hpp"
 #include "bench/cuda/cuda_availability.hpp"
@@ -21,6 +23,10 @@ TEST(NcclAvailability, SaysWhyNotOrHowManyDevices) {
 #if defined(FABCHECK_HAVE_CUDA)
   EXPECT_EQ(nccl.reason.rfind("no CUDA device (", 0), 0u) << nccl.reason;
   EXPECT_EQ(nccl.reason.back(), ')') << nccl.reason;
+  // cudart is linked statically and opens the driver itself: without one, the reason names it.
+  if (dlopen("libcuda.so.1", RTLD_LAZY | RTLD_LOCAL) == nullptr) {
+    EXPECT_EQ(nccl.reason, "no CUDA device (libcuda.so.1 not found: no NVIDIA driver)");
+  }
 #else
   EXPECT_EQ(nccl.reason, "built without CUDA");
 #endif

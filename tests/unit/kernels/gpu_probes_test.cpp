@@ -82,7 +82,11 @@ TEST(GpuProbes, DeclareTheirNeedsScopeWeightOptionsAndEstimate) {
   for (Probe* probe : registry.all()) {
     const ProbeInfo& info = probe->info();
     const std::string& id = info.id;
-    EXPECT_EQ(info.needs.size(), id == "gpu.p2p" ? 2u : 1u) << id;
+    // CUDA; a second GPU for gpu.p2p; cuBLAS (opened on demand) for gpu.gemm.
+    EXPECT_EQ(info.needs.size(), id == "gpu.p2p" || id == "gpu.gemm" ? 2u : 1u) << id;
+    if (id == "gpu.gemm") {
+      EXPECT_EQ(info.needs.back().name, "cuBLAS");
+    }
     EXPECT_EQ(info.scope,
               id == "gpu.p2p" || id == "gpu.health" ? ProbeScope::host : ProbeScope::rank)
         << id;

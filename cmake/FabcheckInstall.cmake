@@ -31,7 +31,7 @@ install(CODE "${_fabcheck_split}
   set(to \"\$ENV{DESTDIR}\${CMAKE_INSTALL_PREFIX}/${CMAKE_INSTALL_BINDIR}\")
   file(MAKE_DIRECTORY \"\${to}\")
   message(STATUS \"Installing: \${to}/fabcheck (stripped; debug information in fabcheck.debug)\")
-  execute_process(COMMAND \"${CMAKE_OBJCOPY}\" --strip-all --add-gnu-debuglink=\"\${debug}\"
+  execute_process(COMMAND \"${CMAKE_OBJCOPY}\" --strip-all --add-gnu-debuglink=\${debug}
                           \"\${binary}\" \"\${to}/fabcheck\" RESULT_VARIABLE failed)
   if(failed)
     message(FATAL_ERROR \"objcopy --strip-all \${binary} failed\")

@@ -106,15 +106,17 @@ case "$mode" in
     [[ "$depends" == *libc6* && "$depends" == *openmpi* || "$depends" == *libopenmpi* ]] || fail "Depends lacks libc6 or Open MPI: $depends"
     ! grep -qiE 'cuda|nccl|cublas|nvidia' <<<"$depends" || fail "Depends names a GPU library: $depends"
     echo "== dpkg-deb -c"
-    dpkg-deb -c "$deb" | awk '{print $NF, $3}' | sed 's#^\./#/#'
+    dpkg-deb -c "$deb" >"$tmp/contents.txt"
+    dpkg-deb -c "$dbg" >"$tmp/dbg-contents.txt"
+    awk '{path = $6; for (i = 7; i <= NF; i++) path = path " " $i; print $3, path}' "$tmp/contents.txt" "$tmp/dbg-contents.txt" | grep -v '/$'
     for path in ./usr/bin/fabcheck ./usr/bin/fabcheck-report ./usr/share/fabcheck/profiles/generic-cpu.toml \
         ./usr/share/fabcheck/profiles/h100-sxm-8.toml ./usr/share/fabcheck/scripts/slurm/prolog.sh \
         ./usr/share/fabcheck/scripts/slurm/fabcheck-slurm.sh ./usr/share/fabcheck/scripts/lib/interruptible.sh \
         ./usr/share/fabcheck/scripts/k8s/fabcheck-sweep-mpijob.yaml ./usr/share/fabcheck/scripts/fabcheck_results.py \
         ./usr/share/fabcheck/scripts/mpirun.sh ./usr/share/doc/fabcheck/operations.md ./usr/share/man/man1/fabcheck.1; do
-      dpkg-deb -c "$deb" | grep -q " $path\( \|$\)" || fail "the package lacks $path"
+      grep -q " $path\( \|$\)" "$tmp/contents.txt" || fail "the package lacks $path"
     done
-    dpkg-deb -c "$dbg" | grep -q ' ./usr/lib/debug/usr/bin/fabcheck.debug$' || fail "fabcheck-dbg lacks /usr/lib/debug/usr/bin/fabcheck.debug"
+    grep -q ' ./usr/lib/debug/usr/bin/fabcheck.debug$' "$tmp/dbg-contents.txt" || fail "fabcheck-dbg lacks /usr/lib/debug/usr/bin/fabcheck.debug"
     start=$SECONDS
     dpkg -i "$deb" >"$tmp/dpkg-i.txt" 2>&1 || { cat "$tmp/dpkg-i.txt"; dpkg -r fabcheck >/dev/null 2>&1 || true; fail "dpkg -i failed"; }
     trap 'dpkg -r fabcheck >/dev/null 2>&1 || true; rm -rf "$tmp"' EXIT

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test: set up if needed, build, then each kind of test, and a count of each kind at the end.
 # Kinds: unit (GoogleTest), mpi (mpirun runs of fabcheck), report (reports and Prometheus output),
-# cluster (mpirun over simulated nodes, scripts/simcluster.sh: needs root), any other ctest label,
+# cluster (mpirun over simulated nodes, scripts/simcluster.sh: needs root), install (the binary with
+# CUDA hidden, and the .deb built, installed, run and removed: needs root), any other ctest label,
 # and fuzz (libFuzzer targets of the parsers). A kind that cannot
 # run here (GoogleTest or MPI missing, not root, fuzz targets not built, io_uring refused by the
 # kernel) fails the script, naming why; FABCHECK_SKIP_KINDS="cluster fuzz" leaves kinds out on
@@ -32,6 +33,7 @@ missing_reason() {
       else
         echo "none registered: was the build configured without MPI? (rm -rf build; scripts/setup.sh)"
       fi ;;
+    install) echo "none registered (tests/install needs a build with MPI)" ;;
   esac
 }
 
@@ -99,9 +101,15 @@ if [ "$(id -u)" -ne 0 ] && [[ "$skip_kinds" != *" cluster "* ]]; then
 else
   run_kind cluster "$@"
 fi
+if [ "$(id -u)" -ne 0 ] && [[ "$skip_kinds" != *" install "* ]]; then
+  problems+=("install tests cannot run: they need root for mount namespaces and dpkg (or FABCHECK_SKIP_KINDS=install)")
+  reports+=("install: 0 run (not root)")
+else
+  run_kind install "$@"
+fi
 # Labels added later are kinds too: none goes unrun.
 for label in $(ctest --test-dir build --print-labels | sed -n 's/^  *//p'); do
-  case " unit mpi report cluster " in *" $label "*) ;; *) run_kind "$label" "$@" ;; esac
+  case " unit mpi report cluster install " in *" $label "*) ;; *) run_kind "$label" "$@" ;; esac
 done
 
 if [[ "$skip_kinds" == *" fuzz "* ]]; then

@@ -7,15 +7,12 @@
 #include <dlfcn.h>
 
 #include "bench/cuda/cublas_library.hpp"
+#include "bench/cuda/cuda_absence.hpp"
 #include "bench/cuda/nccl_library.hpp"
 #include "bench/sys/nvml_library.hpp"
 
 namespace fabcheck {
 namespace {
-
-std::string cuda_version_text(int version) {
-  return std::to_string(version / 1000) + "." + std::to_string(version % 1000 / 10);
-}
 
 // Whether the driver's library can be opened here (cudart has it open when it could).
 bool libcuda_present() {
@@ -25,20 +22,20 @@ bool libcuda_present() {
 
 // Why cudart found no device, naming what is missing where that can be told.
 std::string no_device_reason(cudaError_t error) {
-  if (error == cudaErrorInsufficientDriver || error == cudaErrorNoDevice) {
-    if (!libcuda_present()) return "libcuda.so.1 not found: no NVIDIA driver";
-    int driver = 0;
-    if (error == cudaErrorInsufficientDriver && cudaDriverGetVersion(&driver) == cudaSuccess &&
-        driver > 0 && driver < CUDART_VERSION) {
-      const NvmlSession& nvml = process_nvml();
-      const std::string which = nvml.ok() && !nvml.driver_version.empty()
-                                    ? "driver " + nvml.driver_version
-                                    : std::string("the driver");
-      return which + " supports CUDA " + cuda_version_text(driver) + ", older than the CUDA " +
-             cuda_version_text(CUDART_VERSION) + " fabcheck was built with";
-    }
+  CudaDriverFacts facts;
+  facts.insufficient_driver = error == cudaErrorInsufficientDriver;
+  facts.no_device = error == cudaErrorNoDevice;
+  facts.error_text = cudaGetErrorString(error);
+  facts.libcuda_present = libcuda_present();
+  facts.runtime_cuda_version = CUDART_VERSION;
+  int driver = 0;
+  if (cudaDriverGetVersion(&driver) == cudaSuccess) facts.driver_cuda_version = driver;
+  if (facts.libcuda_present) {
+    const NvmlSession& nvml = process_nvml();
+    facts.driver_version = nvml.driver_version;
+    facts.nvml_reason = nvml.ok() ? std::string() : nvml.reason;
   }
-  return cudaGetErrorString(error);
+  return no_cuda_device_reason(facts);
 }
 
 CudaAvailability query_availability() {

@@ -10,6 +10,7 @@
 
 #include "bench/cli/commands.hpp"
 #include "bench/core/plan.hpp"
+#include "results/json_text.hpp"
 
 namespace fabcheck {
 namespace {
@@ -44,16 +45,14 @@ int list_options(const Registry& registry, bool json) {
   for (const auto& [key, declared] : registry.options()) {
     const OptionSpec& spec = declared.spec;
     if (json) {
-      std::puts(nlohmann::json({{"kind", "option"},
+      std::puts(json_text(nlohmann::json({{"kind", "option"},
                                 {"key", key},
                                 {"type", option_type_name(spec.type)},
                                 {"default", spec.default_value},
                                 {"meaning", spec.meaning},
                                 {"rule", option_rule(spec)},
                                 {"families", declared.families},
-                                {"probes", declared.probes}})
-                    .dump()
-                    .c_str());
+                                {"probes", declared.probes}})).c_str());
       continue;
     }
     std::printf("%s = %s  (%s)\n    %s\n    allowed: %s\n    read by: %s\n", key.c_str(),
@@ -64,9 +63,7 @@ int list_options(const Registry& registry, bool json) {
   const NodeSettingCatalog node_keys = registry.node_settings();
   if (json) {
     for (const auto& [key, meaning] : node_keys) {
-      std::puts(nlohmann::json({{"kind", "profile_node_key"}, {"key", key}, {"meaning", meaning}})
-                    .dump()
-                    .c_str());
+      std::puts(json_text(nlohmann::json({{"kind", "profile_node_key"}, {"key", key}, {"meaning", meaning}})).c_str());
     }
     return 0;
   }
@@ -82,16 +79,14 @@ int list_plans(const Registry& registry, bool json) {
     std::vector<std::string> ids;
     for (const Probe* probe : registry.plan_probes(plan.name)) ids.push_back(probe->id());
     if (json) {
-      std::puts(nlohmann::json({{"kind", "plan"},
+      std::puts(json_text(nlohmann::json({{"kind", "plan"},
                                 {"name", plan.name},
                                 {"purpose", plan.purpose},
                                 {"probes", ids},
                                 {"options", plan.options.extra},
                                 {"iters", plan.options.iters},
                                 {"warmup", plan.options.warmup},
-                                {"timeout_s", plan.options.probe_timeout_s}})
-                    .dump()
-                    .c_str());
+                                {"timeout_s", plan.options.probe_timeout_s}})).c_str());
       continue;
     }
     std::printf("%s: %s\n    probes: %s\n    %d iterations (%d warm-up), %g s a probe at most\n",
@@ -119,7 +114,7 @@ int list_command(const Registry& registry, const ListArgs& args, int argc, char*
   for (Probe* probe : registry.all()) {
     const Applicability here = applicability_of(*probe, *world, options);
     if (args.json) {
-      std::puts(probe_json(*probe, here).dump().c_str());
+      std::puts(json_text(probe_json(*probe, here)).c_str());
       continue;
     }
     std::printf("%-24s %-8s %s\n", probe->id().c_str(), here.applies ? "runs" : "WAIVED",

@@ -82,8 +82,8 @@ KernelLogFileStats read_kernel_log_file(const std::filesystem::path& file,
   bool member_ended = false;
   auto corrupt = [&](const std::string& why) {
     return ConfigError(name, static_cast<long>(splitter.lines() + 1),
-                       "not a whole gzip stream (" + why + "): a rotated log being written, or "
-                       "damaged; nothing judged");
+                       "not a whole gzip stream (" + why +
+                           "): a rotated log being written, or damaged; nothing judged");
   };
   while (have > 0) {
     z.next_in = reinterpret_cast<Bytef*>(input.data());
@@ -105,8 +105,7 @@ KernelLogFileStats read_kernel_log_file(const std::filesystem::path& file,
       stats.bytes += produced;
       if (stats.bytes > kMostKernelLogBytes)
         throw ConfigError(name, 0,
-                          "decompresses to more than " +
-                              std::to_string(kMostKernelLogBytes >> 30) +
+                          "decompresses to more than " + std::to_string(kMostKernelLogBytes >> 30) +
                               " GiB: larger than any kernel log; nothing judged");
       splitter.feed(std::string_view(output.data(), produced), on_line);
       output_full = produced == output.size();

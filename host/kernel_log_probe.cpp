@@ -142,8 +142,9 @@ class KernelLogProbe final : public Probe {
         none.unit = "count";
         none.subject = "kernel log";
         none.status = MeasurementStatus::error;
-        none.message = file + ": no line a kernel log has (no dmesg, journalctl or syslog time "
-                              "stamp, no kernel message fabcheck knows): not judged";
+        none.message = file +
+                       ": no line a kernel log has (no dmesg, journalctl or syslog time "
+                       "stamp, no kernel message fabcheck knows): not judged";
         sink.emit(std::move(none));
         return;
       }

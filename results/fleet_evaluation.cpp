@@ -410,10 +410,8 @@ void write_fleet_evaluation(const FleetEvaluation& evaluation, const fs::path& d
       out << json_text(to_json(f)) << '\n';
     }
   });
-  write(dir / "fleet.json", [&](std::ofstream& out) {
-    out << json_text(fleet_summary_json(evaluation), 2)
-        << '\n';
-  });
+  write(dir / "fleet.json",
+        [&](std::ofstream& out) { out << json_text(fleet_summary_json(evaluation), 2) << '\n'; });
   write(dir / "drain.txt", [&](std::ofstream& out) {
     for (const std::string& host : evaluation.drain) out << host << '\n';
   });

@@ -19,7 +19,8 @@ std::size_t utf8_length(unsigned char lead) {
   return lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
 }
 
-// XML 1.0's Char production: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF].
+// XML 1.0's Char production: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] |
+// [#x10000-#x10FFFF].
 bool xml_char(std::uint32_t c) {
   return c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) ||
          (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF);
@@ -178,8 +179,8 @@ std::string render_suite(const Suite& suite, const std::string& timestamp,
       out += "      <skipped" + attr("message", c.message) + "/>\n";
     } else if (!c.outcome.empty()) {
       out += "      <" + c.outcome + attr("message", c.message) +
-             attr("type", c.outcome == "failure" ? "FAIL" : "ERROR") + ">" + xml_escape(c.body, false) +
-             "</" + c.outcome + ">\n";
+             attr("type", c.outcome == "failure" ? "FAIL" : "ERROR") + ">" +
+             xml_escape(c.body, false) + "</" + c.outcome + ">\n";
     }
     if (!c.out.empty()) out += "      <system-out>" + xml_escape(c.out, false) + "</system-out>\n";
     out += "    </testcase>\n";

@@ -30,7 +30,8 @@ nlohmann::json brief(const Finding& f) {
 
 }  // namespace
 
-std::vector<std::string> hosts_named(const Finding& finding, const std::vector<std::string>& hosts) {
+std::vector<std::string> hosts_named(const Finding& finding,
+                                     const std::vector<std::string>& hosts) {
   const std::string& text = finding.host;
   if (text.empty()) return {};
   const std::set<std::string> known(hosts.begin(), hosts.end());

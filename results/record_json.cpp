@@ -134,8 +134,7 @@ class FieldReader {
 
   [[noreturn]] void mistyped(const std::string& name, const std::string& expected,
                              const json& value) const {
-    fail("field \"" + prefix_ + name + "\" must be " + expected + ", got " +
-         json_text(value));
+    fail("field \"" + prefix_ + name + "\" must be " + expected + ", got " + json_text(value));
   }
 
   [[noreturn]] void fail(const std::string& message) const {
@@ -171,9 +170,7 @@ json to_json(const Measurement& measurement) {
   return record;
 }
 
-std::string to_jsonl_line(const json& record) {
-  return json_text(record) + "\n";
-}
+std::string to_jsonl_line(const json& record) { return json_text(record) + "\n"; }
 
 json to_json(const Finding& finding) {
   json record{{"schema_version", kSchemaVersion}, {"kind", "finding"}};
@@ -245,9 +242,7 @@ Finding finding_from_json(const json& object, const std::string& where) {
 
 std::string valid_utf8(const std::string& text) {
   const nlohmann::json as_json = text;
-  return nlohmann::json::parse(
-             json_text(as_json))
-      .get<std::string>();
+  return nlohmann::json::parse(json_text(as_json)).get<std::string>();
 }
 
 }  // namespace fabcheck

@@ -226,8 +226,7 @@ void RunWriter::append(const Finding& finding) {
 }
 
 void RunWriter::write_summary(const nlohmann::json& summary) {
-  const std::string text =
-      json_text(summary, 2) + "\n";
+  const std::string text = json_text(summary, 2) + "\n";
   try {
     replace_file(dir_ / "summary.json", text);
   } catch (const ResultsWriteError& error) {
@@ -296,8 +295,7 @@ void mark_run_incomplete(const fs::path& run_dir, const std::string& reason, boo
   summary["exit_code"] = 3;
   if (summary.value("verdict", "") != "fail") summary["verdict"] = "incomplete";
   ::unlink((run_dir / kReserveName).c_str());
-  replace_file(run_dir / "summary.json",
-               json_text(summary, 2) + "\n");
+  replace_file(run_dir / "summary.json", json_text(summary, 2) + "\n");
   // junit.xml from the findings on disk, so a pipeline reading it sees the run end incomplete.
   std::vector<Finding> findings;
   {

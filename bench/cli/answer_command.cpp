@@ -65,7 +65,8 @@ int answer_command(const std::string& run_dir) {
   for (const char* action : {"drain", "hold", "across_nodes"}) {
     const auto list = summary.find(action);
     if (list == summary.end()) continue;
-    if (!list->is_array()) return unreadable(where, std::string("\"") + action + "\" is not a list");
+    if (!list->is_array())
+      return unreadable(where, std::string("\"") + action + "\" is not a list");
     const char* host_key = std::string_view(action) == "across_nodes" ? "hosts" : "host";
     const char* text_key = std::string_view(action) == "across_nodes" ? "message" : "reason";
     for (const auto& entry : *list) {

@@ -161,7 +161,8 @@ CLI::App* add_evaluate_command(CLI::App& app, EvaluateArgs& args) {
                       "Write findings.jsonl, fleet.json and drain.txt into this new directory");
   command->add_option("--history", args.history,
                       "Append the runs' figures to this fleet history (HDF5)");
-  add_number_option(*command, "--threads", args.threads, "Threads reading and judging runs", 1, 4096)
+  add_number_option(*command, "--threads", args.threads, "Threads reading and judging runs", 1,
+                    4096)
       ->capture_default_str();
   command->add_flag("--all", args.all, "Print every finding and node, not only the worst");
   return command;

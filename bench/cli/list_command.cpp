@@ -46,13 +46,14 @@ int list_options(const Registry& registry, bool json) {
     const OptionSpec& spec = declared.spec;
     if (json) {
       std::puts(json_text(nlohmann::json({{"kind", "option"},
-                                {"key", key},
-                                {"type", option_type_name(spec.type)},
-                                {"default", spec.default_value},
-                                {"meaning", spec.meaning},
-                                {"rule", option_rule(spec)},
-                                {"families", declared.families},
-                                {"probes", declared.probes}})).c_str());
+                                          {"key", key},
+                                          {"type", option_type_name(spec.type)},
+                                          {"default", spec.default_value},
+                                          {"meaning", spec.meaning},
+                                          {"rule", option_rule(spec)},
+                                          {"families", declared.families},
+                                          {"probes", declared.probes}}))
+                    .c_str());
       continue;
     }
     std::printf("%s = %s  (%s)\n    %s\n    allowed: %s\n    read by: %s\n", key.c_str(),
@@ -63,7 +64,9 @@ int list_options(const Registry& registry, bool json) {
   const NodeSettingCatalog node_keys = registry.node_settings();
   if (json) {
     for (const auto& [key, meaning] : node_keys) {
-      std::puts(json_text(nlohmann::json({{"kind", "profile_node_key"}, {"key", key}, {"meaning", meaning}})).c_str());
+      std::puts(json_text(nlohmann::json(
+                              {{"kind", "profile_node_key"}, {"key", key}, {"meaning", meaning}}))
+                    .c_str());
     }
     return 0;
   }
@@ -80,13 +83,14 @@ int list_plans(const Registry& registry, bool json) {
     for (const Probe* probe : registry.plan_probes(plan.name)) ids.push_back(probe->id());
     if (json) {
       std::puts(json_text(nlohmann::json({{"kind", "plan"},
-                                {"name", plan.name},
-                                {"purpose", plan.purpose},
-                                {"probes", ids},
-                                {"options", plan.options.extra},
-                                {"iters", plan.options.iters},
-                                {"warmup", plan.options.warmup},
-                                {"timeout_s", plan.options.probe_timeout_s}})).c_str());
+                                          {"name", plan.name},
+                                          {"purpose", plan.purpose},
+                                          {"probes", ids},
+                                          {"options", plan.options.extra},
+                                          {"iters", plan.options.iters},
+                                          {"warmup", plan.options.warmup},
+                                          {"timeout_s", plan.options.probe_timeout_s}}))
+                    .c_str());
       continue;
     }
     std::printf("%s: %s\n    probes: %s\n    %d iterations (%d warm-up), %g s a probe at most\n",

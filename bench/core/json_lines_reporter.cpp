@@ -108,8 +108,7 @@ class JsonLinesReporter final : public Reporter {
     return {{"schema_version", kSchemaVersion}, {"kind", "event"}, {"event", event}};
   }
   void write(const nlohmann::json& event) {
-    const std::string text =
-        json_text(event) + "\n";
+    const std::string text = json_text(event) + "\n";
     std::fputs(text.c_str(), out_);
     std::fflush(out_);
   }

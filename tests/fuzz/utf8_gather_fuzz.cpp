@@ -75,7 +75,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   const std::vector<Finding> findings = {f2};
   const std::vector<std::string> hosts = {m2.host, file2.name};
   const auto nodes = node_verdicts(findings, hosts, false);
-  const nlohmann::json answers = node_answers_json(nodes, node_actions(nodes, findings, ""), findings);
+  const nlohmann::json answers =
+      node_answers_json(nodes, node_actions(nodes, findings, ""), findings);
   must_read_back(json_text(answers, 2));
   nlohmann::json summary = {{"kind", "summary"}, {"hosts", hosts}, {"run_dir", file2.text}};
   must_read_back(json_text(summary));

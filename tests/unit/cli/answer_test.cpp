@@ -83,9 +83,14 @@ TEST_F(Answer, EveryFieldOfEveryTypeIsAnsweredWithoutAbort) {
   const nlohmann::json original = failing_summary();
   std::vector<nlohmann::json::json_pointer> paths;
   mutations(original, nlohmann::json::json_pointer(), paths);
-  const std::vector<nlohmann::json> replacements = {
-      nullptr, true, -1, 18446744073709551615u, 1e308, "x", nlohmann::json::array({1, "a"}),
-      nlohmann::json::object({{"host", 1}})};
+  const std::vector<nlohmann::json> replacements = {nullptr,
+                                                    true,
+                                                    -1,
+                                                    18446744073709551615u,
+                                                    1e308,
+                                                    "x",
+                                                    nlohmann::json::array({1, "a"}),
+                                                    nlohmann::json::object({{"host", 1}})};
   int answered = 0;
   for (const auto& path : paths) {
     if (path.empty()) continue;

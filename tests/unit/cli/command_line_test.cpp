@@ -41,12 +41,11 @@ std::vector<std::string> words_sh_gives(const std::string& line) {
 }
 
 TEST(CommandLine, ShellCharactersAreQuoted) {
-  for (const std::string attack : {"a;id", "`id`", "a|id", "a&id", "$(id)", "a>b", "a<b", "(x)",
-                                   "*", "?", "[a]", "~", "#x", "!x", "{a,b}", "a\nb", "a\\b", "",
-                                   "it's", "x\"y", "tab\there"}) {
+  for (const std::string attack :
+       {"a;id", "`id`", "a|id", "a&id",  "$(id)", "a>b",  "a<b", "(x)",  "*",    "?",        "[a]",
+        "~",    "#x",   "!x",   "{a,b}", "a\nb",  "a\\b", "",    "it's", "x\"y", "tab\there"}) {
     const std::string line = recorded({"fabcheck", "run", attack});
-    EXPECT_EQ(words_sh_gives(line), (std::vector<std::string>{"fabcheck", "run", attack}))
-        << line;
+    EXPECT_EQ(words_sh_gives(line), (std::vector<std::string>{"fabcheck", "run", attack})) << line;
   }
   EXPECT_EQ(recorded({"fabcheck", "--out=/runs/a-1,b:2@x%y+z"}),
             "fabcheck --out=/runs/a-1,b:2@x%y+z");  // the safe set stays bare

@@ -22,8 +22,10 @@
 namespace fabcheck {
 namespace {
 
-const std::string kHost = "node\xff" "07";                           // a lone continuation byte
-const std::string kPath = "/mnt/\xc3(ckpt/\xed\xa0\x80";              // a cut pair, a surrogate
+const std::string kHost =
+    "node\xff"
+    "07";                                                 // a lone continuation byte
+const std::string kPath = "/mnt/\xc3(ckpt/\xed\xa0\x80";  // a cut pair, a surrogate
 const std::string kKernelLine = "NVRM: Xid (PCI:0000:3b:00): 79, \xfe\xfe GPU has fallen off";
 const std::string kReplacement = "\xEF\xBF\xBD";
 

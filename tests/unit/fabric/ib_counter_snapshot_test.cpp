@@ -15,7 +15,9 @@ TEST(IbCounterSnapshot, APortNameThatIsNotUtf8IsWrittenAndReadBack) {
   counters.taken_at_s = 12.5;
   counters.ports["mlx5_\xff/1"] = CounterSnapshot{};
   counters.ports["mlx5_0/1"] = CounterSnapshot{};
-  const auto file = counter_snapshot_path(dir.path(), "node\xfe" "07");
+  const auto file = counter_snapshot_path(dir.path(),
+                                          "node\xfe"
+                                          "07");
   ASSERT_NO_THROW(save_counter_snapshot(file, counters));
   const auto back = load_counter_snapshot(file);
   ASSERT_TRUE(back.has_value());

@@ -4,8 +4,8 @@
 #include "results/junit_writer.hpp"
 
 #include <gmock/gmock.h>
-#include <random>
 #include <gtest/gtest.h>
+#include <random>
 
 namespace fabcheck {
 namespace {
@@ -111,9 +111,11 @@ TEST(JunitWriter, HostileTextIsEscapedAndMadeValidXml) {
 bool well_formed_xml_chars(const std::string& text) {
   for (std::size_t i = 0; i < text.size();) {
     const auto lead = static_cast<unsigned char>(text[i]);
-    std::size_t length = lead < 0x80 ? 1 : (lead >> 5) == 6 ? 2 : (lead >> 4) == 14 ? 3
-                         : (lead >> 3) == 30                ? 4
-                                                            : 0;
+    std::size_t length = lead < 0x80         ? 1
+                         : (lead >> 5) == 6  ? 2
+                         : (lead >> 4) == 14 ? 3
+                         : (lead >> 3) == 30 ? 4
+                                             : 0;
     if (length == 0 || i + length > text.size()) return false;
     std::uint32_t code = length == 1 ? lead : lead & (0x7F >> length);
     for (std::size_t k = 1; k < length; ++k) {
@@ -133,13 +135,22 @@ bool well_formed_xml_chars(const std::string& text) {
 // U+FFFE, U+FFFF (valid UTF-8, not XML 1.0), a CESU surrogate and C0 controls: replaced.
 TEST(JunitWriter, CharactersXml10RefusesAreReplaced) {
   Finding f = finding(Severity::fail, "node.kernel_log",
-                      "a\xEF\xBF\xBE" "b\xEF\xBF\xBF" "c\xED\xA0\x80" "d\x1F" "e\x7F" "f");
-  f.host = "node\xEF\xBF\xBF" "07";
+                      "a\xEF\xBF\xBE"
+                      "b\xEF\xBF\xBF"
+                      "c\xED\xA0\x80"
+                      "d\x1F"
+                      "e\x7F"
+                      "f");
+  f.host =
+      "node\xEF\xBF\xBF"
+      "07";
   const std::string xml = render_junit({f}, summary());
   EXPECT_TRUE(well_formed_xml_chars(xml));
   EXPECT_THAT(xml, Not(HasSubstr("\xEF\xBF\xBE")));
   EXPECT_THAT(xml, Not(HasSubstr("\xEF\xBF\xBF")));
-  EXPECT_THAT(xml, HasSubstr("a\xEF\xBF\xBD" "b\xEF\xBF\xBD" "c"));
+  EXPECT_THAT(xml, HasSubstr("a\xEF\xBF\xBD"
+                             "b\xEF\xBF\xBD"
+                             "c"));
 }
 
 // Property: whatever bytes a finding or the summary carries, every character of junit.xml is one

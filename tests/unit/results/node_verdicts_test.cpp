@@ -4,8 +4,8 @@
 #include "results/node_verdicts.hpp"
 
 #include <gmock/gmock.h>
-#include <random>
 #include <gtest/gtest.h>
+#include <random>
 
 namespace fabcheck {
 namespace {
@@ -115,9 +115,11 @@ TEST(NodeVerdicts, AFailNamingOneNodeCarriesTheOperatorsActionFirst) {
             "drain node07: GPU 3 (0000:9a:00.0) at Gen4 x8; then reseat the card");
   Finding bare = one;
   bare.remedy.clear();
-  EXPECT_EQ(remedy_with_operator_action(bare, kHosts), "drain node07: GPU 3 (0000:9a:00.0) at Gen4 x8");
+  EXPECT_EQ(remedy_with_operator_action(bare, kHosts),
+            "drain node07: GPU 3 (0000:9a:00.0) at Gen4 x8");
   // Across nodes, or not a FAIL: the remedy stays as it was.
-  EXPECT_EQ(remedy_with_operator_action(finding(Severity::fail, "a,b", "slow"), {"a", "b"}), "reseat the card");
+  EXPECT_EQ(remedy_with_operator_action(finding(Severity::fail, "a,b", "slow"), {"a", "b"}),
+            "reseat the card");
   EXPECT_EQ(remedy_with_operator_action(finding(Severity::warn, "node07", "slow"), kHosts),
             "reseat the card");
 }

@@ -5,6 +5,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "results/json_text.hpp"
+
 namespace fabcheck {
 
 std::filesystem::path counter_snapshot_path(const std::filesystem::path& run_dir,
@@ -18,7 +20,7 @@ void save_counter_snapshot(const std::filesystem::path& file, const StoredCounte
   json["ports"] = counters.ports;
   std::filesystem::create_directories(file.parent_path());
   std::ofstream out(file);
-  out << json.dump(1) << "\n";
+  out << json_text(json, 1) << "\n";
   if (!out) throw std::runtime_error("cannot write " + file.string());
 }
 

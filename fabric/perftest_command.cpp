@@ -1,13 +1,34 @@
 // The perftest command line for one rail of one node pair (server or client side).
 #include "fabric/perftest_command.hpp"
 
+#include <cctype>
+#include <stdexcept>
+
 namespace fabcheck {
 
 const char* perftest_program(PerftestTool tool) {
   return tool == PerftestTool::write_bw ? "ib_write_bw" : "ib_write_lat";
 }
 
+std::string perftest_peer_refusal(const std::string& host) {
+  if (host.empty()) return "an empty host name";
+  if (host.size() > 253) return "longer than any host name (253 characters)";
+  if (!std::isalnum(static_cast<unsigned char>(host.front())) && host.front() != ':')
+    return "does not start with a letter or digit (perftest would read it as an option)";
+  for (const char c : host) {
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_' &&
+        c != ':')
+      return "has characters a host name cannot have";
+  }
+  return "";
+}
+
 std::vector<std::string> perftest_argv(const PerftestInvocation& in) {
+  if (!in.server.empty()) {
+    const std::string refusal = perftest_peer_refusal(in.server);
+    if (!refusal.empty())
+      throw std::invalid_argument("perftest peer \"" + in.server + "\" refused: " + refusal);
+  }
   std::vector<std::string> argv{
       perftest_program(in.tool),   "-d", in.hca, "-i", std::to_string(in.ib_port), "-p",
       std::to_string(in.tcp_port), "-F"};  // -F: do not fail when the CPU frequency governor varies

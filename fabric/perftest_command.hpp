@@ -22,6 +22,14 @@ struct PerftestInvocation {
   std::string json_file;    // --out_json --out_json_file=<file>, "" for none
 };
 
+// Why `host` cannot be the server argument of a perftest client ("" when it can): empty, longer
+// than a DNS name, not starting with a letter or digit (a leading '-' would be read as an option:
+// "-h" or "--out_json_file=/etc/x"), or holding a character no host name or IP address has
+// (letters, digits, '.', '-', '_' and, for IPv6, ':').
+std::string perftest_peer_refusal(const std::string& host);
+
+// The argument vector (no shell). Throws std::invalid_argument when `server` is refused by
+// perftest_peer_refusal(), so no peer name reaches perftest's options.
 std::vector<std::string> perftest_argv(const PerftestInvocation& invocation);
 
 }  // namespace fabcheck

@@ -166,6 +166,23 @@ void RdmaPerftestProbe::run_round(RunContext& context, MeasurementSink& sink, co
   for (const auto& [server, client] : pairs) {
     std::size_t rails = std::min(server.hcas.size(), client.hcas.size());
     bool loopback = server.host == client.host;
+    // A peer name perftest would take for an option ("-h...") is refused on both sides before
+    // anything starts; the client says why.
+    const std::string refusal = loopback ? std::string() : perftest_peer_refusal(server.host);
+    if (!refusal.empty()) {
+      if (me.host == client.host && world.local_rank() == 0) {
+        for (std::size_t rail = 0; rail < rails; ++rail) {
+          Measurement m = make_measurement(id(), metrics().front().name, 0,
+                                           metrics().front().info.unit, client.hcas[rail]);
+          m.peer = server.host + "/" + server.hcas[rail];
+          m.status = MeasurementStatus::error;
+          m.message = std::string(perftest_program(tool_)) + " " + client.hcas[rail] + " -> " +
+                      m.peer + ": peer host name refused (" + refusal + "); nothing run";
+          sink.emit(std::move(m));
+        }
+      }
+      continue;
+    }
     for (std::size_t rail = 0; rail < rails; ++rail) {
       if (me.host == server.host && world.local_rank() == 0) {
         auto run = invocation(server.hcas[rail], static_cast<int>(rail), "");

@@ -1,4 +1,5 @@
-// `fabcheck kernel-log`: stream each file through one scan, print what was found and judged.
+// `fabcheck kernel-log`: stream each file (plain or gzip) through one scan, print what was found
+// and judged; a file with no line a kernel log has is not judged (exit 3).
 #include "host/kernel_log_command.hpp"
 
 #include <sys/stat.h>
@@ -8,10 +9,10 @@
 #include <ctime>
 
 #include "bench/sys/config_error.hpp"
+#include "host/kernel_log_file.hpp"
 #include "host/kernel_log_line.hpp"
 #include "host/kernel_log_scan.hpp"
 #include "results/finding_text.hpp"
-#include "results/line_input.hpp"
 
 namespace fabcheck {
 namespace {
@@ -86,12 +87,17 @@ int kernel_log_command(const std::vector<std::string>& files, const KernelLogOpt
     return 2;
   }
   KernelLogScan scan(window);
+  std::vector<std::string> unrecognised;  // files with lines but none a kernel log has
   try {
     for (const std::string& file : files) {
       const double reference_s = modified_s(file, now_s);
-      read_lines(file, "a kernel log", [&](std::string_view line, std::size_t number, bool) {
+      const std::size_t lines_before = scan.lines();
+      const std::size_t recognised_before = scan.recognised_lines();
+      read_kernel_log_file(file, [&](std::string_view line, std::size_t number, bool) {
         scan.add_line(line, file, number, reference_s);
       });
+      if (scan.lines() > lines_before && scan.recognised_lines() == recognised_before)
+        unrecognised.push_back(file);
     }
   } catch (const ConfigError& error) {
     std::fprintf(stderr, "fabcheck kernel-log: %s\n", error.what());
@@ -130,6 +136,23 @@ int kernel_log_command(const std::vector<std::string>& files, const KernelLogOpt
   print_findings(findings, true, out);
   if (scan.lines() == 0) {
     std::fprintf(out, "nothing to read: every file is empty (exit 3)\n");
+    return 3;
+  }
+  if (!unrecognised.empty()) {
+    // Not a kernel log, or one in a form not read (compressed other than gzip): judging its bytes
+    // as undated lines would pass whatever it holds.
+    for (const std::string& file : unrecognised) {
+      std::fprintf(out,
+                   "%s: no line a kernel log has (no dmesg, journalctl or syslog time stamp, no "
+                   "kernel message fabcheck knows): not judged (exit 3)\n",
+                   file.c_str());
+    }
+    // A FAIL another file shows still fails the node; otherwise the answer is incomplete.
+    for (const Finding& finding : findings) {
+      if (finding.severity == Severity::fail) return print_verdict(findings, out);
+    }
+    std::fprintf(out, "verdict: INCOMPLETE (%zu file(s) not a kernel log); exit code 3\n",
+                 unrecognised.size());
     return 3;
   }
   return print_verdict(findings, out);

@@ -20,8 +20,10 @@ struct KernelLogOptions {
 // `now_s`; throws ConfigError naming `option` and the value otherwise.
 double parse_time_bound(const std::string& option, const std::string& value, double now_s);
 
-// Exit code: 0 pass (or warnings), 1 a FAIL finding, 2 a file missing, not a regular file or
-// unreadable, or a bad option (message on stderr), 3 nothing to read (every file empty).
+// Files are plain text or gzip (rotated logs). Exit code: 0 pass (or warnings), 1 a FAIL finding,
+// 2 a file missing, not a regular file, unreadable or a corrupt gzip stream, or a bad option
+// (message on stderr), 3 nothing to read (every file empty) or a file with no line a kernel log
+// has (KernelLogScan::recognised_lines: random bytes, another compression).
 int kernel_log_command(const std::vector<std::string>& files, const KernelLogOptions& options,
                        std::FILE* out);
 

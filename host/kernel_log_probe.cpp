@@ -10,6 +10,7 @@
 #include "bench/core/plan_estimate.hpp"
 #include "bench/core/probe.hpp"
 #include "bench/sys/child_process.hpp"
+#include "host/kernel_log_file.hpp"
 #include "host/kernel_log_scan.hpp"
 #include "results/line_input.hpp"
 
@@ -128,10 +129,25 @@ class KernelLogProbe final : public Probe {
     KernelLogScan scan(window);
     std::string source;
     if (!file.empty()) {
-      read_lines(file, "a kernel log", [&](std::string_view line, std::size_t number, bool) {
+      read_kernel_log_file(file, [&](std::string_view line, std::size_t number, bool) {
         scan.add_line(line, file, number, now_s);
       });
       source = file;
+      if (scan.lines() > 0 && scan.recognised_lines() == 0) {
+        // Not a kernel log (random bytes, a compression other than gzip): judging its bytes as
+        // undated lines would pass whatever it holds.
+        Measurement none;
+        none.probe = kKernelLogProbe;
+        none.metric = "lines_scanned";
+        none.unit = "count";
+        none.subject = "kernel log";
+        none.status = MeasurementStatus::error;
+        none.message = file +
+                       ": no line a kernel log has (no dmesg, journalctl or syslog time "
+                       "stamp, no kernel message fabcheck knows): not judged";
+        sink.emit(std::move(none));
+        return;
+      }
     } else {
       std::size_t journal_lines = 0;
       const std::string journal = scan_journal(window.since_s.value_or(0), scan, journal_lines);

@@ -186,6 +186,8 @@ void KernelLogScan::add_line(std::string_view text, std::string_view source, std
   const KernelLogLine line = split_kernel_log_line(text, reference_s);
   std::optional<double> when = line.wall_s;
   if (!when && line.monotonic_s && window_.boot_s) when = *window_.boot_s + *line.monotonic_s;
+  const bool stamped = line.wall_s || line.monotonic_s;
+  if (stamped) ++recognised_;
   if (when) {
     ++dated_;
     if ((window_.since_s && *when < *window_.since_s) ||
@@ -198,6 +200,7 @@ void KernelLogScan::add_line(std::string_view text, std::string_view source, std
   }
   auto event = classify_kernel_message(line.message);
   if (!event) return;
+  if (!stamped) ++recognised_;
   ++events_;
   if (event->kind == KernelEventKind::link_up) return;
   // An Xid's severity can depend on its text (154: a reset asked for, or back to none).

@@ -53,6 +53,10 @@ class KernelLogScan {
   std::size_t lines() const { return lines_; }
   std::size_t dated_lines() const { return dated_; }
   std::size_t undated_lines() const { return lines_ - dated_; }
+  // Lines a kernel log has: a time stamp dmesg, journalctl, syslog or /dev/kmsg writes, or a
+  // kernel message fabcheck knows (an Xid, a link down...). Bytes that are not a kernel log (a
+  // compressed file, random data) have none.
+  std::size_t recognised_lines() const { return recognised_; }
   std::size_t outside_window() const { return outside_; }
   std::size_t events() const { return events_; }
   std::size_t dropped_keys() const { return dropped_keys_; }
@@ -69,6 +73,7 @@ class KernelLogScan {
   KernelLogWindow window_;
   std::size_t lines_ = 0;
   std::size_t dated_ = 0;
+  std::size_t recognised_ = 0;
   std::size_t outside_ = 0;
   std::size_t events_ = 0;
   std::size_t dropped_keys_ = 0;

@@ -209,7 +209,8 @@ void measure_all_at_once(RunContext& context, MeasurementSink& sink, const char*
   });
   std::vector<std::vector<double>> samples(sets.size());
   const int iters = options.iters > 0 ? options.iters : 1;
-  for (int i = 0; i < options.warmup + iters; ++i) {
+  // long long: --warmup and --iters may each be as large as an int holds (their sum is not).
+  for (long long i = 0; i < static_cast<long long>(options.warmup) + iters; ++i) {
     world.mark_progress();
     run_on_every_rank(world, "queueing " + step, [&] {
       if (timer)

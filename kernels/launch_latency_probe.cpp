@@ -36,7 +36,10 @@ Measurement latency_measurement(const GpuLabel& label, const char* metric,
 void measure(const GpuLabel& label, const RunOptions& options, MeasurementSink& sink) {
   Stream stream;
   const int samples = std::max(options.iters, kMinSamples);
-  for (int i = 0; i < std::max(options.warmup, 1) * kLaunchesPerBatch; ++i) {
+  // long long: --warmup may be as large as an int holds, times the batch it is not.
+  const long long warm_up_launches =
+      static_cast<long long>(std::max(options.warmup, 1)) * kLaunchesPerBatch;
+  for (long long i = 0; i < warm_up_launches; ++i) {
     FABCHECK_CUDA(kernels::launch_empty(stream.get()));
   }
   FABCHECK_CUDA(cudaStreamSynchronize(stream.get()));

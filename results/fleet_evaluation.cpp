@@ -20,6 +20,7 @@
 
 #include "bench/sys/config_error.hpp"
 #include "results/evaluator.hpp"
+#include "results/json_text.hpp"
 #include "results/record_json.hpp"
 #include "results/run_reader.hpp"
 
@@ -406,14 +407,11 @@ void write_fleet_evaluation(const FleetEvaluation& evaluation, const fs::path& d
   };
   write(dir / "findings.jsonl", [&](std::ofstream& out) {
     for (const Finding& f : evaluation.findings) {
-      out << to_json(f).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) << '\n';
+      out << json_text(to_json(f)) << '\n';
     }
   });
-  write(dir / "fleet.json", [&](std::ofstream& out) {
-    out << fleet_summary_json(evaluation)
-               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
-        << '\n';
-  });
+  write(dir / "fleet.json",
+        [&](std::ofstream& out) { out << json_text(fleet_summary_json(evaluation), 2) << '\n'; });
   write(dir / "drain.txt", [&](std::ofstream& out) {
     for (const std::string& host : evaluation.drain) out << host << '\n';
   });

@@ -14,6 +14,7 @@
 #include "results/hdf5_support.hpp"
 #include "results/hdf5_writer.hpp"
 #include "results/host_pair_matrix.hpp"
+#include "results/json_text.hpp"
 
 namespace fabcheck {
 namespace {
@@ -116,12 +117,12 @@ void write_measurements(hid_t file, const std::vector<Measurement>& measurements
   for (const Measurement& m : measurements) {
     nlohmann::json params = nlohmann::json::object();
     for (const auto& [key, value] : m.params) params[key] = value;
-    params_text.push_back(params.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    params_text.push_back(json_text(params));
     nlohmann::json by_rank = nlohmann::json::array();
     for (const auto& figure : m.by_rank) {
       by_rank.push_back({{"rank", figure.rank}, {"host", figure.host}, {"value", figure.value}});
     }
-    by_rank_text.push_back(by_rank.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace));
+    by_rank_text.push_back(json_text(by_rank));
     const SampleStats stats = m.stats.value_or(SampleStats{});
     rows.push_back(MeasurementRow{m.probe.c_str(),
                                   m.metric.c_str(),

@@ -3,6 +3,8 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
+#include <cstdint>
 #include <map>
 #include <set>
 
@@ -12,13 +14,37 @@
 namespace fabcheck {
 namespace {
 
+// The length of the UTF-8 sequence starting at `lead` in valid UTF-8 (valid_utf8's output).
+std::size_t utf8_length(unsigned char lead) {
+  return lead < 0x80 ? 1 : lead < 0xE0 ? 2 : lead < 0xF0 ? 3 : 4;
+}
+
+// XML 1.0's Char production: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] |
+// [#x10000-#x10FFFF].
+bool xml_char(std::uint32_t c) {
+  return c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) ||
+         (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF);
+}
+
+}  // namespace
+
 // Valid UTF-8 with every character XML 1.0 refuses (C0 controls but tab, newline and carriage
-// return) replaced by U+FFFD, and markup escaped; newlines kept in text, encoded in attributes.
-std::string escape(const std::string& raw, bool attribute) {
+// return, surrogates, U+FFFE and U+FFFF) replaced by U+FFFD, and markup escaped; newlines kept in
+// text, encoded in attributes.
+std::string xml_escape(const std::string& raw, bool attribute) {
+  const std::string text = valid_utf8(raw);
   std::string out;
-  for (const char c : valid_utf8(raw)) {
-    const auto byte = static_cast<unsigned char>(c);
-    if (c == '&') {
+  out.reserve(text.size());
+  for (std::size_t i = 0; i < text.size();) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    const std::size_t length = std::min(utf8_length(lead), text.size() - i);
+    std::uint32_t code = length == 1 ? lead : lead & (0x7F >> length);
+    for (std::size_t k = 1; k < length; ++k)
+      code = (code << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+    const char c = text[i];
+    if (!xml_char(code)) {
+      out += "\xEF\xBF\xBD";
+    } else if (c == '&') {
       out += "&amp;";
     } else if (c == '<') {
       out += "&lt;";
@@ -27,18 +53,19 @@ std::string escape(const std::string& raw, bool attribute) {
     } else if (c == '"' && attribute) {
       out += "&quot;";
     } else if ((c == '\n' || c == '\r' || c == '\t') && attribute) {
-      out += fmt::format("&#{};", static_cast<int>(byte));
-    } else if (byte < 0x20 && c != '\n' && c != '\t' && c != '\r') {
-      out += "\xEF\xBF\xBD";
+      out += fmt::format("&#{};", static_cast<int>(lead));
     } else {
-      out += c;
+      out.append(text, i, length);
     }
+    i += length;
   }
   return out;
 }
 
+namespace {
+
 std::string attr(const char* name, const std::string& value) {
-  return fmt::format(" {}=\"{}\"", name, escape(value, true));
+  return fmt::format(" {}=\"{}\"", name, xml_escape(value, true));
 }
 
 std::string text_of(const nlohmann::json& object, const char* key) {
@@ -152,10 +179,10 @@ std::string render_suite(const Suite& suite, const std::string& timestamp,
       out += "      <skipped" + attr("message", c.message) + "/>\n";
     } else if (!c.outcome.empty()) {
       out += "      <" + c.outcome + attr("message", c.message) +
-             attr("type", c.outcome == "failure" ? "FAIL" : "ERROR") + ">" + escape(c.body, false) +
-             "</" + c.outcome + ">\n";
+             attr("type", c.outcome == "failure" ? "FAIL" : "ERROR") + ">" +
+             xml_escape(c.body, false) + "</" + c.outcome + ">\n";
     }
-    if (!c.out.empty()) out += "      <system-out>" + escape(c.out, false) + "</system-out>\n";
+    if (!c.out.empty()) out += "      <system-out>" + xml_escape(c.out, false) + "</system-out>\n";
     out += "    </testcase>\n";
   }
   out += "  </testsuite>\n";

@@ -25,4 +25,9 @@ namespace fabcheck {
 // than tab and newline become U+FFFD); the shape: tests/fixtures/junit/junit.xsd.
 std::string render_junit(const std::vector<Finding>& findings, const nlohmann::json& summary);
 
+// `raw` as XML 1.0 character data (or, with `attribute`, an attribute value): valid UTF-8, every
+// character outside XML 1.0's Char production (C0 controls but tab, newline and carriage return,
+// surrogates, U+FFFE, U+FFFF) replaced by U+FFFD, markup escaped.
+std::string xml_escape(const std::string& raw, bool attribute);
+
 }  // namespace fabcheck

@@ -30,8 +30,45 @@ nlohmann::json brief(const Finding& f) {
 
 }  // namespace
 
-bool names_one_node(const Finding& finding) {
-  return !finding.host.empty() && finding.host.find(',') == std::string::npos;
+std::vector<std::string> hosts_named(const Finding& finding,
+                                     const std::vector<std::string>& hosts) {
+  const std::string& text = finding.host;
+  if (text.empty()) return {};
+  const std::set<std::string> known(hosts.begin(), hosts.end());
+  // A host of the run is that one node, whatever its name holds (a comma included).
+  if (known.count(text) != 0) return {text};
+  // Otherwise a join of two or more of the run's hosts (a figure across them): split at commas
+  // into names of the run, where such a split exists (names may hold commas themselves). from[i]:
+  // where the part ending at i began, for every i a split reaches (the first part starts at 0).
+  std::vector<std::size_t> cuts;  // the commas of `text`, then its end
+  for (std::size_t i = text.find(','); i != std::string::npos; i = text.find(',', i + 1))
+    cuts.push_back(i);
+  cuts.push_back(text.size());
+  constexpr std::size_t kUnreached = std::string::npos;
+  std::vector<std::size_t> from(cuts.size(), kUnreached);
+  for (std::size_t end = 0; end < cuts.size(); ++end) {
+    if (known.count(text.substr(0, cuts[end])) != 0) from[end] = 0;
+    for (std::size_t start = 0; start < end && from[end] == kUnreached; ++start) {
+      if (from[start] == kUnreached) continue;
+      const std::size_t begin = cuts[start] + 1;
+      if (known.count(text.substr(begin, cuts[end] - begin)) != 0) from[end] = begin;
+    }
+  }
+  if (from.back() == kUnreached) return {text};  // not the run's hosts: a node of its own
+  std::vector<std::string> parts;
+  for (std::size_t end = text.size();;) {
+    const std::size_t index =
+        static_cast<std::size_t>(std::find(cuts.begin(), cuts.end(), end) - cuts.begin());
+    const std::size_t begin = from[index];
+    parts.insert(parts.begin(), text.substr(begin, end - begin));
+    if (begin == 0) break;
+    end = begin - 1;
+  }
+  return parts;
+}
+
+bool names_one_node(const Finding& finding, const std::vector<std::string>& hosts) {
+  return hosts_named(finding, hosts).size() == 1;
 }
 
 std::vector<NodeVerdict> node_verdicts(const std::vector<Finding>& findings,
@@ -51,7 +88,7 @@ std::vector<NodeVerdict> node_verdicts(const std::vector<Finding>& findings,
   std::map<std::string, std::vector<Finding>> mine;
   for (std::size_t i = 0; i < findings.size(); ++i) {
     const Finding& f = findings[i];
-    if (!names_one_node(f)) continue;
+    if (!names_one_node(f, hosts)) continue;
     NodeVerdict& node = node_for(f.host);
     ++node.counts[f.severity];
     if (f.severity == Severity::fail || f.severity == Severity::error ||
@@ -102,8 +139,9 @@ std::vector<NodeAction> node_actions(const std::vector<NodeVerdict>& nodes,
   return actions;
 }
 
-std::string remedy_with_operator_action(const Finding& finding) {
-  if (finding.severity != Severity::fail || !names_one_node(finding)) return finding.remedy;
+std::string remedy_with_operator_action(const Finding& finding,
+                                        const std::vector<std::string>& hosts) {
+  if (finding.severity != Severity::fail || !names_one_node(finding, hosts)) return finding.remedy;
   std::string remedy = "drain " + finding.host + ": " + finding.message;
   if (!finding.remedy.empty()) remedy += "; then " + finding.remedy;
   return remedy;
@@ -112,6 +150,8 @@ std::string remedy_with_operator_action(const Finding& finding) {
 nlohmann::json node_answers_json(const std::vector<NodeVerdict>& nodes,
                                  const std::vector<NodeAction>& actions,
                                  const std::vector<Finding>& findings) {
+  std::vector<std::string> hosts;
+  for (const NodeVerdict& node : nodes) hosts.push_back(node.host);
   nlohmann::json out = {{"nodes", nlohmann::json::array()},
                         {"drain", nlohmann::json::array()},
                         {"hold", nlohmann::json::array()},
@@ -128,7 +168,7 @@ nlohmann::json node_answers_json(const std::vector<NodeVerdict>& nodes,
   for (const NodeAction& action : actions)
     out[action.action].push_back({{"host", action.host}, {"reason", action.reason}});
   for (const Finding& f : findings) {
-    if (f.severity == Severity::fail && !names_one_node(f)) {
+    if (f.severity == Severity::fail && !names_one_node(f, hosts)) {
       nlohmann::json entry = brief(f);
       entry["hosts"] = f.host;
       out["across_nodes"].push_back(entry);

@@ -31,10 +31,16 @@ struct NodeAction {
   std::string reason;  // "fabcheck: <the first FAIL's message> (+2 more)", printable, bounded
 };
 
-// Whether a finding names one node (its host, without a comma). Figures measured across several
-// hosts (a collective: "node-a,node-b") belong to no single node: a FAIL among them fails the run
-// without draining anyone, since the fault may lie in any of them or between them.
-bool names_one_node(const Finding& finding);
+// The hosts a finding names, decided from `hosts` (the run's hosts), never from a character in a
+// name: a finding whose host is one of `hosts` names that node (a name holding a comma included);
+// one whose host joins two or more of `hosts` with commas (a figure measured across them, a
+// collective: "node-a,node-b") names each of them; any other names the node it says. Empty: none.
+std::vector<std::string> hosts_named(const Finding& finding, const std::vector<std::string>& hosts);
+
+// Whether a finding names one node (hosts_named() gives one). Figures measured across several
+// hosts belong to no single node: a FAIL among them fails the run without draining anyone, since
+// the fault may lie in any of them or between them.
+bool names_one_node(const Finding& finding, const std::vector<std::string>& hosts);
 
 // One verdict per host of `hosts` (in that order; a host a finding names that is not in `hosts`
 // is added after them): verdict_of() of its findings, incomplete for every host when `incomplete`
@@ -54,7 +60,8 @@ std::string scheduler_reason(const std::string& what, std::size_t limit = 200);
 
 // The remedy a FAIL finding naming one node carries first: "drain node07: <message>", then the
 // finding's own remedy; other findings' remedies are returned unchanged.
-std::string remedy_with_operator_action(const Finding& finding);
+std::string remedy_with_operator_action(const Finding& finding,
+                                        const std::vector<std::string>& hosts);
 
 // summary.json's "nodes" (verdict, counts and the five worst findings of each), "drain" and
 // "hold" (host and reason each), and "across_nodes" (FAIL findings that name several hosts).

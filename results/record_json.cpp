@@ -8,6 +8,7 @@
 #include <utility>
 
 #include "bench/sys/config_error.hpp"
+#include "results/json_text.hpp"
 #include "results/record_fields.hpp"
 
 namespace fabcheck {
@@ -133,8 +134,7 @@ class FieldReader {
 
   [[noreturn]] void mistyped(const std::string& name, const std::string& expected,
                              const json& value) const {
-    fail("field \"" + prefix_ + name + "\" must be " + expected + ", got " +
-         value.dump(-1, ' ', false, json::error_handler_t::replace));
+    fail("field \"" + prefix_ + name + "\" must be " + expected + ", got " + json_text(value));
   }
 
   [[noreturn]] void fail(const std::string& message) const {
@@ -151,7 +151,7 @@ void check_header(const FieldReader& reader, const std::string& kind) {
   const json& version = reader.field("schema_version");
   if (!version.is_number_integer()) reader.mistyped("schema_version", "an integer", version);
   if (version.get<std::int64_t>() != kSchemaVersion) {
-    reader.fail("schema_version " + version.dump() + " is not one this build reads (it reads " +
+    reader.fail("schema_version " + json_text(version) + " is not one this build reads (it reads " +
                 std::to_string(kSchemaVersion) + ")");
   }
   const std::string actual = reader.string("kind");
@@ -170,9 +170,7 @@ json to_json(const Measurement& measurement) {
   return record;
 }
 
-std::string to_jsonl_line(const json& record) {
-  return record.dump(-1, ' ', false, json::error_handler_t::replace) + "\n";
-}
+std::string to_jsonl_line(const json& record) { return json_text(record) + "\n"; }
 
 json to_json(const Finding& finding) {
   json record{{"schema_version", kSchemaVersion}, {"kind", "finding"}};
@@ -244,9 +242,7 @@ Finding finding_from_json(const json& object, const std::string& where) {
 
 std::string valid_utf8(const std::string& text) {
   const nlohmann::json as_json = text;
-  return nlohmann::json::parse(
-             as_json.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace))
-      .get<std::string>();
+  return nlohmann::json::parse(json_text(as_json)).get<std::string>();
 }
 
 }  // namespace fabcheck

@@ -17,6 +17,7 @@
 #include "bench/sys/config_error.hpp"
 #include "bench/sys/input_path.hpp"
 #include "results/hdf5_writer.hpp"
+#include "results/json_text.hpp"
 #include "results/junit_writer.hpp"
 #include "results/prometheus_writer.hpp"
 #include "results/record_json.hpp"
@@ -225,8 +226,7 @@ void RunWriter::append(const Finding& finding) {
 }
 
 void RunWriter::write_summary(const nlohmann::json& summary) {
-  const std::string text =
-      summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+  const std::string text = json_text(summary, 2) + "\n";
   try {
     replace_file(dir_ / "summary.json", text);
   } catch (const ResultsWriteError& error) {
@@ -295,8 +295,7 @@ void mark_run_incomplete(const fs::path& run_dir, const std::string& reason, boo
   summary["exit_code"] = 3;
   if (summary.value("verdict", "") != "fail") summary["verdict"] = "incomplete";
   ::unlink((run_dir / kReserveName).c_str());
-  replace_file(run_dir / "summary.json",
-               summary.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n");
+  replace_file(run_dir / "summary.json", json_text(summary, 2) + "\n");
   // junit.xml from the findings on disk, so a pipeline reading it sees the run end incomplete.
   std::vector<Finding> findings;
   {

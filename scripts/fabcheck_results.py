@@ -41,6 +41,40 @@ _SUMMARY = {
 }
 FIELDS = {"measurement": _MEASUREMENT, "finding": _FINDING, "summary": _SUMMARY}
 
+# The shapes inside a record's objects and arrays, where present (fields may be added, never
+# retyped): ("map", SHAPE) an object whose every value has SHAPE, ("list", SHAPE) an array of them,
+# a dict {key: SHAPE} an object whose named keys (when present) have theirs, else a field kind.
+_NESTED = {
+    "measurement": {
+        "stats": {"count": "int", "min": "num?", "median": "num?", "max": "num?", "p99": "num?",
+                  "mean": "num?", "cv": "num?"},
+        "by_rank": ("list", {"rank": "int", "host": "str", "value": "num?"}),
+    },
+    "finding": {},
+    "summary": {
+        "counts": ("map", "int"),
+        "hosts": ("list", "str"),
+        "probes": {"run": ("list", "str"),
+                   "waived": ("list", {"id": "str", "reason": "str"}),
+                   "errored": ("list", {"id": "str", "message": "str"})},
+        "profile": {"name": "str?", "path": "str?", "reason": "str?"},
+        "versions": ("map", "str?"),
+        "environment": ("map", "str"),
+        "timing": {"wall_s": "num?", "probes": ("list", {"id": "str", "seconds": "num?"})},
+        "nodes": ("list", {"host": "str", "verdict": "str", "counts": ("map", "int")}),
+        "drain": ("list", {"host": "str", "reason": "str"}),
+        "hold": ("list", {"host": "str", "reason": "str"}),
+        "across_nodes": ("list", {"hosts": "str", "message": "str"}),
+    },
+}
+
+# What the C++ readers and writers hold (lines over 1 MiB refused, integers of 64 bits); nesting
+# deeper than any record has is refused before Python's recursion limit is reached.
+MAX_LINE_BYTES = 1 << 20
+MAX_SUMMARY_BYTES = 64 << 20
+MAX_DEPTH = 64
+_INT_MIN, _INT_MAX = -(1 << 63), (1 << 64) - 1
+
 
 class RecordError(Exception):
     """A file fabcheck cannot read: str() is 'PATH:LINE: what' (LINE 0 for a whole file)."""
@@ -51,12 +85,72 @@ class RecordError(Exception):
 
 
 def _is_int(value):
-    return isinstance(value, int) and not isinstance(value, bool)
+    return isinstance(value, int) and not isinstance(value, bool) and _INT_MIN <= value <= _INT_MAX
 
 
 def _is_number(value):
     return (_is_int(value) or isinstance(value, float)) and not (
         isinstance(value, float) and not math.isfinite(value))
+
+
+def _shown(value):
+    """A value as a message quotes it: bounded, whatever it is."""
+    if isinstance(value, (dict, list)):
+        return f"{'an object' if isinstance(value, dict) else 'an array'} of {len(value)}"
+    text = repr(value)
+    return text if len(text) <= 80 else text[:77] + "..."
+
+
+def _check_values(record, path, line):
+    """Every value inside `record`, however nested (without recursion): nesting at most MAX_DEPTH,
+    integers of 64 bits, finite numbers, strings without lone surrogates ("\\ud800" is JSON, not
+    text); raises RecordError."""
+    stack = [(record, 1, "")]
+    while stack:
+        value, depth, where = stack.pop()
+        if depth > MAX_DEPTH:
+            raise RecordError(path, line, f"nested deeper than {MAX_DEPTH} levels at {where or 'the top'}")
+        if isinstance(value, dict):
+            stack.extend((v, depth + 1, f"{where}.{k}" if where else str(k)) for k, v in value.items())
+            for key in value:
+                if any(0xD800 <= ord(c) <= 0xDFFF for c in key):
+                    raise RecordError(path, line, f"a key at {where or 'the top'} holds a lone surrogate: not text")
+        elif isinstance(value, list):
+            stack.extend((v, depth + 1, f"{where}[{i}]") for i, v in enumerate(value))
+        elif isinstance(value, str):
+            if any(0xD800 <= ord(c) <= 0xDFFF for c in value):
+                raise RecordError(path, line, f"{where or 'the record'} holds a lone surrogate escape: not text")
+        elif isinstance(value, bool) or value is None:
+            pass
+        elif isinstance(value, int):
+            if not _INT_MIN <= value <= _INT_MAX:
+                raise RecordError(path, line, f"{where or 'the record'} is an integer of "
+                                              f"{len(str(abs(value)))} digits: more than 64 bits")
+        elif isinstance(value, float) and not math.isfinite(value):
+            raise RecordError(path, line, f"{where or 'the record'} is not a finite number")
+
+
+def _check_shape(value, shape, path, line, where):
+    if isinstance(shape, tuple) and shape and shape[0] in ("map", "list"):
+        container, inner = shape
+        if container == "map":
+            if not isinstance(value, dict):
+                raise RecordError(path, line, f"field {where!r} is {_shown(value)}, expected an object")
+            for key, item in value.items():
+                _check_shape(item, inner, path, line, f"{where}.{key}")
+        else:
+            if not isinstance(value, list):
+                raise RecordError(path, line, f"field {where!r} is {_shown(value)}, expected an array")
+            for index, item in enumerate(value):
+                _check_shape(item, inner, path, line, f"{where}[{index}]")
+    elif isinstance(shape, dict):
+        if not isinstance(value, dict):
+            raise RecordError(path, line, f"field {where!r} is {_shown(value)}, expected an object")
+        for key, inner in shape.items():
+            if key in value:
+                _check_shape(value[key], inner, path, line, f"{where}.{key}")
+    elif not _type_ok(shape, value):
+        raise RecordError(path, line, f"field {where!r} is {_shown(value)}, expected {_describe(shape)}")
 
 
 def _type_ok(kind, value):
@@ -91,15 +185,19 @@ def check_record(record, kind, path, line):
                                       f"({', '.join(map(str, SCHEMA_VERSIONS))}); use a newer fabcheck-report")
     if record.get("kind") != kind:
         raise RecordError(path, line, f"kind {record.get('kind')!r}, expected {kind!r}")
+    _check_values(record, path, line)
     for field, field_kind in FIELDS[kind].items():
         if field not in record:
             raise RecordError(path, line, f"missing field {field!r}")
         if not _type_ok(field_kind, record[field]):
-            raise RecordError(path, line, f"field {field!r} is {record[field]!r}, expected {_describe(field_kind)}")
+            raise RecordError(path, line, f"field {field!r} is {_shown(record[field])}, expected {_describe(field_kind)}")
     if kind == "measurement":
         for key, value in record["params"].items():
             if not isinstance(value, str):
-                raise RecordError(path, line, f"params[{key!r}] is {value!r}, expected a string")
+                raise RecordError(path, line, f"params[{key!r}] is {_shown(value)}, expected a string")
+    for field, shape in _NESTED[kind].items():
+        if field in record and record[field] is not None:
+            _check_shape(record[field], shape, path, line, field)
     return record
 
 
@@ -114,7 +212,16 @@ def read_jsonl(path, kind):
         raise RecordError(path, 0, "missing or not a regular file")
     records = []
     with open(path, "rb") as stream:
-        for number, raw in enumerate(stream, 1):
+        number = 0
+        while True:
+            # Bounded: a line is read up to MAX_LINE_BYTES and one byte more, never whole.
+            raw = stream.readline(MAX_LINE_BYTES + 1)
+            if not raw:
+                break
+            number += 1
+            if len(raw) > MAX_LINE_BYTES:
+                raise RecordError(path, number, f"a line longer than {MAX_LINE_BYTES // (1 << 20)} MiB: "
+                                                "no record is that long")
             try:
                 text = raw.decode("utf-8")
             except UnicodeDecodeError as error:
@@ -125,6 +232,8 @@ def read_jsonl(path, kind):
                 record = json.loads(text, parse_constant=_reject_constant)
             except ValueError as error:
                 raise RecordError(path, number, f"not JSON: {error}") from None
+            except RecursionError:
+                raise RecordError(path, number, f"nested deeper than {MAX_DEPTH} levels") from None
             records.append(check_record(record, kind, path, number))
     return records
 
@@ -133,14 +242,22 @@ def read_summary(path):
     path = pathlib.Path(path)
     if not path.is_file():
         raise RecordError(path, 0, "missing or not a regular file")
+    if path.stat().st_size > MAX_SUMMARY_BYTES:
+        raise RecordError(path, 0, f"larger than {MAX_SUMMARY_BYTES >> 20} MiB: no summary is that large")
     try:
-        record = json.loads(path.read_text(encoding="utf-8"), parse_constant=_reject_constant)
+        with open(path, "rb") as stream:
+            data = stream.read(MAX_SUMMARY_BYTES + 1)
+        if len(data) > MAX_SUMMARY_BYTES:
+            raise RecordError(path, 0, f"larger than {MAX_SUMMARY_BYTES >> 20} MiB: no summary is that large")
+        record = json.loads(data.decode("utf-8"), parse_constant=_reject_constant)
     except UnicodeDecodeError as error:
         raise RecordError(path, 0, f"not UTF-8 ({error.reason} at byte {error.start})") from None
     except json.JSONDecodeError as error:
         raise RecordError(path, error.lineno, f"not JSON: {error.msg}") from None
     except ValueError as error:
         raise RecordError(path, 0, f"not JSON: {error}") from None
+    except RecursionError:
+        raise RecordError(path, 0, f"nested deeper than {MAX_DEPTH} levels") from None
     return check_record(record, "summary", path, 0)
 
 

@@ -1,9 +1,11 @@
 // `fabcheck answer RUN_DIR`: a run's answer for a scheduler script, read from its summary.json: one
 // line per node to drain or hold, tab-separated, and the run's exit code.
+#include <cstdint>
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <string>
+#include <string_view>
 
 #include <nlohmann/json.hpp>
 
@@ -22,6 +24,12 @@ std::string field(const nlohmann::json& value) {
     if (c == '\t' || c == '\n' || c == '\r') c = ' ';
   }
   return text;
+}
+
+// A summary this build cannot answer from (a field of the wrong type): incomplete, FILE: what.
+int unreadable(const std::string& path, const std::string& what) {
+  std::fprintf(stderr, "fabcheck answer: %s: %s: incomplete\n", path.c_str(), what.c_str());
+  return 3;
 }
 
 }  // namespace
@@ -45,31 +53,49 @@ int answer_command(const std::string& run_dir) {
   }
   std::ifstream in(path);
   const nlohmann::json summary = nlohmann::json::parse(in, nullptr, false);
-  if (!summary.is_object() || summary.value("kind", "") != "summary") {
+  const auto kind = summary.is_object() ? summary.find("kind") : summary.end();
+  if (!summary.is_object() || kind == summary.end() || *kind != "summary") {
     std::fprintf(stderr, "fabcheck answer: %s: not a fabcheck summary: incomplete\n", path.c_str());
     return 3;
   }
-  for (const char* action : {"drain", "hold"}) {
+  // Every field read is checked for its type first (nlohmann's value() throws on a mismatch):
+  // the whole answer is checked before a line of it is printed, so a script never acts on half.
+  const std::string where = path.string();
+  std::string lines;
+  for (const char* action : {"drain", "hold", "across_nodes"}) {
     const auto list = summary.find(action);
-    if (list == summary.end() || !list->is_array()) continue;
+    if (list == summary.end()) continue;
+    if (!list->is_array())
+      return unreadable(where, std::string("\"") + action + "\" is not a list");
+    const char* host_key = std::string_view(action) == "across_nodes" ? "hosts" : "host";
+    const char* text_key = std::string_view(action) == "across_nodes" ? "message" : "reason";
     for (const auto& entry : *list) {
-      if (!entry.is_object()) continue;
-      std::printf("%s\t%s\t%s\n", action, field(entry.value("host", nlohmann::json())).c_str(),
-                  field(entry.value("reason", nlohmann::json())).c_str());
+      if (!entry.is_object())
+        return unreadable(where, std::string("an entry of \"") + action + "\" is not an object");
+      const auto host = entry.find(host_key);
+      const auto text = entry.find(text_key);
+      if (host == entry.end() || !host->is_string())
+        return unreadable(where, std::string("an entry of \"") + action + "\" has no string \"" +
+                                     host_key + "\"");
+      if (text != entry.end() && !text->is_string())
+        return unreadable(where, std::string("an entry of \"") + action + "\" has a \"" + text_key +
+                                     "\" that is not a string");
+      const std::string said = text == entry.end() ? std::string() : field(*text);
+      const bool across = std::string_view(action) == "across_nodes";
+      lines += std::string(across ? "across" : action) + "\t" + field(*host) + "\t" +
+               (across ? scheduler_reason(said) : said) + "\n";
     }
   }
-  if (const auto across = summary.find("across_nodes");
-      across != summary.end() && across->is_array()) {
-    for (const auto& entry : *across) {
-      if (!entry.is_object()) continue;
-      std::printf("across\t%s\t%s\n", field(entry.value("hosts", nlohmann::json())).c_str(),
-                  scheduler_reason(field(entry.value("message", nlohmann::json()))).c_str());
-    }
-  }
-  const bool finished = summary.contains("finished_utc") && summary["finished_utc"].is_string();
-  const int code = summary.value("exit_code", 3);
-  if (!finished) return 3;
-  return code == 0 || code == 1 || code == 3 ? code : 3;
+  const auto finished = summary.find("finished_utc");
+  if (finished != summary.end() && !finished->is_string() && !finished->is_null())
+    return unreadable(where, "\"finished_utc\" is neither a time nor null");
+  const auto exit_code = summary.find("exit_code");
+  if (exit_code != summary.end() && !exit_code->is_number_integer())
+    return unreadable(where, "\"exit_code\" is not an integer");
+  std::fputs(lines.c_str(), stdout);
+  if (finished == summary.end() || !finished->is_string() || exit_code == summary.end()) return 3;
+  const auto code = exit_code->get<std::int64_t>();
+  return code == 0 || code == 1 || code == 3 ? static_cast<int>(code) : 3;
 }
 
 }  // namespace fabcheck

@@ -1,16 +1,16 @@
-// The command line: its numbers checked, and the line itself as a shell would take it back.
+// The command line as a shell would take it back (summary.json's command_line).
 #pragma once
 
 #include <string>
 
 namespace fabcheck {
 
-// A number given on the command line (CLI11 parses "nan" and "inf" as numbers): throws ConfigError
-// "FLAG VALUE: expected a finite number from MIN to MAX" unless it is finite and in range.
-void check_cli_number(const std::string& flag, double value, double min, double max,
-                      bool min_exclusive = false);
+// One argument as a POSIX shell word that gives it back unchanged: bare when made only of
+// [A-Za-z0-9_@%+=:,./-] (and not empty), otherwise in single quotes (a quote inside as '\'').
+std::string shell_quoted(const std::string& arg);
 
-// The command line as one string, shell-quoted where needed.
+// The command line as one string, each argument shell_quoted(): pasted into sh it runs the same
+// argument vector, nothing else.
 std::string joined_command_line(int argc, char** argv);
 
 }  // namespace fabcheck

@@ -10,6 +10,7 @@
 #include <mutex>
 #include <thread>
 
+#include "bench/cli/number_option.hpp"
 #include "bench/cli/peer_settings.hpp"
 #include "bench/cli/profile_lookup.hpp"
 #include "bench/sys/config_error.hpp"
@@ -160,7 +161,8 @@ CLI::App* add_evaluate_command(CLI::App& app, EvaluateArgs& args) {
                       "Write findings.jsonl, fleet.json and drain.txt into this new directory");
   command->add_option("--history", args.history,
                       "Append the runs' figures to this fleet history (HDF5)");
-  command->add_option("--threads", args.threads, "Threads reading and judging runs")
+  add_number_option(*command, "--threads", args.threads, "Threads reading and judging runs", 1,
+                    4096)
       ->capture_default_str();
   command->add_flag("--all", args.all, "Print every finding and node, not only the worst");
   return command;

@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <filesystem>
 
+#include "bench/cli/number_option.hpp"
 #include "bench/cli/profile_lookup.hpp"
 #include "bench/sys/config_error.hpp"
 #include "bench/sys/input_path.hpp"
@@ -14,26 +15,6 @@ namespace fabcheck {
 namespace {
 
 constexpr const char* kPcieKinds[] = {"gpu", "hca", "nic", "nvme"};
-
-// A CLI11 check: a finite number within [minimum, maximum] (NaN and infinities refused).
-CLI::Validator finite_between(double minimum, double maximum) {
-  return CLI::Validator(
-      [minimum, maximum](std::string& text) -> std::string {
-        std::size_t used = 0;
-        double value = 0;
-        try {
-          value = std::stod(text, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (used != text.size() || !std::isfinite(value) || value < minimum || value > maximum) {
-          return "\"" + text + "\" is not a number from " + CLI::detail::to_string(minimum) +
-                 " to " + CLI::detail::to_string(maximum);
-        }
-        return "";
-      },
-      "NUMBER", "finite number");
-}
 
 PcieExpectation& expectation_of(FabricExpectations& expected, const std::string& kind) {
   if (kind == "gpu") return expected.gpu;
@@ -78,23 +59,18 @@ CLI::App* add_inventory_command(CLI::App& app, InventoryArgs& args) {
                       "Profile NAME, FILE or auto whose [node] table sets the expectations");
   command->add_option("--counters-after", options.counters_after_root,
                       "A later sysfs snapshot: judge counter growth");
-  command
-      ->add_option("--counter-interval", options.counter_interval_s,
-                   "Re-read live IB counters after S seconds")
-      ->check(finite_between(0, 3600));
+  add_number_option(*command, "--counter-interval", options.counter_interval_s,
+                    "Re-read live IB counters after S seconds", 0, 3600);
   command->add_flag("--gpus-under-load", options.gpus_under_load,
                     "GPUs are busy: judge their link generation");
   for (const char* kind : kPcieKinds) {
     command->add_option(std::string("--expect-") + kind + "-pcie", args.expect_pcie[kind],
                         std::string("Minimum PCIe GENxWIDTH of each ") + kind + " (e.g. 5x16)");
   }
-  command
-      ->add_option("--expect-ib-ports", args.expect_ib_ports,
-                   "Active RDMA ports expected (0: none)")
-      ->check(CLI::Range(0, kMaxIbPortsOfANode));
-  command
-      ->add_option("--expect-ib-rate", options.expectations.ib_rate_gbps, "Minimum port rate, Gb/s")
-      ->check(finite_between(1, 10000));
+  add_number_option(*command, "--expect-ib-ports", args.expect_ib_ports,
+                    "Active RDMA ports expected (0: none)", 0, kMaxIbPortsOfANode);
+  add_number_option(*command, "--expect-ib-rate", options.expectations.ib_rate_gbps,
+                    "Minimum port rate, Gb/s", 1, 10000);
   return command;
 }
 

@@ -11,6 +11,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/cli/number_option.hpp"
 #include "bench/sys/config_error.hpp"
 #include "bench/sys/timer.hpp"
 #include "fabric/link_measurements.hpp"
@@ -80,13 +81,11 @@ CLI::App* add_baseline_command(CLI::App& app, BaselineArgs& args) {
   command->add_option("-o,--out", args.out, "The profile file to write (never written over)")
       ->required();
   command->add_option("--name", args.name, "The profile's name (default: the file's stem)");
-  command
-      ->add_option("--pass-fraction", args.pass_fraction,
-                   "PASS down to the median less this fraction")
+  add_number_option(*command, "--pass-fraction", args.pass_fraction,
+                    "PASS down to the median less this fraction", 0, 1, /*min_exclusive=*/true)
       ->capture_default_str();
-  command
-      ->add_option("--fail-fraction", args.fail_fraction,
-                   "FAIL beyond the median less this fraction")
+  add_number_option(*command, "--fail-fraction", args.fail_fraction,
+                    "FAIL beyond the median less this fraction", 0, 1, /*min_exclusive=*/true)
       ->capture_default_str();
   return command;
 }
@@ -101,12 +100,13 @@ CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
       ->add_option("--against", args.against,
                    "An earlier run directory (or directory of them), or a history .h5")
       ->required();
-  command
-      ->add_option("--tolerance", args.tolerance,
-                   "FAIL a figure worse than its reference by more than this fraction (WARN "
-                   "beyond half of it)")
+  add_number_option(*command, "--tolerance", args.tolerance,
+                    "FAIL a figure worse than its reference by more than this fraction (WARN "
+                    "beyond half of it)",
+                    0, 1, /*min_exclusive=*/true)
       ->capture_default_str();
-  command->add_option("--last", args.last, "History runs of each host to compare with (0: all)")
+  add_number_option(*command, "--last", args.last,
+                    "History runs of each host to compare with (0: all)", 0, 1000000)
       ->capture_default_str();
   command->add_flag("--all", args.all,
                     "Print every regression and every node's trend, not only the worst");

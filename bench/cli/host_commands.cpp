@@ -3,6 +3,8 @@
 
 #include <cstdio>
 
+#include "bench/cli/number_option.hpp"
+
 namespace fabcheck {
 
 CLI::App* add_kernel_log_command(CLI::App& app, KernelLogArgs& args) {
@@ -14,9 +16,8 @@ CLI::App* add_kernel_log_command(CLI::App& app, KernelLogArgs& args) {
   command->add_option("--since", args.options.since,
                       "Judge lines from this time: ISO 8601 or a span before now (-24h)");
   command->add_option("--until", args.options.until, "Judge lines up to this time");
-  command
-      ->add_option("--flap-limit", args.options.flap_limit,
-                   "Link downs within 24 h above which a link is flapping")
+  add_number_option(*command, "--flap-limit", args.options.flap_limit,
+                    "Link downs within 24 h above which a link is flapping", 0, 1000000)
       ->capture_default_str();
   return command;
 }

@@ -12,6 +12,7 @@
 #include "bench/core/plan.hpp"
 #include "bench/core/planning_world.hpp"
 #include "bench/sys/launcher.hpp"
+#include "results/json_text.hpp"
 
 namespace fabcheck {
 namespace {
@@ -46,15 +47,14 @@ int list_options(const Registry& registry, bool json) {
   for (const auto& [key, declared] : registry.options()) {
     const OptionSpec& spec = declared.spec;
     if (json) {
-      std::puts(nlohmann::json({{"kind", "option"},
-                                {"key", key},
-                                {"type", option_type_name(spec.type)},
-                                {"default", spec.default_value},
-                                {"meaning", spec.meaning},
-                                {"rule", option_rule(spec)},
-                                {"families", declared.families},
-                                {"probes", declared.probes}})
-                    .dump()
+      std::puts(json_text(nlohmann::json({{"kind", "option"},
+                                          {"key", key},
+                                          {"type", option_type_name(spec.type)},
+                                          {"default", spec.default_value},
+                                          {"meaning", spec.meaning},
+                                          {"rule", option_rule(spec)},
+                                          {"families", declared.families},
+                                          {"probes", declared.probes}}))
                     .c_str());
       continue;
     }
@@ -66,8 +66,8 @@ int list_options(const Registry& registry, bool json) {
   const NodeSettingCatalog node_keys = registry.node_settings();
   if (json) {
     for (const auto& [key, meaning] : node_keys) {
-      std::puts(nlohmann::json({{"kind", "profile_node_key"}, {"key", key}, {"meaning", meaning}})
-                    .dump()
+      std::puts(json_text(nlohmann::json(
+                              {{"kind", "profile_node_key"}, {"key", key}, {"meaning", meaning}}))
                     .c_str());
     }
     return 0;
@@ -84,15 +84,14 @@ int list_plans(const Registry& registry, bool json) {
     std::vector<std::string> ids;
     for (const Probe* probe : registry.plan_probes(plan.name)) ids.push_back(probe->id());
     if (json) {
-      std::puts(nlohmann::json({{"kind", "plan"},
-                                {"name", plan.name},
-                                {"purpose", plan.purpose},
-                                {"probes", ids},
-                                {"options", plan.options.extra},
-                                {"iters", plan.options.iters},
-                                {"warmup", plan.options.warmup},
-                                {"timeout_s", plan.options.probe_timeout_s}})
-                    .dump()
+      std::puts(json_text(nlohmann::json({{"kind", "plan"},
+                                          {"name", plan.name},
+                                          {"purpose", plan.purpose},
+                                          {"probes", ids},
+                                          {"options", plan.options.extra},
+                                          {"iters", plan.options.iters},
+                                          {"warmup", plan.options.warmup},
+                                          {"timeout_s", plan.options.probe_timeout_s}}))
                     .c_str());
       continue;
     }
@@ -129,7 +128,7 @@ int list_command(const Registry& registry, const ListArgs& args, int argc, char*
   for (Probe* probe : registry.all()) {
     const Applicability here = applicability_of(*probe, *world, options);
     if (args.json) {
-      std::puts(probe_json(*probe, here).dump().c_str());
+      std::puts(json_text(probe_json(*probe, here)).c_str());
       continue;
     }
     std::printf("%-24s %-8s %s\n", probe->id().c_str(), here.applies ? "runs" : "WAIVED",

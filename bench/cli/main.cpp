@@ -9,6 +9,7 @@
 #include "bench/cli/fabric_commands.hpp"
 #include "bench/cli/history_commands.hpp"
 #include "bench/cli/host_commands.hpp"
+#include "bench/cli/number_option.hpp"
 #include "bench/cli/probe_families.hpp"
 #include "bench/cli/usage_error.hpp"
 #include "bench/core/interrupt.hpp"
@@ -29,10 +30,13 @@ void add_run_options(CLI::App& command, fabcheck::RunArgs& args, bool with_selec
       ->capture_default_str();
   command.add_option("--sizes", args.sizes,
                      "Message sizes: MIN:MAX:FACTOR (8:256M:2), SIZE, or a list");
-  command.add_option("--iters", args.iters, "Timed iterations per size");
-  command.add_option("--warmup", args.warmup, "Warm-up iterations per size");
-  command.add_option("--timeout", args.timeout_s,
-                     "Seconds one probe may take before the run is ended");
+  fabcheck::add_number_option(command, "--iters", args.iters, "Timed iterations per size", 1,
+                              fabcheck::kMostIterations);
+  fabcheck::add_number_option(command, "--warmup", args.warmup, "Warm-up iterations per size", 0,
+                              fabcheck::kMostIterations);
+  fabcheck::add_number_option(command, "--timeout", args.timeout_s,
+                              "Seconds one probe may take before the run is ended", 0,
+                              fabcheck::kMostRunSeconds, /*min_exclusive=*/true);
   command.add_option("--out", args.out, "Run directory (default ./fabcheck-results/<UTC>-<host>/)");
   command.add_option("--backend", args.backend,
                      "Collective backend: mpi or nccl (default: nccl with GPUs)");
@@ -60,9 +64,10 @@ void add_run_options(CLI::App& command, fabcheck::RunArgs& args, bool with_selec
       .add_flag("--json", args.json,
                 "JSON lines on stdout, one object per event (results/schema/README.md)")
       ->excludes(quiet);
-  command.add_option("--budget", args.budget_s,
-                     "Seconds the run should take: repetitions, durations, sizes and then "
-                     "probes are trimmed until the estimate fits");
+  fabcheck::add_number_option(command, "--budget", args.budget_s,
+                              "Seconds the run should take: repetitions, durations, sizes and "
+                              "then probes are trimmed until the estimate fits",
+                              0, fabcheck::kMostRunSeconds, /*min_exclusive=*/true);
   command.add_flag("--dry-run", args.dry_run,
                    "Print the plan with each probe's estimated time, and exit (runs nothing)");
 }

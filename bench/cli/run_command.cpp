@@ -52,9 +52,6 @@ void plan_memory(const RunRequest& request) {
                     backend == "nccl" ? largest_gpu_memory_free() : std::nullopt);
 }
 
-// A day: a probe limit beyond it is a typo, and the watchdog needs a finite one.
-constexpr double kMaxTimeout_s = 86400;
-
 RunRequest build_request(const RunArgs& args, const Registry& registry) {
   if (args.probes.empty() == args.plan.empty()) {
     throw ConfigError("give exactly one of --probes ID[,ID...] or --plan NAME");
@@ -71,20 +68,10 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
   }
   RunOptions& options = request.options;
   if (!args.sizes.empty()) options.sizes = parse_size_sweep(args.sizes);
-  if (args.iters) {
-    if (*args.iters < 1)
-      throw ConfigError("--iters " + std::to_string(*args.iters) + ": must be at least 1");
-    options.iters = *args.iters;
-  }
-  if (args.warmup) {
-    if (*args.warmup < 0)
-      throw ConfigError("--warmup " + std::to_string(*args.warmup) + ": must be 0 or more");
-    options.warmup = *args.warmup;
-  }
-  if (args.timeout_s) {
-    check_cli_number("--timeout", *args.timeout_s, 0, kMaxTimeout_s, /*min_exclusive=*/true);
-    options.probe_timeout_s = *args.timeout_s;
-  }
+  // Their ranges are checked as the command line is read (bench/cli/number_option.hpp).
+  if (args.iters) options.iters = *args.iters;
+  if (args.warmup) options.warmup = *args.warmup;
+  if (args.timeout_s) options.probe_timeout_s = *args.timeout_s;
   // Family options: each key declared by some probe, each value within its rule, before anything
   // runs; --opt overrides the plan's value.
   std::map<std::string, std::string> given;
@@ -209,8 +196,6 @@ struct PlannedRun {
 // Estimates the plan and trims it to --budget (exit 2 on a budget that is not a positive number).
 // The request's options and probes become the trimmed ones.
 PlannedRun plan_the_run(const RunArgs& args, const Registry& registry, RunRequest& request) {
-  if (args.budget_s)
-    check_cli_number("--budget", *args.budget_s, 0, kMaxTimeout_s, /*min_exclusive=*/true);
   PlannedRun planned;
   planned.job = job_shape(args, request);
   const auto world = make_planning_world(planned.job);

@@ -291,8 +291,9 @@ SweepCostModel assumed_sweep_cost(const std::string& backend) {
 double estimated_sweep_seconds(const SweepConfig& config, int nranks, const SweepCostModel& model) {
   const int ops_per_sample =
       std::max(1, config.ops_per_sample > 0 ? config.ops_per_sample : model.ops_per_sample);
-  const int samples = std::max(1, config.iters / ops_per_sample);
-  const int operations = std::max(1, config.warmup) + samples * ops_per_sample + 1;
+  // In double: --iters and --warmup may each be as large as an int holds (their sum is not).
+  const double samples = std::max(1, config.iters / ops_per_sample);
+  const double operations = std::max(1, config.warmup) + samples * ops_per_sample + 1;
   const Collective& collective = *config.collective;
   const double moved_fraction = std::max(bus_factor(collective, nranks), 0.5);
   double seconds = 0;

@@ -154,17 +154,28 @@ BudgetFit fit_to_budget(const std::vector<Probe*>& probes, const RunOptions& opt
   auto estimate = [&](const RunOptions& trial, const std::vector<Probe*>& kept) {
     return estimate_plan(kept, trial, job, waived);
   };
-  if (fit.untrimmed.total_s() <= budget_s) return fit;
+  // A probe whose model is beyond its time limit is estimated at the limit (clamped), but it would
+  // end there, the run incomplete: repetitions that make it so do not fit either (2147483647
+  // iterations fit any budget at the clamped estimate and were kept). Only as many probes as at
+  // the knobs' floors may stay clamped (their model is beyond the limit whatever the knobs).
+  const auto knobs = scaled_knobs(probes, options);
+  const auto clamped = [](const PlanEstimate& plan) {
+    return std::count_if(plan.probes.begin(), plan.probes.end(),
+                         [](const PlannedProbe& p) { return p.clamped; });
+  };
+  const PlanEstimate at_floors = estimate(scaled(options, knobs, 0), probes);
+  const auto fits = [&](const PlanEstimate& plan) {
+    return plan.total_s() <= budget_s && clamped(plan) <= clamped(at_floors);
+  };
+  if (fits(fit.untrimmed)) return fit;
 
   // 1. Repetitions and durations, by the largest factor that fits (or to their floors).
-  const auto knobs = scaled_knobs(probes, options);
   double factor = 0;
-  if (estimate(scaled(options, knobs, 0), probes).total_s() <= budget_s) {
+  if (fits(at_floors)) {
     double low = 0, high = 1;  // low fits, high does not
     for (int step = 0; step < 40; ++step) {
       const double middle = (low + high) / 2;
-      (estimate(scaled(options, knobs, middle), probes).total_s() <= budget_s ? low : high) =
-          middle;
+      (fits(estimate(scaled(options, knobs, middle), probes)) ? low : high) = middle;
     }
     factor = low;
   }
@@ -190,7 +201,7 @@ BudgetFit fit_to_budget(const std::vector<Probe*>& probes, const RunOptions& opt
     }
   }
   fit.trimmed = estimate(fit.options, fit.probes);
-  if (fit.trimmed.total_s() <= budget_s) return fit;
+  if (fits(fit.trimmed)) return fit;
 
   // 2. Sizes: the largest of every sweep, round by round; then the sizes in between.
   auto sweeps = trimmed_sweeps(probes, fit.options);

@@ -2,6 +2,7 @@
 #include "bench/core/json_lines_reporter.hpp"
 
 #include "bench/core/plan_text.hpp"
+#include "results/json_text.hpp"
 #include "results/record_json.hpp"
 
 namespace fabcheck {
@@ -107,8 +108,7 @@ class JsonLinesReporter final : public Reporter {
     return {{"schema_version", kSchemaVersion}, {"kind", "event"}, {"event", event}};
   }
   void write(const nlohmann::json& event) {
-    const std::string text =
-        event.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    const std::string text = json_text(event) + "\n";
     std::fputs(text.c_str(), out_);
     std::fflush(out_);
   }

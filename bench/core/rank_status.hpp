@@ -125,14 +125,16 @@ struct RankStatus {
   std::atomic<std::int32_t> ending{static_cast<std::int32_t>(Ending::none)};
   SharedText<2048> ending_reason;
 
-  // Who writes the run's last words (the incomplete summary): the first to claim them.
+  // Who writes the run's last words (the incomplete summary and its one ERROR): the first to claim
+  // them, once. Every later claim, the same claimant's too, is refused: the end of a run is one
+  // event, recorded once however often the rank's cleanup or the sentinel's loop come back to it.
   enum : std::int32_t { nobody = 0, by_rank = 1, by_sentinel = 2 };
   std::atomic<std::int32_t> last_words{nobody};
 
   void begin_step(std::int32_t phase, const std::string& label, double timeout_s);
   bool claim_last_words(std::int32_t who) {
     std::int32_t expected = nobody;
-    return last_words.compare_exchange_strong(expected, who) || expected == who;
+    return last_words.compare_exchange_strong(expected, who);
   }
   void set_ending(Ending kind, const std::string& reason) {
     ending_reason.store(reason);

@@ -36,13 +36,12 @@ constexpr const char* kFailureRemedy =
 // goes to each of them); hosts in name order.
 using EvidencePlan = std::map<std::string, std::vector<Finding>>;
 
-EvidencePlan evidence_plan(const std::vector<Finding>& findings) {
+EvidencePlan evidence_plan(const std::vector<Finding>& findings,
+                           const std::vector<std::string>& hosts) {
   EvidencePlan by_host;
   for (const Finding& finding : findings) {
-    if (finding.severity != Severity::fail || finding.host.empty()) continue;
-    std::stringstream hosts(finding.host);
-    std::string host;
-    while (std::getline(hosts, host, ',')) by_host[host].push_back(finding);
+    if (finding.severity != Severity::fail) continue;
+    for (const std::string& host : hosts_named(finding, hosts)) by_host[host].push_back(finding);
   }
   return by_host;
 }
@@ -140,7 +139,7 @@ void Runner::record(const Finding& finding) {
   // node07: ...").
   State& s = *state_;
   Finding written = finding;
-  written.remedy = remedy_with_operator_action(finding);
+  written.remedy = remedy_with_operator_action(finding, s.summary.run.hosts);
   s.summary.run.findings.push_back(written);
   report([&](Reporter& r) { r.finding(written); });
 }
@@ -289,7 +288,7 @@ void Runner::gather_evidence(World& world) {
   EvidencePlan plan;
   if (world.is_root() && s.request.gather_evidence) {
     std::lock_guard lock(s.mutex);
-    plan = evidence_plan(s.summary.run.findings);
+    plan = evidence_plan(s.summary.run.findings, s.summary.run.hosts);
   }
   plan = world.broadcast_value(plan);
   if (plan.empty()) return;

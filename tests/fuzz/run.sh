@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Builds the parsers' fuzz targets (NCCL log, sysfs, kernel log, JSON lines, the one-pass
-# measurement scan against the strict reader) with clang-14 + libFuzzer (ASan, UBSan) and runs each
-# for SECONDS (default 20), seeded with the recorded fixtures (and TARGET.dict where there is one).
+# measurement scan against the strict reader, invalid UTF-8 through the gather and every JSON
+# text written of it) with clang-14 + libFuzzer (ASan, UBSan) and runs each for SECONDS (default
+# 20), seeded with the recorded fixtures (and TARGET.dict where there is one).
 # Usage: tests/fuzz/run.sh [SECONDS]
 set -euo pipefail
 seconds="${1:-20}"
@@ -52,6 +53,7 @@ build kernel_log_fuzz "$here/kernel_log_fuzz.cpp" "$root/host/kernel_log_scan.cp
   "$root/host/kernel_log_line.cpp" "$root/host/kernel_event.cpp"
 build jsonl_fuzz "$here/jsonl_fuzz.cpp"
 build measurement_scan_fuzz "$here/measurement_scan_fuzz.cpp"
+build utf8_gather_fuzz "$here/utf8_gather_fuzz.cpp" "$root/bench/core/record_wire.cpp"
 
 seed() {  # target fixture-dirs...
   local corpus="$out/corpus-$1"; shift
@@ -65,6 +67,9 @@ sysfs_corpus="$(seed sysfs "$fixtures/perftest")"
 kernel_log_corpus="$(seed kernel_log "$root/tests/fixtures/host/kernel-log")"
 jsonl_corpus="$(seed jsonl "$root/tests/fixtures/gpu")"
 scan_corpus="$(seed measurement_scan "$root/tests/fixtures/results/measurement-lines")"
+utf8_corpus="$(seed utf8_gather "$root/tests/fixtures/host/kernel-log")"
+printf 'coll.all_reduce\0busbw\0GB/s\0node\xff07\0/mnt/\xc3(ckpt\0node08\0path\0/scratch/\xed\xa0\x80\0NVRM: Xid 79 \xfe\0' \
+  >"$utf8_corpus/invalid-utf8" 2>/dev/null || true
 for f in current_link_speed max_link_speed aer_dev_correctable; do
   cp -n "$fixtures/sysfs/healthy/sys/devices/pci0000:16/0000:16:01.0/0000:17:01.0/0000:19:00.0/$f" \
     "$sysfs_corpus/$f" 2>/dev/null || true
@@ -75,7 +80,7 @@ cp -n "$fixtures/sysfs/degraded/sys/class/infiniband/mlx5_5/ports/1/state" "$sys
 status=0
 for target in nccl_log_fuzz:"$nccl_corpus" sysfs_fuzz:"$sysfs_corpus" \
   kernel_log_fuzz:"$kernel_log_corpus" jsonl_fuzz:"$jsonl_corpus" \
-  measurement_scan_fuzz:"$scan_corpus"; do
+  measurement_scan_fuzz:"$scan_corpus" utf8_gather_fuzz:"$utf8_corpus"; do
   name="${target%%:*}"; corpus="${target#*:}"
   dict=()
   [[ -f "$here/$name.dict" ]] && dict=(-dict="$here/$name.dict")

@@ -122,6 +122,13 @@ def check_incomplete(out, named, failed=True):
     errors = [f for f in findings if f["severity"] == "error" and named in f["message"]]
     if failed and not errors:
         fail(f"no ERROR finding naming {named!r}: {findings}")
+    # One event, one ERROR: the last words are written once, by whoever claims them first.
+    if len(errors) > 1:
+        fail(f"{len(errors)} ERROR findings naming {named!r}, expected one: {errors}")
+    errored = [e for e in summary.get("probes", {}).get("errored", [])
+               if named in (e.get("message") or "")]
+    if len(errored) > 1:
+        fail(f"summary lists {len(errored)} errored entries naming {named!r}, expected one")
     return summary
 
 
@@ -226,6 +233,25 @@ def scenario_kill_rank1(tmp):
     if code != 3:
         fail(f"exit {code}, expected 3")
     check_incomplete(out, f"rank 1 ({HOST}) was killed by SIGKILL")
+    no_process_left(out)
+
+
+def scenario_kill_rank0(tmp):
+    """SIGKILL of rank 0: its sentinel writes the last words, once (they were repeated on every
+    pass of its loop until the others had gone: 7 ERROR findings for one kill)."""
+    out = tmp / "run"
+    process, started = start(out, ["--probes", "coll.all_reduce", "--sizes", "1K",
+                                   "--iters", "100000000", "--timeout", "30"])
+    wait_for(lambda: (out / "summary.json").exists(), 60, "no summary.json")
+    time.sleep(1)
+    pids = wait_for(lambda: processes(out, 0, "fabcheck"), 10, "rank 0 not found")
+    killed_at = time.time()
+    for pid in pids:
+        os.kill(pid, signal.SIGKILL)
+    code, _, stderr = finish(process, killed_at, 10)
+    if code != 3:
+        fail(f"exit {code}, expected 3")
+    check_incomplete(out, f"rank 0 ({HOST}) was killed by SIGKILL")
     no_process_left(out)
 
 
@@ -418,6 +444,7 @@ SCENARIOS = {
     "stop-startup": scenario_stop_startup,
     "stop-after-last-checkpoint": scenario_stop_after_last_checkpoint,
     "kill-rank1": scenario_kill_rank1,
+    "kill-rank0": scenario_kill_rank0,
     "interrupt": scenario_interrupt,
     "launcher-killed": scenario_launcher_killed,
     "size-refusal": scenario_size_refusal,

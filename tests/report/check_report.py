@@ -25,11 +25,13 @@ import html.parser
 import json
 import os
 import pathlib
+import random
 import re
 import shutil
 import subprocess
 import sys
 import tempfile
+import time
 
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(ROOT / "scripts"))
@@ -710,6 +712,118 @@ def scenario_bad_input(a):
         (nan / "measurements.jsonl").write_text(text)
         if text != (good / "measurements.jsonl").read_text():
             expect_error([nan], f"{nan / 'measurements.jsonl'}:", "NaN in JSON")
+
+
+def scenario_hostile_input(a):
+    """Input that made fabcheck-report answer a Python traceback and exit 1 (a FAIL to CI): wrongly
+    typed nested fields, an integer of 401 digits, 100,000-deep nesting, a lone surrogate escape,
+    a 5 GB sparse line. Each is now FILE:LINE: what, exit 2, nothing written; then a property test:
+    60 random mutations of a good run's records, each answered with exit 0 or 2, never a
+    traceback."""
+    with tempfile.TemporaryDirectory(prefix="fabcheck_report_hostile_") as tmp:
+        tmp = pathlib.Path(tmp)
+        run([sys.executable, pathlib.Path(__file__).parent / "synthetic_sweep.py", tmp / "sweep", "--nodes", "2"])
+        good = tmp / "sweep" / "runs" / "20261130T020000Z-node01"
+        output = tmp / "report.html"
+        output.write_text("earlier report")
+
+        def expect_error(inputs, fragment, what):
+            result = run([REPORT, *inputs, "-o", output], timeout=120)
+            check("Traceback" not in result.stderr, f"{what}: a traceback:\n{result.stderr[-2000:]}")
+            check(result.returncode == 2, f"{what}: exit {result.returncode}, expected 2 ({result.stderr[-500:]})")
+            check(fragment in result.stderr, f"{what}: message {result.stderr[-500:]!r} lacks {fragment!r}")
+            check(output.read_text() == "earlier report", f"{what}: the earlier report was written over")
+            print(f"{what}: {result.stderr.strip()[:300]}")
+
+        def with_summary(name, change):
+            folder = tmp / name
+            shutil.copytree(good, folder)
+            summary = json.loads((folder / "summary.json").read_text())
+            change(summary)
+            (folder / "summary.json").write_text(json.dumps(summary))
+            return folder
+
+        def with_line(name, file, text):
+            folder = tmp / name
+            shutil.copytree(good, folder)
+            with open(folder / file, "a") as stream:
+                stream.write(text + "\n")
+            return folder
+
+        summary_file = "summary.json"
+        bad = with_summary("counts-string", lambda s: s["counts"].update({"fail": "many"}))
+        expect_error([bad], f"{bad / summary_file}: field 'counts.fail' is 'many', expected an integer",
+                     "a string in counts")
+        bad = with_summary("hosts-numbers", lambda s: s.update({"hosts": [1, 2]}))
+        expect_error([bad], f"{bad / summary_file}: field 'hosts[0]' is 1, expected a string", "numbers in hosts[]")
+        bad = with_summary("waived-shape", lambda s: s["probes"].update({"waived": [["gpu.p2p", "no GPU"]]}))
+        expect_error([bad], f"{bad / summary_file}: field 'probes.waived[0]' is an array of 2, expected an object",
+                     "an object of the wrong shape")
+        bad = with_summary("profile-list", lambda s: s.update({"profile": {"name": ["x"]}}))
+        expect_error([bad], f"{bad / summary_file}: field 'profile.name'", "a list as the profile's name")
+
+        record = json.loads((good / "measurements.jsonl").read_text().splitlines()[0])
+        record["size_bytes"] = 10 ** 400
+        bad = with_line("huge-int", "measurements.jsonl", json.dumps(record))
+        lines = len((bad / "measurements.jsonl").read_text().splitlines())
+        expect_error([bad], f"{bad / 'measurements.jsonl'}:{lines}: size_bytes is an integer of 401 digits",
+                     "size_bytes 10**400")
+        bad = with_line("deep", "findings.jsonl", "[" * 100000 + "]" * 100000)
+        lines = len((bad / "findings.jsonl").read_text().splitlines())
+        expect_error([bad], f"{bad / 'findings.jsonl'}:{lines}: nested deeper than", "100,000-deep nesting")
+        bad = with_summary("deep-summary", lambda s: None)
+        text = (bad / summary_file).read_text()
+        (bad / summary_file).write_text(text[:-1] + ', "x": ' + "[" * 100000 + "]" * 100000 + "}")
+        expect_error([bad], f"{bad / summary_file}: nested deeper than", "100,000-deep summary")
+        record = json.loads((good / "findings.jsonl").read_text().splitlines()[0])
+        bad = with_line("surrogate", "findings.jsonl",
+                        json.dumps(record).replace('"message": "', '"message": "\\ud800', 1))
+        lines = len((bad / "findings.jsonl").read_text().splitlines())
+        expect_error([bad], f"{bad / 'findings.jsonl'}:{lines}: message holds a lone surrogate",
+                     "a lone surrogate escape")
+        bad = with_summary("surrogate-host", lambda s: s.update({"hosts": ["node\ud800"]}))
+        expect_error([bad], f"{bad / summary_file}: hosts[0] holds a lone surrogate", "a surrogate in hosts[]")
+
+        sparse = tmp / "sparse"
+        shutil.copytree(good, sparse)
+        with open(sparse / "measurements.jsonl", "r+b") as stream:
+            stream.truncate(5 << 30)  # 5 GB of zero bytes, no newline: a hole on disk
+        started = time.time()
+        expect_error([sparse], f"{sparse / 'measurements.jsonl'}:", "a 5 GB sparse line")
+        check(time.time() - started < 60, "the sparse line was read whole")
+
+        # Property: random mutations of every record of a good run: exit 0 or 2, never a traceback.
+        rng = random.Random(21)
+        values = [None, True, -1, 10 ** 30, 1.5, "", "\ud800", "x", [], [1, "a"], {}, {"a": [1]}]
+        for round_number in range(60):
+            folder = tmp / f"mutated-{round_number}"
+            shutil.copytree(good, folder)
+            file = rng.choice(["measurements.jsonl", "findings.jsonl", "summary.json"])
+            if file == "summary.json":
+                documents = [json.loads((folder / file).read_text())]
+            else:
+                documents = [json.loads(line) for line in (folder / file).read_text().splitlines() if line]
+            document = rng.choice(documents)
+            node = document
+            for _ in range(rng.randint(0, 2)):  # down into a nested value now and then
+                keys = list(node.keys()) if isinstance(node, dict) else list(range(len(node)))
+                inner = [k for k in keys if isinstance(node[k], (dict, list)) and node[k]]
+                if not inner:
+                    break
+                node = node[rng.choice(inner)]
+            keys = list(node.keys()) if isinstance(node, dict) else list(range(len(node)))
+            key = rng.choice(keys) if keys else None
+            if key is not None:
+                node[key] = rng.choice(values)
+            text = (json.dumps(documents[0]) if file == "summary.json"
+                    else "\n".join(json.dumps(d) for d in documents) + "\n")
+            (folder / file).write_text(text, encoding="utf-8", errors="surrogatepass")
+            result = run([REPORT, folder, "-o", tmp / "mutated.html"], timeout=120)
+            check("Traceback" not in result.stderr,
+                  f"mutation {round_number} ({file} {key!r}): a traceback:\n{result.stderr[-3000:]}")
+            check(result.returncode in (0, 2), f"mutation {round_number}: exit {result.returncode}")
+            shutil.rmtree(folder)
+        print("60 mutations: exit 0 or 2, no traceback")
 
 
 def main():

@@ -52,8 +52,15 @@ TEST(RankStatus, TheSharedPageCarriesValuesAcrossFork) {
 TEST(RankStatus, LastWordsGoToTheFirstClaim) {
   RankStatus status;
   EXPECT_TRUE(status.claim_last_words(RankStatus::by_rank));
-  EXPECT_TRUE(status.claim_last_words(RankStatus::by_rank));  // the same claimant again
+  // Once: the same claimant coming back (rank 0's sentinel loops until the others are gone) is
+  // refused, so the ERROR is recorded once (it was recorded 7 times).
+  EXPECT_FALSE(status.claim_last_words(RankStatus::by_rank));
   EXPECT_FALSE(status.claim_last_words(RankStatus::by_sentinel));
+  RankStatus sentinel_first;
+  EXPECT_TRUE(sentinel_first.claim_last_words(RankStatus::by_sentinel));
+  for (int pass = 0; pass < 7; ++pass)
+    EXPECT_FALSE(sentinel_first.claim_last_words(RankStatus::by_sentinel));
+  EXPECT_FALSE(sentinel_first.claim_last_words(RankStatus::by_rank));
   status.set_ending(Ending::failed, "rank 0 (a) stopped");
   EXPECT_EQ(status.ending_kind(), Ending::failed);
   EXPECT_EQ(status.ending_reason.load(), "rank 0 (a) stopped");

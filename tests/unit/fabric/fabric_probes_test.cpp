@@ -3,6 +3,8 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <random>
+#include <stdexcept>
 
 #include "bench/core/registry.hpp"
 #include "bench/sys/hwloc_locality.hpp"
@@ -222,6 +224,49 @@ TEST(PerftestCommand, ServerAndClientLines) {
             (std::vector<std::string>{"ib_write_lat", "-d", "mlx5_3", "-i", "1", "-p", "18518",
                                       "-F", "-s", "8388608", "--out_json",
                                       "--out_json_file=/run/x.json", "node-b"}));
+}
+
+// A peer host name beginning with '-' never reaches perftest's arguments: "-h" or
+// "--out_json_file=/etc/shadow" as the server would be read as options (the client ran as root).
+TEST(PerftestCommand, APeerNameThatIsAnOptionIsRefused) {
+  PerftestInvocation client;
+  client.hca = "mlx5_0";
+  for (const std::string& bad :
+       std::vector<std::string>{"-h", "--out_json_file=/etc/shadow", "-d", "", "node b", "a;b",
+                                "node\n08", "$(id)", std::string(300, 'a')}) {
+    client.server = bad;
+    if (bad.empty()) continue;  // "" is the server side: no peer argument at all
+    EXPECT_FALSE(perftest_peer_refusal(bad).empty()) << bad;
+    EXPECT_THROW(perftest_argv(client), std::invalid_argument) << bad;
+  }
+  for (const std::string good : {"node-b", "gpu001.cluster.local", "10.0.0.1", "fe80::1", "n_1"}) {
+    client.server = good;
+    EXPECT_EQ(perftest_peer_refusal(good), "") << good;
+    EXPECT_EQ(perftest_argv(client).back(), good);
+  }
+}
+
+// Property: for 5000 random peer names, either refused, or the argument vector ends in the name
+// and no argument taken from it starts with '-'.
+TEST(PerftestCommand, NoRandomPeerNameBecomesAnOption) {
+  std::mt19937 random(16);
+  const std::string alphabet = "-abz09.:_=/ ;$`\n";
+  PerftestInvocation client;
+  client.hca = "mlx5_0";
+  client.json_file = "/run/x.json";
+  for (int round = 0; round < 5000; ++round) {
+    std::string name;
+    const int length = 1 + static_cast<int>(random() % 8);
+    for (int i = 0; i < length; ++i) name += alphabet[random() % alphabet.size()];
+    client.server = name;
+    if (!perftest_peer_refusal(name).empty()) {
+      ASSERT_THROW(perftest_argv(client), std::invalid_argument) << name;
+      continue;
+    }
+    const auto argv = perftest_argv(client);
+    ASSERT_EQ(argv.back(), name);
+    ASSERT_NE(name.front(), '-') << name;
+  }
 }
 
 }  // namespace

@@ -3,14 +3,20 @@
 // edges, the judgement, and `fabcheck kernel-log`'s exit codes.
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <zlib.h>
 
 #include <cstdlib>
+#include <cstring>
 #include <ctime>
+#include <fstream>
+#include <random>
+#include <sstream>
 #include <string>
 
 #include "bench/sys/config_error.hpp"
 #include "host/kernel_event.hpp"
 #include "host/kernel_log_command.hpp"
+#include "host/kernel_log_file.hpp"
 #include "host/kernel_log_line.hpp"
 #include "host/kernel_log_scan.hpp"
 #include "results/line_input.hpp"
@@ -383,6 +389,97 @@ TEST(KernelLogCommand, ExitCodesAndRefusals) {
   EXPECT_EQ(kernel_log_command({(dir.path() / "empty.log").string()}, {}, out), 3);
   EXPECT_EQ(kernel_log_command({kFixtures + "clean.log"}, {"last tuesday", "", 5}, out), 2);
   EXPECT_EQ(kernel_log_command({kFixtures + "clean.log"}, {"2024-03-06", "2024-03-05", 5}, out), 2);
+  std::fclose(out);
+}
+
+std::string fixture_text(const std::string& name) {
+  std::ifstream in(kFixtures + name, std::ios::binary);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// `text` as one gzip member, the way logrotate's gzip writes it.
+std::string gzipped(const std::string& text) {
+  z_stream z{};
+  EXPECT_EQ(deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY), Z_OK);
+  std::string out(deflateBound(&z, static_cast<uLong>(text.size())) + 64, '\0');
+  z.next_in = reinterpret_cast<Bytef*>(const_cast<char*>(text.data()));
+  z.avail_in = static_cast<uInt>(text.size());
+  z.next_out = reinterpret_cast<Bytef*>(out.data());
+  z.avail_out = static_cast<uInt>(out.size());
+  EXPECT_EQ(deflate(&z, Z_FINISH), Z_STREAM_END);
+  out.resize(z.total_out);
+  deflateEnd(&z);
+  return out;
+}
+
+// A rotated log (kern.log.2.gz) holding Xid 79 fails as the plain log does (it passed, exit 0,
+// its compressed bytes judged as undated lines); so does one whose Xid is in a second member.
+TEST(KernelLogFile, GzipRotatedLogsAreReadAndJudged) {
+  testing::TempDir dir;
+  std::FILE* out = std::tmpfile();
+  ASSERT_NE(out, nullptr);
+  const std::string xid = fixture_text("dmesg_T_xid79.log");
+  const auto rotated = dir.path() / "kern.log.2.gz";
+  testing::write_whole_file(rotated, gzipped(xid));
+  EXPECT_EQ(kernel_log_command({rotated.string()}, {}, out), 1);
+  const auto two = dir.path() / "two-members.gz";
+  testing::write_whole_file(two, gzipped(fixture_text("clean.log")) + gzipped(xid));
+  EXPECT_EQ(kernel_log_command({two.string()}, {}, out), 1);
+  const auto clean = dir.path() / "clean.log.1.gz";
+  testing::write_whole_file(clean, gzipped(fixture_text("clean.log")));
+  EXPECT_EQ(kernel_log_command({clean.string()}, {}, out), 0);
+  std::size_t lines = 0;
+  const KernelLogFileStats stats =
+      read_kernel_log_file(rotated, [&](std::string_view, std::size_t, bool) { ++lines; });
+  EXPECT_TRUE(stats.compressed);
+  EXPECT_EQ(stats.bytes, xid.size());
+  EXPECT_GT(lines, 0u);
+  // Cut short (a rotation being written) or damaged: refused naming the file, nothing judged.
+  const std::string whole = gzipped(xid);
+  const auto cut = dir.path() / "cut.gz";
+  testing::write_whole_file(cut, whole.substr(0, whole.size() / 2));
+  EXPECT_EQ(kernel_log_command({cut.string()}, {}, out), 2);
+  EXPECT_THROW(read_kernel_log_file(cut, [](std::string_view, std::size_t, bool) {}), ConfigError);
+  std::fclose(out);
+}
+
+// 50 MB of random bytes is no kernel log: incomplete (exit 3), not PASS (it was exit 0).
+TEST(KernelLogCommand, RandomBytesAreNotAKernelLog) {
+  testing::TempDir dir;
+  std::FILE* out = std::tmpfile();
+  ASSERT_NE(out, nullptr);
+  std::mt19937_64 random(11);
+  std::string bytes(50u << 20, '\0');
+  for (std::size_t i = 0; i + 8 <= bytes.size(); i += 8) {
+    const std::uint64_t word = random();
+    std::memcpy(bytes.data() + i, &word, 8);
+  }
+  const auto noise = dir.path() / "random.bin";
+  testing::write_whole_file(noise, bytes);
+  EXPECT_EQ(kernel_log_command({noise.string()}, {}, out), 3);
+  // Beside a real log with a FAIL the node still fails; beside a clean one the answer is 3.
+  EXPECT_EQ(kernel_log_command({noise.string(), kFixtures + "dmesg_T_xid79.log"}, {}, out), 1);
+  EXPECT_EQ(kernel_log_command({kFixtures + "clean.log", noise.string()}, {}, out), 3);
+  std::fclose(out);
+}
+
+// Property: no random input (plain or gzip-wrapped, 200 of up to 64 KiB) is ever judged PASS.
+TEST(KernelLogCommand, RandomInputIsNeverAPass) {
+  testing::TempDir dir;
+  std::FILE* out = std::tmpfile();
+  ASSERT_NE(out, nullptr);
+  std::mt19937 random(111);
+  for (int round = 0; round < 200; ++round) {
+    std::string bytes(1 + random() % 65536, '\0');
+    for (char& c : bytes) c = static_cast<char>(random());
+    if (round % 2 == 1) bytes = gzipped(bytes);
+    const auto file = dir.path() / ("r" + std::to_string(round));
+    testing::write_whole_file(file, bytes);
+    const int code = kernel_log_command({file.string()}, {}, out);
+    ASSERT_TRUE(code == 3 || code == 2) << "round " << round << ": exit " << code;
+  }
   std::fclose(out);
 }
 

@@ -5,6 +5,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <random>
 
 namespace fabcheck {
 namespace {
@@ -104,6 +105,76 @@ TEST(JunitWriter, HostileTextIsEscapedAndMadeValidXml) {
   EXPECT_THAT(xml, HasSubstr("name=\"node&quot;7&lt;: GPU 3"));
   EXPECT_THAT(xml, Not(HasSubstr("\x01")));
   EXPECT_THAT(xml, Not(HasSubstr("]]>")));
+}
+
+// XML 1.0's Char production, decoded from UTF-8: false on anything else (invalid UTF-8 included).
+bool well_formed_xml_chars(const std::string& text) {
+  for (std::size_t i = 0; i < text.size();) {
+    const auto lead = static_cast<unsigned char>(text[i]);
+    std::size_t length = lead < 0x80         ? 1
+                         : (lead >> 5) == 6  ? 2
+                         : (lead >> 4) == 14 ? 3
+                         : (lead >> 3) == 30 ? 4
+                                             : 0;
+    if (length == 0 || i + length > text.size()) return false;
+    std::uint32_t code = length == 1 ? lead : lead & (0x7F >> length);
+    for (std::size_t k = 1; k < length; ++k) {
+      const auto next = static_cast<unsigned char>(text[i + k]);
+      if ((next & 0xC0) != 0x80) return false;
+      code = (code << 6) | (next & 0x3F);
+    }
+    const bool allowed = code == 0x9 || code == 0xA || code == 0xD ||
+                         (code >= 0x20 && code <= 0xD7FF) || (code >= 0xE000 && code <= 0xFFFD) ||
+                         (code >= 0x10000 && code <= 0x10FFFF);
+    if (!allowed) return false;
+    i += length;
+  }
+  return true;
+}
+
+// U+FFFE, U+FFFF (valid UTF-8, not XML 1.0), a CESU surrogate and C0 controls: replaced.
+TEST(JunitWriter, CharactersXml10RefusesAreReplaced) {
+  Finding f = finding(Severity::fail, "node.kernel_log",
+                      "a\xEF\xBF\xBE"
+                      "b\xEF\xBF\xBF"
+                      "c\xED\xA0\x80"
+                      "d\x1F"
+                      "e\x7F"
+                      "f");
+  f.host =
+      "node\xEF\xBF\xBF"
+      "07";
+  const std::string xml = render_junit({f}, summary());
+  EXPECT_TRUE(well_formed_xml_chars(xml));
+  EXPECT_THAT(xml, Not(HasSubstr("\xEF\xBF\xBE")));
+  EXPECT_THAT(xml, Not(HasSubstr("\xEF\xBF\xBF")));
+  EXPECT_THAT(xml, HasSubstr("a\xEF\xBF\xBD"
+                             "b\xEF\xBF\xBD"
+                             "c"));
+}
+
+// Property: whatever bytes a finding or the summary carries, every character of junit.xml is one
+// XML 1.0 allows (2000 random strings, biased to the bytes that make U+FFFE/U+FFFF and surrogates).
+TEST(JunitWriter, RandomBytesAlwaysGiveXml10Characters) {
+  std::mt19937 random(23);
+  const unsigned char interesting[] = {0xEF, 0xBF, 0xBE, 0xBD, 0xED, 0xA0, 0x80, 0x00, 0x01,
+                                       0x1F, 0x7F, 0xC0, 0xF4, 0x8F, '<',  '&',  '"',  ']'};
+  for (int round = 0; round < 2000; ++round) {
+    std::string text;
+    const int length = static_cast<int>(random() % 24);
+    for (int i = 0; i < length; ++i) {
+      text += random() % 2 ? static_cast<char>(interesting[random() % sizeof interesting])
+                           : static_cast<char>(random() % 256);
+    }
+    Finding f = finding(Severity::error, "probe." + text, text);
+    f.host = text;
+    f.subject = text;
+    nlohmann::json s = summary();
+    s["hosts"] = {text};
+    const std::string xml = render_junit({f}, s);
+    ASSERT_TRUE(well_formed_xml_chars(xml)) << "round " << round;
+    ASSERT_TRUE(well_formed_xml_chars(xml_escape(text, true))) << "round " << round;
+  }
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
+#include <random>
 
 namespace fabcheck {
 namespace {
@@ -108,16 +109,82 @@ TEST(NodeVerdicts, ReasonsAreOnePrintableBoundedArgument) {
 }
 
 TEST(NodeVerdicts, AFailNamingOneNodeCarriesTheOperatorsActionFirst) {
+  const std::vector<std::string> kHosts = {"node07"};
   const Finding one = finding(Severity::fail, "node07", "GPU 3 (0000:9a:00.0) at Gen4 x8");
-  EXPECT_EQ(remedy_with_operator_action(one),
+  EXPECT_EQ(remedy_with_operator_action(one, kHosts),
             "drain node07: GPU 3 (0000:9a:00.0) at Gen4 x8; then reseat the card");
   Finding bare = one;
   bare.remedy.clear();
-  EXPECT_EQ(remedy_with_operator_action(bare), "drain node07: GPU 3 (0000:9a:00.0) at Gen4 x8");
+  EXPECT_EQ(remedy_with_operator_action(bare, kHosts),
+            "drain node07: GPU 3 (0000:9a:00.0) at Gen4 x8");
   // Across nodes, or not a FAIL: the remedy stays as it was.
-  EXPECT_EQ(remedy_with_operator_action(finding(Severity::fail, "a,b", "slow")), "reseat the card");
-  EXPECT_EQ(remedy_with_operator_action(finding(Severity::warn, "node07", "slow")),
+  EXPECT_EQ(remedy_with_operator_action(finding(Severity::fail, "a,b", "slow"), {"a", "b"}),
             "reseat the card");
+  EXPECT_EQ(remedy_with_operator_action(finding(Severity::warn, "node07", "slow"), kHosts),
+            "reseat the card");
+}
+
+// A node whose name holds a comma is one node of the run: its FAIL drains it (it used to be read as
+// "across nodes" and drained nobody); a figure across two hosts, one of them that node, is still
+// across nodes.
+TEST(NodeVerdicts, AHostWhoseNameHoldsACommaIsOneNode) {
+  const std::vector<std::string> hosts = {"gpu,07", "gpu08"};
+  const std::vector<Finding> findings = {
+      finding(Severity::fail, "gpu,07", "GPU 3 (0000:9a:00.0) at Gen4 x8"),
+      finding(Severity::fail, "gpu,07,gpu08", "all_reduce busbw 20 GB/s below 300"),
+  };
+  EXPECT_TRUE(names_one_node(findings[0], hosts));
+  EXPECT_FALSE(names_one_node(findings[1], hosts));
+  EXPECT_EQ(hosts_named(findings[1], hosts), hosts);
+  const auto nodes = node_verdicts(findings, hosts, false);
+  ASSERT_EQ(nodes.size(), 2u);
+  EXPECT_EQ(nodes[0].host, "gpu,07");
+  EXPECT_EQ(nodes[0].verdict, Verdict::fail);
+  const auto actions = node_actions(nodes, findings, "");
+  ASSERT_EQ(actions.size(), 1u);
+  EXPECT_EQ(actions[0].host, "gpu,07");
+  EXPECT_EQ(actions[0].action, "drain");
+  EXPECT_EQ(remedy_with_operator_action(findings[0], hosts),
+            "drain gpu,07: GPU 3 (0000:9a:00.0) at Gen4 x8; then reseat the card");
+  const auto json = node_answers_json(nodes, actions, findings);
+  ASSERT_EQ(json["drain"].size(), 1u);
+  EXPECT_EQ(json["drain"][0]["host"], "gpu,07");
+  EXPECT_EQ(json["across_nodes"].size(), 1u);
+}
+
+// Property: for random host lists (names with commas among them), a finding naming any one host of
+// the list names one node, drained alone, and one naming a join of two or more of them names
+// exactly those.
+TEST(NodeVerdicts, OneNodeIsDecidedFromTheListOfHosts) {
+  std::mt19937 random(14);
+  for (int round = 0; round < 500; ++round) {
+    std::vector<std::string> hosts;
+    const int count = 2 + static_cast<int>(random() % 5);
+    for (int i = 0; i < count; ++i) {
+      std::string name = "n" + std::to_string(round) + "x" + std::to_string(i);
+      if (random() % 3 == 0) name += ",r" + std::to_string(random() % 4);
+      hosts.push_back(name);
+    }
+    for (const std::string& host : hosts) {
+      ASSERT_TRUE(names_one_node(finding(Severity::fail, host, "x"), hosts)) << host;
+      ASSERT_EQ(node_actions(node_verdicts({finding(Severity::fail, host, "x")}, hosts, false),
+                             {finding(Severity::fail, host, "x")}, "")
+                    .size(),
+                1u)
+          << host;
+    }
+    // A join of two or more distinct hosts, in list order (as the world joins them).
+    std::vector<std::string> some;
+    for (const std::string& host : hosts)
+      if (random() % 2 == 0) some.push_back(host);
+    if (some.size() >= 2) {
+      std::string joined;
+      for (const std::string& host : some) joined += (joined.empty() ? "" : ",") + host;
+      const Finding across = finding(Severity::fail, joined, "x");
+      ASSERT_FALSE(names_one_node(across, hosts)) << joined;
+      ASSERT_EQ(hosts_named(across, hosts), some) << joined;
+    }
+  }
 }
 
 }  // namespace

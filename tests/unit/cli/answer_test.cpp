@@ -1,0 +1,119 @@
+// `fabcheck answer` on summaries whose fields have the wrong types: incomplete (exit 3) with
+// "FILE: what" on stderr, never an abort; checked on the case the issue names (exit_code a string)
+// and on every field of a summary replaced by every other JSON type.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "bench/cli/commands.hpp"
+
+namespace fabcheck {
+namespace {
+
+namespace fs = std::filesystem;
+
+class Answer : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    std::string pattern = (fs::temp_directory_path() / "fabcheck-answer-XXXXXX").string();
+    dir_ = ::mkdtemp(pattern.data());
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  int answer(const nlohmann::json& summary) {
+    std::ofstream(dir_ / "summary.json") << summary.dump();
+    return answer_command(dir_.string());
+  }
+
+  static nlohmann::json failing_summary() {
+    return {{"schema_version", 1},
+            {"kind", "summary"},
+            {"verdict", "fail"},
+            {"exit_code", 1},
+            {"finished_utc", "2026-12-02T00:00:00Z"},
+            {"drain", {{{"host", "node07"}, {"reason", "fabcheck: Xid 79"}}}},
+            {"hold", {{{"host", "node08"}, {"reason", "fabcheck: incomplete"}}}},
+            {"across_nodes", {{{"hosts", "node07,node08"}, {"message", "slow"}}}}};
+  }
+
+  fs::path dir_;
+};
+
+TEST_F(Answer, ASummaryAsWrittenIsAnswered) {
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(answer(failing_summary()), 1);
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  EXPECT_NE(out.find("drain\tnode07\tfabcheck: Xid 79\n"), std::string::npos) << out;
+  EXPECT_NE(out.find("across\tnode07,node08\t"), std::string::npos) << out;
+}
+
+TEST_F(Answer, AnExitCodeThatIsAStringIsIncompleteNamingTheFile) {
+  nlohmann::json summary = failing_summary();
+  summary["exit_code"] = "0";
+  ::testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(answer(summary), 3);
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_NE(err.find((dir_ / "summary.json").string() + ": \"exit_code\" is not an integer"),
+            std::string::npos)
+      << err;
+  EXPECT_EQ(out, "");  // no half answer a script could act on
+}
+
+// Every value of the summary (nested ones too) replaced, one at a time, by each other JSON type:
+// the answer is 0, 1 or 3, never an abort; a wrongly typed field the answer reads is 3.
+void mutations(const nlohmann::json& node, const nlohmann::json::json_pointer& at,
+               std::vector<nlohmann::json::json_pointer>& out) {
+  out.push_back(at);
+  if (node.is_object()) {
+    for (const auto& [key, value] : node.items()) mutations(value, at / key, out);
+  } else if (node.is_array()) {
+    for (std::size_t i = 0; i < node.size(); ++i) mutations(node[i], at / i, out);
+  }
+}
+
+TEST_F(Answer, EveryFieldOfEveryTypeIsAnsweredWithoutAbort) {
+  const nlohmann::json original = failing_summary();
+  std::vector<nlohmann::json::json_pointer> paths;
+  mutations(original, nlohmann::json::json_pointer(), paths);
+  const std::vector<nlohmann::json> replacements = {nullptr,
+                                                    true,
+                                                    -1,
+                                                    18446744073709551615u,
+                                                    1e308,
+                                                    "x",
+                                                    nlohmann::json::array({1, "a"}),
+                                                    nlohmann::json::object({{"host", 1}})};
+  int answered = 0;
+  for (const auto& path : paths) {
+    if (path.empty()) continue;
+    for (const auto& replacement : replacements) {
+      nlohmann::json mutated = original;
+      mutated[path] = replacement;
+      ::testing::internal::CaptureStdout();
+      ::testing::internal::CaptureStderr();
+      int code = -1;
+      EXPECT_NO_THROW(code = answer(mutated)) << path.to_string() << " = " << replacement.dump();
+      ::testing::internal::GetCapturedStdout();
+      ::testing::internal::GetCapturedStderr();
+      EXPECT_TRUE(code == 0 || code == 1 || code == 3)
+          << path.to_string() << " = " << replacement.dump() << ": " << code;
+      const std::string top = path.to_string().substr(1, path.to_string().find('/', 1) - 1);
+      if (top == "exit_code" && !replacement.is_number_integer()) {
+        EXPECT_EQ(code, 3) << replacement.dump();
+      }
+      ++answered;
+    }
+  }
+  EXPECT_GT(answered, 100);
+}
+
+}  // namespace
+}  // namespace fabcheck

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Every test: set up if needed, build, then each kind of test, and a count of each kind at the end.
 # Kinds: unit (GoogleTest), mpi (mpirun runs of fabcheck), report (reports and Prometheus output),
-# cluster (mpirun over simulated nodes, scripts/simcluster.sh: needs root), any other ctest label,
+# cluster (mpirun over simulated nodes, scripts/simcluster.sh: needs root), slurm (real Slurm
+# daemons over those nodes, scripts/slurmcluster.sh: needs root and Slurm), any other ctest label,
 # and fuzz (libFuzzer targets of the parsers). A kind that cannot
 # run here (GoogleTest or MPI missing, not root, fuzz targets not built, io_uring refused by the
 # kernel) fails the script, naming why; FABCHECK_SKIP_KINDS="cluster fuzz" leaves kinds out on
@@ -26,6 +27,7 @@ missing_reason() {
   case "$1" in
     unit) echo "GoogleTest not found when configuring (apt-get install libgtest-dev libgmock-dev)" ;;
     report) echo "none registered (tests/report)" ;;
+    slurm) echo "none registered: was the build configured without MPI? (tests/slurm; Slurm: apt-get install slurmctld slurmd slurm-client munge)" ;;
     mpi | cluster)
       if ! command -v mpirun >/dev/null; then
         echo "MPI is not installed (apt-get install openmpi-bin libopenmpi-dev, then reconfigure)"
@@ -99,9 +101,16 @@ if [ "$(id -u)" -ne 0 ] && [[ "$skip_kinds" != *" cluster "* ]]; then
 else
   run_kind cluster "$@"
 fi
+# Real Slurm daemons (scripts/slurmcluster.sh): root, and Debian's Slurm packages.
+if [ "$(id -u)" -ne 0 ] && [[ "$skip_kinds" != *" slurm "* ]]; then
+  problems+=("slurm tests cannot run: they need root for network namespaces and the Slurm daemons (or FABCHECK_SKIP_KINDS=slurm)")
+  reports+=("slurm: 0 run (not root)")
+else
+  run_kind slurm "$@"
+fi
 # Labels added later are kinds too: none goes unrun.
 for label in $(ctest --test-dir build --print-labels | sed -n 's/^  *//p'); do
-  case " unit mpi report cluster " in *" $label "*) ;; *) run_kind "$label" "$@" ;; esac
+  case " unit mpi report cluster slurm " in *" $label "*) ;; *) run_kind "$label" "$@" ;; esac
 done
 
 if [[ "$skip_kinds" == *" fuzz "* ]]; then

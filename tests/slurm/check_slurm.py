@@ -11,6 +11,7 @@ node), runs real jobs against it, and tears it down, also when it fails.
   prolog-timeout  a gate past FABCHECK_TIMEOUT: the node held "fabcheck: incomplete (...)"
   prolog-limit    a gate past slurmd's PrologEpilogTimeout: slurmd kills the prolog's group and no
                   process of the gate is left on the node
+  epilog-fail     the Epilog after a job: the job COMPLETED, then the node drained with the finding
   sweep           the nightly sbatch with srun --mpi=pmix across 3 nodes, one slowed by tc: only it
                   is drained, the history append judged by its own result
 Each case prints `scontrol show node` (state, reason), the job's state and `sinfo -R` before and
@@ -240,6 +241,26 @@ def scenario_prolog_limit(a):
                 left.append(f"{p}: {cmd[:100]}")
         check(left == [], f"processes of the killed prolog left on {node}: {left}")
         print(f"  slurmd's limit: {c.state(node)[1]!r}; nothing left on the node")
+    finally:
+        c.down()
+
+
+@scenario
+def scenario_epilog_fail(a):
+    c = Cluster(1, [f"Epilog={ROOT}/scripts/slurm/epilog.sh", "PrologEpilogTimeout=60"])
+    try:
+        node = c.nodes[0]
+        c.configure(node, a.fabcheck, PROFILES / "impossible.toml")
+        c.record("before")
+        job = c.sbatch("-N1", "--wrap", "hostname")
+        c.wait(f"{node} drained after the job", lambda: "DRAIN" in c.state(node)[0], 90)
+        c.wait("the job to complete", lambda: c.job_state(job)[0] == "COMPLETED", 30)
+        c.record("after", job)
+        reason = c.state(node)[1]
+        check(reason.startswith(f"fabcheck: coll.all_reduce busbw on {node}"), f"reason {reason!r}")
+        check(any(" epilog job=" in line and " decision=drain " in line for line in c.trace(node)),
+              f"trace {c.trace(node)}")
+        print(f"  the job ran (COMPLETED), then the epilog drained {node}")
     finally:
         c.down()
 

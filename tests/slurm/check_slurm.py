@@ -12,8 +12,10 @@ node), runs real jobs against it, and tears it down, also when it fails.
   prolog-limit    a gate past slurmd's PrologEpilogTimeout: slurmd kills the prolog's group and no
                   process of the gate is left on the node
   epilog-fail     the Epilog after a job: the job COMPLETED, then the node drained with the finding
+  srun-fail       an interactive srun on a node whose gate FAILs: cancelled, the node drained
   sweep           the nightly sbatch with srun --mpi=pmix across 3 nodes, one slowed by tc: only it
                   is drained, the history append judged by its own result
+  sweep-mpirun    the same with mpirun inside the allocation
 Each case prints `scontrol show node` (state, reason), the job's state and `sinfo -R` before and
 after, and its wall time. Needs root; a cluster that cannot come up fails the test (never a skip).
 """
@@ -137,6 +139,7 @@ def scenario(function):
         function(a)
         print(f"wall time: {time.monotonic() - start:.1f} s")
     run.__name__ = function.__name__
+    run.__wrapped__ = function
     return run
 
 
@@ -266,7 +269,26 @@ def scenario_epilog_fail(a):
 
 
 @scenario
-def scenario_sweep(a):
+def scenario_srun_fail(a):
+    c = Cluster(1, PROLOG)
+    try:
+        node = c.nodes[0]
+        c.configure(node, a.fabcheck, PROFILES / "impossible.toml")
+        c.record("before")
+        result = subprocess.run(["srun", "-N1", "hostname"], capture_output=True, text=True, env=c.env,
+                                timeout=120)
+        print(f"  srun: exit {result.returncode}: {result.stderr.strip()[-400:]}")
+        c.record("after", "1")
+        check(result.returncode != 0, "an interactive srun ran on a failing node")
+        check(c.job_state("1")[0] == "CANCELLED" or c.job_state("1")[0].startswith("CANCEL"),
+              f"the interactive job: {c.job_state('1')}")
+        check(c.state(node)[1].startswith(f"fabcheck: coll.all_reduce busbw on {node}"), f"{c.state(node)}")
+    finally:
+        c.down()
+
+
+@scenario
+def scenario_sweep(a, launcher="srun"):
     c = Cluster(3)
     try:
         slow = c.nodes[2]
@@ -276,7 +298,7 @@ def scenario_sweep(a):
         # One small size: at 30 Mbit/s the slowed node's pairs at the default sizes take minutes.
         env_args = "\n".join(["--profile", str(PROFILES / "integration.toml"), "--sizes", "256K", "--iters", "3"])
         c.env.update({"FABCHECK": a.fabcheck, "FABCHECK_SWEEP_DIR": str(c.dir / "sweeps"),
-                      "FABCHECK_SWEEP_LAUNCHER": "srun", "FABCHECK_SWEEP_DRAIN": "yes",
+                      "FABCHECK_SWEEP_LAUNCHER": launcher, "FABCHECK_SWEEP_DRAIN": "yes",
                       "FABCHECK_HISTORY": str(history), "FABCHECK_SWEEP_ARGS": env_args})
         job = c.sbatch("-N3", "--ntasks-per-node=1", "-o", str(c.dir / "sweep-%j.out"),
                        str(ROOT / "scripts" / "slurm" / "fabcheck-sweep.sbatch"))
@@ -295,6 +317,12 @@ def scenario_sweep(a):
         check(history.stat().st_size > 0, "no history")
     finally:
         c.down()
+
+
+@scenario
+def scenario_sweep_mpirun(a):
+    # mpirun inside the allocation: Open MPI starts its daemons through Slurm.
+    scenario_sweep.__wrapped__(a, "mpirun")
 
 
 def main():

@@ -7,15 +7,23 @@
   prolog-pass     a passing gate drains nothing, exit 0, the passed run's folder removed
   prolog-timeout  a gate past FABCHECK_TIMEOUT holds the node: "fabcheck: incomplete (...)", exit 3
   prolog-signal   SIGTERM to the prolog mid-run: the node held, exit 3 (as scripts/mpirun.sh does)
-  prolog-config   a bad configuration: allowed by default (no drain, exit 0), held with =hold (exit 2);
-                  a group-writable configuration file is refused
+  prolog-config   configuration errors hold by default (exit 2): bad key, group-writable file, missing
+                  profile, unstartable binary, no file, fabcheck's exit 2; allow is traced as ungated
+  prolog-env-ignored   FABCHECK_* in the environment change nothing: the file only
+  prolog-job-identity  the job's SLURM_*/PMI* variables never reach mpirun
+  prolog-conf-unsafe   the configuration file or a folder above it another user's, group-writable,
+                  a link, or swapped by rename in a loop: held every time
+  prolog-node-names    names that are not one host name: exit 2, never drained
+  prolog-results-unsafe  a results folder of another user or writable by others: held, nothing run
+  reason-text     scheduler_reason: printable, quotes as `, no doubled spaces, <= 200 bytes
   prolog-job      job scope (PrologSlurmctld): mpirun across the job's nodes; of two nodes, only the
                   one the FAIL names is drained
   epilog-fail     the epilog drains a failing node too
   k8s-manifest    the MPIJob manifest parses as YAML with what an MPIJob needs
   k8s-node-action the cordon/taint/annotate commands printed, and run as argv only with --apply
   acceptance      scripts/acceptance.sh HOSTFILE: the acceptance plan under mpirun, report, verdicts
-  sweep-sbatch    the nightly sbatch script (run directly): run, report, the drain applied
+  sweep-sbatch    the nightly sbatch script (run directly): run, report, history, the drain applied
+  sweep-names     the sweep refuses host names that are not one host name (a fabcheck double)
 Slurm's scontrol, kubectl and (for prolog-job) mpirun are test doubles on PATH recording their
 arguments; fabcheck, the gate and the scripts are the real ones.
 """

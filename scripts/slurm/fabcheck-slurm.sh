@@ -20,6 +20,7 @@
 # pass scripts/lib/node_name.sh before any scontrol call; a refused name is never drained. The
 # results folder must be root's and closed. Every command is an argument vector; no string is
 # evaluated as shell. Every decision is one line in FABCHECK_TRACE (a file in a closed folder).
+# FABCHECK_ACTION=report: report-only, every decision traced, no node changed, always exit 0.
 set -uo pipefail
 
 mode="${1:-}"
@@ -52,6 +53,7 @@ declare -A conf=(
   [FABCHECK_TRACE]=/var/log/fabcheck/slurm-gate.log
   [FABCHECK_KEEP_PASSED]=no
   [FABCHECK_ON_CONFIG_ERROR]=hold
+  [FABCHECK_ACTION]=drain
   [FABCHECK_PROMETHEUS_DIR]=""
   [FABCHECK_PATH]=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 )
@@ -128,8 +130,10 @@ open_trace || true
 # trace DECISION RC TEXT: "<UTC> prolog job=J node=N decision=D exit=RC secs=S: TEXT" in the trace
 # file (and the console line the prolog ends with).
 trace() {
-  local line
-  line="$(date -u +%Y-%m-%dT%H:%M:%SZ) $mode job=${job:-?} node=${node:-?} decision=$1 exit=$2 secs=$((SECONDS - started)): $(scheduler_reason "$3")"
+  local line decision="$1" code="$2"
+  # Report-only: the decision as it would have been, the exit code the job gets (0).
+  if [ "${conf[FABCHECK_ACTION]}" = report ] && [ "$decision" != pass ]; then decision="report-$decision" code=0; fi
+  line="$(date -u +%Y-%m-%dT%H:%M:%SZ) $mode job=${job:-?} node=${node:-?} decision=$decision exit=$code secs=$((SECONDS - started)): $(scheduler_reason "$3")"
   echo "fabcheck-slurm: $line" >&2
   if [ -n "$trace_fd" ]; then printf '%s\n' "$line" >&"$trace_fd"; fi
 }
@@ -167,6 +171,8 @@ take_out() {
   reason="$(scheduler_reason "$2")"
   if ! valid_node_name "$target"; then
     log "refused to drain \"$target\" (not one host name): $reason"
+  elif [ "${conf[FABCHECK_ACTION]}" = report ]; then
+    log "report-only (FABCHECK_ACTION=report): would drain $target: $reason"
   elif scontrol update "nodename=$target" state=drain "reason=$reason"; then
     log "drained $target: $reason"
   else
@@ -174,11 +180,17 @@ take_out() {
   fi
 }
 
+# Ends the script: the code Slurm acts on, 0 in report-only mode (no node changed, the job runs).
+leave() {
+  if [ "${conf[FABCHECK_ACTION]}" = report ]; then exit 0; fi
+  exit "$1"
+}
+
 hold_and_exit() {  # code decision why
   local code="$1" decision="$2" why="$3" target
   for target in "${nodes[@]}"; do take_out "$target" "fabcheck: $why"; done
   trace "$decision" "$code" "${nodes[*]:-no valid node}: fabcheck: $why"
-  exit "$code"
+  leave "$code"
 }
 
 # ---- checks of the values ------------------------------------------------------------------------
@@ -189,6 +201,10 @@ hold_and_exit() {  # code decision why
 [[ "${conf[FABCHECK_ON_CONFIG_ERROR]}" =~ ^(allow|hold)$ ]] || {
   check "FABCHECK_ON_CONFIG_ERROR=${conf[FABCHECK_ON_CONFIG_ERROR]}: hold or allow"
   conf[FABCHECK_ON_CONFIG_ERROR]=hold
+}
+[[ "${conf[FABCHECK_ACTION]}" =~ ^(drain|report)$ ]] || {
+  check "FABCHECK_ACTION=${conf[FABCHECK_ACTION]}: drain or report"
+  conf[FABCHECK_ACTION]=drain
 }
 [[ "${conf[FABCHECK_KEEP_PASSED]}" =~ ^(yes|no)$ ]] || check "FABCHECK_KEEP_PASSED=${conf[FABCHECK_KEEP_PASSED]}: yes or no"
 [[ "${conf[FABCHECK_PLAN]}" =~ ^[a-z]+$ ]] || check "FABCHECK_PLAN=${conf[FABCHECK_PLAN]}: a plan name"
@@ -338,7 +354,7 @@ case "$verdict_rc" in
     ;;
   1)
     trace drain 1 "${taken[*]:-no node} drained: $first_reason; run $run_name"
-    exit 1
+    leave 1
     ;;
   *)
     if ((${#taken[@]} == 0)); then
@@ -346,6 +362,6 @@ case "$verdict_rc" in
       hold_and_exit 3 hold "incomplete (exit $rc, verdict code $answer_rc, no node named; run $run_name)"
     fi
     trace hold 3 "${taken[*]} held: $first_reason; run $run_name"
-    exit 3
+    leave 3
     ;;
 esac

@@ -361,6 +361,19 @@ def scenario_prolog_config(a):
           "fabcheck's own), allowed only on request and traced as ungated")
 
 
+def scenario_prolog_report(a):
+    """FABCHECK_ACTION=report: the verdict traced, no node changed, the job runs (exit 0)."""
+    with tempfile.TemporaryDirectory(prefix="fabcheck_prolog_") as tmp:
+        node = SlurmNode(tmp, a.fabcheck, PROFILES / "impossible.toml", ["FABCHECK_ACTION=report"])
+        result = node.run()
+        check(result.returncode == 0 and node.updates() == [],
+              f"report-only: exit {result.returncode}, scontrol {node.updates()}")
+        line = expect_traced(node, 1, "report-drain")
+        check("fabcheck: coll.all_reduce busbw" in line and " exit=0 " in line, f"trace {line!r}")
+        check(len(node.run_dirs()) == 1, "the failing run is not kept")
+    print("report-only: FAIL traced, nothing drained, exit 0")
+
+
 def scenario_prolog_env_ignored(a):
     """slurmd gives a prolog no FABCHECK_* variable: the script reads the file and nothing else."""
     with tempfile.TemporaryDirectory(prefix="fabcheck_prolog_") as tmp:

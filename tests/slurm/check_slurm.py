@@ -6,8 +6,8 @@ node), runs real jobs against it, and tears it down, also when it fails.
   prolog-pass     the per-node Prolog on two healthy nodes: the job runs, both nodes stay idle, each
                   node's trace has one pass line
   prolog-fail     one node's gate FAILs (impossible.toml): exactly that node is drained with the
-                  finding as reason, the job requeued held, the other node not drained; `resume`
-                  returns it to idle
+                  finding as reason, the job requeued held, the other node not drained;
+                  fabcheck-resume.sh returns it to idle and leaves a node drained by someone else
   prolog-timeout  a gate past FABCHECK_TIMEOUT: the node held "fabcheck: incomplete (...)"
   prolog-limit    a gate past slurmd's PrologEpilogTimeout: slurmd kills the prolog's group and no
                   process of the gate is left on the node
@@ -188,9 +188,16 @@ def scenario_prolog_fail(a):
         # The operator fixes the node and returns it.
         c.configure(bad, a.fabcheck, PROFILES / "integration.toml")
         c.sh("scancel", job)
-        c.sh("scontrol", "update", f"nodename={bad}", "state=resume")
+        # fabcheck-resume.sh returns what fabcheck drained, never a node drained by someone else.
+        c.sh("scontrol", "update", f"nodename={good}", "state=drain", "reason=maintenance: PSU swap")
+        refused = subprocess.run([str(ROOT / "scripts" / "slurm" / "fabcheck-resume.sh"), good, bad],
+                                 capture_output=True, text=True, env=c.env)
+        print(f"  fabcheck-resume.sh {good} {bad}: exit {refused.returncode}: {refused.stdout}{refused.stderr}")
+        check(refused.returncode == 1 and "not fabcheck's" in refused.stderr, "the maintenance drain was not refused")
         c.wait(f"{bad} idle after resume", lambda: c.state(bad)[0] == "IDLE", 30)
-        c.record("after resume")
+        check(c.state(good) == ("DRAIN", "maintenance: PSU swap") or "DRAIN" in c.state(good)[0],
+              f"{good} (drained by someone else) was resumed: {c.state(good)}")
+        c.record("after fabcheck-resume.sh")
     finally:
         c.down()
 

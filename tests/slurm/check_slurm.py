@@ -117,7 +117,9 @@ class Cluster:
             print("    " + line)
 
     def sbatch(self, *args):
-        out = self.sh("sbatch", "--parsable", *args)
+        # The job's output in the cluster's folder (sbatch's default is the submit folder: the checkout).
+        output = [] if "-o" in args else ["-o", str(self.dir / "job-%j.out")]
+        out = self.sh("sbatch", "--parsable", *output, *args)
         return out.strip().split(";")[0]
 
     def wait(self, what, predicate, seconds):

@@ -106,11 +106,16 @@ std::vector<NodeVerdict> node_verdicts(const std::vector<Finding>& findings,
 }
 
 std::string scheduler_reason(const std::string& what, std::size_t limit) {
+  // A quote or backslash becomes ` (readable, and no quoting for scontrol or a shell to undo); a
+  // control character a space; never two spaces in a row, none at the end.
   std::string text = "fabcheck: ";
   for (const char c : valid_utf8(what)) {
     const auto byte = static_cast<unsigned char>(c);
-    text += (byte < 0x20 || byte == 0x7f || c == '"' || c == '\'' || c == '\\') ? ' ' : c;
+    const char mark = (c == '"' || c == '\'' || c == '\\') ? '`' : (byte < 0x20 || byte == 0x7f) ? ' ' : c;
+    if (mark == ' ' && text.back() == ' ') continue;
+    text += mark;
   }
+  while (text.back() == ' ') text.pop_back();
   if (text.size() <= limit) return text;
   std::size_t cut = limit > 3 ? limit - 3 : 0;
   // Back to the start of a UTF-8 character (never inside one).

@@ -2,7 +2,8 @@
 # Every test: set up if needed, build, then each kind of test, and a count of each kind at the end.
 # Kinds: unit (GoogleTest), mpi (mpirun runs of fabcheck), report (reports and Prometheus output),
 # cluster (mpirun over simulated nodes, scripts/simcluster.sh: needs root), install (the binary with
-# CUDA hidden, and the .deb built, installed, run and removed: needs root), any other ctest label,
+# CUDA hidden, and the .deb built, installed, run and removed: needs root), slurm (real Slurm
+# daemons over those nodes, scripts/slurmcluster.sh: needs root and Slurm), any other ctest label,
 # and fuzz (libFuzzer targets of the parsers). A kind that cannot
 # run here (GoogleTest or MPI missing, not root, fuzz targets not built, io_uring refused by the
 # kernel) fails the script, naming why; FABCHECK_SKIP_KINDS="cluster fuzz" leaves kinds out on
@@ -27,6 +28,7 @@ missing_reason() {
   case "$1" in
     unit) echo "GoogleTest not found when configuring (apt-get install libgtest-dev libgmock-dev)" ;;
     report) echo "none registered (tests/report)" ;;
+    slurm) echo "none registered: was the build configured without MPI? (tests/slurm; Slurm: apt-get install slurmctld slurmd slurm-client munge)" ;;
     mpi | cluster)
       if ! command -v mpirun >/dev/null; then
         echo "MPI is not installed (apt-get install openmpi-bin libopenmpi-dev, then reconfigure)"
@@ -107,9 +109,16 @@ if [ "$(id -u)" -ne 0 ] && [[ "$skip_kinds" != *" install "* ]]; then
 else
   run_kind install "$@"
 fi
+# Real Slurm daemons (scripts/slurmcluster.sh): root, and Debian's Slurm packages.
+if [ "$(id -u)" -ne 0 ] && [[ "$skip_kinds" != *" slurm "* ]]; then
+  problems+=("slurm tests cannot run: they need root for network namespaces and the Slurm daemons (or FABCHECK_SKIP_KINDS=slurm)")
+  reports+=("slurm: 0 run (not root)")
+else
+  run_kind slurm "$@"
+fi
 # Labels added later are kinds too: none goes unrun.
 for label in $(ctest --test-dir build --print-labels | sed -n 's/^  *//p'); do
-  case " unit mpi report cluster install " in *" $label "*) ;; *) run_kind "$label" "$@" ;; esac
+  case " unit mpi report cluster install slurm " in *" $label "*) ;; *) run_kind "$label" "$@" ;; esac
 done
 
 if [[ "$skip_kinds" == *" fuzz "* ]]; then

@@ -12,6 +12,7 @@
 # a node.
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$here/../lib/node_name.sh"
 
 usage() {
   sed -n '2,14p' "${BASH_SOURCE[0]}" | sed 's/^# \{0,1\}//' >&2
@@ -45,8 +46,9 @@ answer="$("$fabcheck" answer "$run_dir")"
 verdict=$?
 [ "$verdict" -ne 2 ] || exit 2
 
-# A node name as Kubernetes allows it (a DNS subdomain); anything else is reported, never used.
-valid_node() { [[ "$1" =~ ^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$ ]]; }
+# One host name (scripts/lib/node_name.sh, as every script checks it) that Kubernetes allows (a DNS
+# subdomain); anything else is reported, never used.
+valid_node() { valid_node_name "$1" && [[ "$1" =~ ^[a-z0-9]([-a-z0-9.]{0,251}[a-z0-9])?$ ]]; }
 
 failed=0
 run_or_print() {

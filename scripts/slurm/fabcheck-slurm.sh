@@ -3,21 +3,24 @@
 # job, run by slurmctld): runs the gate, drains each node a FAIL names with the finding as reason,
 # holds (drains with "fabcheck: incomplete ...") each node whose run did not finish or did not
 # answer in time, and exits as Slurm expects. Configuration: docs/operations.md.
-# Usage (from prolog.sh / epilog.sh / prolog-slurmctld.sh): fabcheck-slurm.sh prolog|epilog
+# Usage (from prolog.sh / epilog.sh): fabcheck-slurm.sh prolog|epilog
 #
 # Exit codes: 0 the job may run (gate passed, or only warnings; also a configuration error under
-# FABCHECK_ON_CONFIG_ERROR=allow, the default), 1 a FAIL (the nodes named are drained), 2 a
-# configuration error under FABCHECK_ON_CONFIG_ERROR=hold (node held), 3 incomplete (interrupted,
-# timed out, or no answer: nodes held). Slurm: a non-zero Prolog drains the node (ours keeps its
-# reason: Slurm does not replace the reason of a node already draining) and requeues the job; a
-# non-zero PrologSlurmctld requeues a batch job (interactive ones are cancelled); a non-zero Epilog
-# drains the node.
+# the explicit opt-out FABCHECK_ON_CONFIG_ERROR=allow), 1 a FAIL (the nodes named are drained),
+# 2 a configuration error (nodes held: FABCHECK_ON_CONFIG_ERROR=hold, the default), 3 incomplete
+# (interrupted, timed out, or no answer: nodes held). Slurm: a non-zero Prolog drains the node
+# (ours keeps its reason: Slurm does not replace the reason of a node already draining) and
+# requeues a batch job (an interactive one is cancelled); a non-zero Epilog drains the node.
 #
-# Safety: nothing is read from the job (its environment, comment, script); the only inputs are this
-# node's Slurm variables (SLURMD_NODENAME, SLURM_JOB_ID, SLURM_JOB_NODELIST, checked) and the
-# operator's configuration (FABCHECK_* variables, then the file FABCHECK_SLURM_CONF, default
-# /etc/fabcheck/slurm.conf, which must be owned by root or this user and writable by no one else).
-# Every command is an argument vector; no string is ever evaluated as shell.
+# Safety: nothing is read from the job (its environment, comment, script). Inputs: this node's
+# Slurm variables (SLURMD_NODENAME, SLURM_JOB_ID, SLURM_JOB_NODELIST or SLURM_NODELIST, each
+# checked) and the configuration FILE only (FABCHECK_SLURM_CONF, default /etc/fabcheck/slurm.conf;
+# slurmd gives a prolog no other FABCHECK_* variable, and none is read): opened once, the open file
+# and every folder above it owned by root (or this user) and writable by no one else. Node names
+# pass scripts/lib/node_name.sh before any scontrol call; a refused name is never drained. The
+# results folder must be root's and closed. Every command is an argument vector; no string is
+# evaluated as shell. Every decision is one line in FABCHECK_TRACE (a file in a closed folder).
+# FABCHECK_ACTION=report: report-only, every decision traced, no node changed, always exit 0.
 set -uo pipefail
 
 mode="${1:-}"
@@ -29,8 +32,15 @@ case "$mode" in
     ;;
 esac
 
-# ---- configuration: defaults, FABCHECK_* environment, then the file -------------------------
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$here/../lib/interruptible.sh"
+source "$here/../lib/node_name.sh"
+source "$here/../lib/scheduler_reason.sh"
+source "$here/../lib/closed_path.sh"
+export PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+started=$SECONDS
+
+# ---- configuration: defaults, then the file (and nothing else) ---------------------------------
 declare -A conf=(
   [FABCHECK_BIN]=/usr/local/bin/fabcheck
   [FABCHECK_LAUNCHER]=mpirun
@@ -40,8 +50,10 @@ declare -A conf=(
   [FABCHECK_SCOPE]=node
   [FABCHECK_TIMEOUT]=90
   [FABCHECK_RESULTS_DIR]=/var/lib/fabcheck/slurm
+  [FABCHECK_TRACE]=/var/log/fabcheck/slurm-gate.log
   [FABCHECK_KEEP_PASSED]=no
-  [FABCHECK_ON_CONFIG_ERROR]=allow
+  [FABCHECK_ON_CONFIG_ERROR]=hold
+  [FABCHECK_ACTION]=drain
   [FABCHECK_PROMETHEUS_DIR]=""
   [FABCHECK_PATH]=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 )
@@ -56,119 +68,178 @@ repeated_key() {
     *) return 1 ;;
   esac
 }
-for key in "${!conf[@]}"; do
-  if [ -n "${!key+set}" ]; then conf[$key]="${!key}"; fi
-done
-if [ -n "${FABCHECK_STORAGE_PATH+set}" ] && [ -n "$FABCHECK_STORAGE_PATH" ]; then
-  storage_paths+=("$FABCHECK_STORAGE_PATH")
-fi
 
 config_error=""
+check() { [ -n "$config_error" ] || config_error="$1"; }
 conf_file="${FABCHECK_SLURM_CONF:-/etc/fabcheck/slurm.conf}"
-if [ -e "$conf_file" ]; then
-  # Owned by root or by this user, not a link, writable by no one else.
-  owner="$(stat -c %u -- "$conf_file")"
-  mode_bits="$(stat -c %a -- "$conf_file")"
-  if [ -L "$conf_file" ] || [ ! -f "$conf_file" ]; then
-    config_error="$conf_file: not a regular file"
-  elif [ "$owner" != 0 ] && [ "$owner" != "$(id -u)" ]; then
-    config_error="$conf_file: owned by uid $owner, not by root or this user"
-  elif (((8#$mode_bits & 8#022) != 0)); then
-    config_error="$conf_file: writable by group or others (mode $mode_bits)"
-  else
-    number=0
-    while IFS= read -r line || [ -n "$line" ]; do
-      number=$((number + 1))
-      case "$line" in '' | '#'*) continue ;; esac
-      # The first error is kept; the rest of the file is still read (FABCHECK_ON_CONFIG_ERROR
-      # may come after it).
-      if [[ ! "$line" =~ ^(FABCHECK_[A-Z_]+)=(.*)$ ]]; then
-        config_error="${config_error:-$conf_file:$number: expected KEY=VALUE, got: $line}"
-        continue
-      fi
-      key="${BASH_REMATCH[1]}"
-      value="${BASH_REMATCH[2]}"
-      if repeated_key "$key" "$value"; then continue; fi
-      if [ -z "${conf[$key]+set}" ]; then
-        config_error="${config_error:-$conf_file:$number: unknown key $key}"
-        continue
-      fi
-      conf[$key]="$value"
-    done <"$conf_file"
-  fi
-elif [ -n "${FABCHECK_SLURM_CONF:-}" ]; then
-  config_error="FABCHECK_SLURM_CONF=$conf_file: no such file"
+closed_why=""
+if open_closed_file conf_fd "$conf_file"; then
+  number=0
+  while IFS= read -r -u "$conf_fd" line || [ -n "$line" ]; do
+    number=$((number + 1))
+    case "$line" in '' | '#'*) continue ;; esac
+    # The first error is kept; the rest of the file is still read (FABCHECK_ON_CONFIG_ERROR and
+    # FABCHECK_TRACE may come after it).
+    if [[ ! "$line" =~ ^(FABCHECK_[A-Z_]+)=(.*)$ ]]; then
+      check "$conf_file:$number: expected KEY=VALUE, got: $line"
+      continue
+    fi
+    key="${BASH_REMATCH[1]}"
+    value="${BASH_REMATCH[2]}"
+    if repeated_key "$key" "$value"; then continue; fi
+    if [ -z "${conf[$key]+set}" ]; then
+      check "$conf_file:$number: unknown key $key"
+      continue
+    fi
+    conf[$key]="$value"
+  done
+  exec {conf_fd}<&-
+elif [ ! -e "$conf_file" ] && [ ! -L "$conf_file" ]; then
+  check "$conf_file: no such file (the gate's configuration; see docs/operations.md)"
+else
+  check "$closed_why"
 fi
 export PATH="${conf[FABCHECK_PATH]}"
-source "$here/../lib/interruptible.sh"
 
-log() {
-  echo "fabcheck-slurm $mode: $*" >&2
-  if command -v logger >/dev/null 2>&1; then logger -t fabcheck-slurm -- "$mode: $*" 2>/dev/null; fi
+log() { echo "fabcheck-slurm $mode: $*" >&2; }
+
+# ---- the durable trace: one line a decision ---------------------------------------------------
+trace_fd=""
+trace_error=""
+open_trace() {
+  local file="${conf[FABCHECK_TRACE]}" folder why owner
+  [[ "$file" == /* ]] || { trace_error="FABCHECK_TRACE=$file: not an absolute path"; return 1; }
+  folder="$(dirname -- "$file")"
+  why="$(closed_folders "$folder")" || { trace_error="FABCHECK_TRACE: $why"; return 1; }
+  mkdir -p -m 0755 -- "$folder" 2>/dev/null
+  why="$(closed_folders "$folder")" || { trace_error="FABCHECK_TRACE: $why"; return 1; }
+  if [ -L "$file" ] || { [ -e "$file" ] && [ ! -f "$file" ]; }; then
+    trace_error="FABCHECK_TRACE=$file: not a regular file"
+    return 1
+  fi
+  exec {trace_fd}>>"$file" || { trace_error="FABCHECK_TRACE=$file: cannot be opened"; trace_fd=""; return 1; }
+  owner="$(stat -L -c %u "/proc/$BASHPID/fd/$trace_fd")"
+  if [ ! -f "/proc/$BASHPID/fd/$trace_fd" ] || { [ "$owner" != 0 ] && [ "$owner" != "$(id -u)" ]; }; then
+    exec {trace_fd}>&-
+    trace_fd=""
+    trace_error="FABCHECK_TRACE=$file: not a regular file of root or this user"
+    return 1
+  fi
+}
+open_trace || true
+# trace DECISION RC TEXT: "<UTC> prolog job=J node=N decision=D exit=RC secs=S: TEXT" in the trace
+# file (and the console line the prolog ends with).
+trace() {
+  local line decision="$1" code="$2"
+  # Report-only: the decision as it would have been, the exit code the job gets (0).
+  if [ "${conf[FABCHECK_ACTION]}" = report ] && [ "$decision" != pass ]; then decision="report-$decision" code=0; fi
+  line="$(date -u +%Y-%m-%dT%H:%M:%SZ) $mode job=${job:-?} node=${node:-?} decision=$decision exit=$code secs=$((SECONDS - started)): $(scheduler_reason "$3")"
+  echo "fabcheck-slurm: $line" >&2
+  if [ -n "$trace_fd" ]; then printf '%s\n' "$line" >&"$trace_fd"; fi
 }
 
 # ---- this node and job ------------------------------------------------------------------------
-node="${SLURMD_NODENAME:-$(hostname -s)}"
-job="${SLURM_JOB_ID:-0}"
-[[ "$node" =~ ^[A-Za-z0-9._-]+$ ]] || config_error="${config_error:-node name \"$node\" has characters a host name cannot have}"
-[[ "$job" =~ ^[0-9]+$ ]] || config_error="${config_error:-SLURM_JOB_ID \"$job\" is not a number}"
+job="${SLURM_JOB_ID:-}"
+[[ "$job" =~ ^[0-9]+$ ]] || { check "SLURM_JOB_ID \"$job\" is not a number"; job=0; }
+node="${SLURMD_NODENAME:-}"
+nodes=()
+if [ "${conf[FABCHECK_SCOPE]}" = job ]; then
+  # PrologSlurmctld: SLURM_JOB_NODELIST ("gpu[01-04,07],login1"); slurmd's prolog: SLURM_NODELIST.
+  nodelist="${SLURM_JOB_NODELIST:-${SLURM_NODELIST:-}}"
+  if [[ ! "$nodelist" =~ ^[][A-Za-z0-9._,-]+$ ]]; then
+    check "SLURM_JOB_NODELIST \"$nodelist\" is empty or odd"
+  else
+    while IFS= read -r host; do
+      if valid_node_name "$host"; then nodes+=("$host"); else check "node name \"$host\" refused (not one host name)"; fi
+    done < <(scontrol show hostnames "$nodelist")
+    ((${#nodes[@]})) || check "scontrol show hostnames $nodelist gave no node"
+  fi
+  node="${node:-controller}"
+elif [ -z "$node" ]; then
+  check "SLURMD_NODENAME is not set: per node (FABCHECK_SCOPE=node) the script runs under slurmd (Prolog, Epilog)"
+  node="?"
+elif valid_node_name "$node"; then
+  nodes=("$node")
+else
+  check "SLURMD_NODENAME \"$node\" refused (not one host name): no node is drained by name"
+fi
 
-# Takes `node` out of service with `reason` (one argument: never split, never evaluated).
+# Takes `target` out of service with `reason` (one argument: never split, never evaluated); never a
+# name valid_node_name refuses.
 take_out() {
-  local target="$1" reason="$2"
-  if scontrol update "nodename=$target" state=drain "reason=$reason"; then
+  local target="$1" reason
+  reason="$(scheduler_reason "$2")"
+  if ! valid_node_name "$target"; then
+    log "refused to drain \"$target\" (not one host name): $reason"
+  elif [ "${conf[FABCHECK_ACTION]}" = report ]; then
+    log "report-only (FABCHECK_ACTION=report): would drain $target: $reason"
+  elif scontrol update "nodename=$target" state=drain "reason=$reason"; then
     log "drained $target: $reason"
   else
     log "could not drain $target (scontrol failed): $reason"
   fi
 }
 
-hold_and_exit() {
-  local code="$1" why="$2"
-  shift 2
-  local target
-  for target in "$@"; do take_out "$target" "fabcheck: incomplete ($why)"; done
-  exit "$code"
+# Ends the script: the code Slurm acts on, 0 in report-only mode (no node changed, the job runs).
+leave() {
+  if [ "${conf[FABCHECK_ACTION]}" = report ]; then exit 0; fi
+  exit "$1"
 }
 
-# The job's nodes (job scope) or this node.
-nodes=("$node")
-if [ "${conf[FABCHECK_SCOPE]}" = job ]; then
-  nodes=()
-  nodelist_pattern='^[][A-Za-z0-9._,-]+$'  # "gpu[01-04,07],login1"
-  if [[ ! "${SLURM_JOB_NODELIST:-}" =~ $nodelist_pattern ]]; then
-    config_error="${config_error:-SLURM_JOB_NODELIST \"${SLURM_JOB_NODELIST:-}\" is empty or odd}"
-  else
-    while IFS= read -r host; do
-      [[ "$host" =~ ^[A-Za-z0-9._-]+$ ]] && nodes+=("$host")
-    done < <(scontrol show hostnames "$SLURM_JOB_NODELIST")
-    ((${#nodes[@]})) || config_error="${config_error:-scontrol show hostnames gave no node}"
-  fi
-fi
+hold_and_exit() {  # code decision why
+  local code="$1" decision="$2" why="$3" target
+  for target in "${nodes[@]}"; do take_out "$target" "fabcheck: $why"; done
+  trace "$decision" "$code" "${nodes[*]:-no valid node}: fabcheck: $why"
+  leave "$code"
+}
 
 # ---- checks of the values ------------------------------------------------------------------------
-check() { [ -n "$config_error" ] || config_error="$1"; }
 [[ "${conf[FABCHECK_TIMEOUT]}" =~ ^[1-9][0-9]*$ ]] || check "FABCHECK_TIMEOUT=${conf[FABCHECK_TIMEOUT]}: seconds, a whole number above 0"
 [[ "${conf[FABCHECK_RANKS]}" =~ ^(auto|[1-9][0-9]*)$ ]] || check "FABCHECK_RANKS=${conf[FABCHECK_RANKS]}: auto or a number above 0"
 [[ "${conf[FABCHECK_LAUNCHER]}" =~ ^(mpirun|none)$ ]] || check "FABCHECK_LAUNCHER=${conf[FABCHECK_LAUNCHER]}: mpirun or none"
 [[ "${conf[FABCHECK_SCOPE]}" =~ ^(node|job)$ ]] || check "FABCHECK_SCOPE=${conf[FABCHECK_SCOPE]}: node or job"
-[[ "${conf[FABCHECK_ON_CONFIG_ERROR]}" =~ ^(allow|hold)$ ]] || check "FABCHECK_ON_CONFIG_ERROR=${conf[FABCHECK_ON_CONFIG_ERROR]}: allow or hold"
+[[ "${conf[FABCHECK_ON_CONFIG_ERROR]}" =~ ^(allow|hold)$ ]] || {
+  check "FABCHECK_ON_CONFIG_ERROR=${conf[FABCHECK_ON_CONFIG_ERROR]}: hold or allow"
+  conf[FABCHECK_ON_CONFIG_ERROR]=hold
+}
+[[ "${conf[FABCHECK_ACTION]}" =~ ^(drain|report)$ ]] || {
+  check "FABCHECK_ACTION=${conf[FABCHECK_ACTION]}: drain or report"
+  conf[FABCHECK_ACTION]=drain
+}
 [[ "${conf[FABCHECK_KEEP_PASSED]}" =~ ^(yes|no)$ ]] || check "FABCHECK_KEEP_PASSED=${conf[FABCHECK_KEEP_PASSED]}: yes or no"
 [[ "${conf[FABCHECK_PLAN]}" =~ ^[a-z]+$ ]] || check "FABCHECK_PLAN=${conf[FABCHECK_PLAN]}: a plan name"
-[ -x "${conf[FABCHECK_BIN]}" ] && [[ "${conf[FABCHECK_BIN]}" == /* ]] || check "FABCHECK_BIN=${conf[FABCHECK_BIN]}: not an executable absolute path"
-[[ "${conf[FABCHECK_RESULTS_DIR]}" == /* ]] || check "FABCHECK_RESULTS_DIR=${conf[FABCHECK_RESULTS_DIR]}: not an absolute path"
+[ -z "$trace_error" ] || check "$trace_error"
+bin="${conf[FABCHECK_BIN]}"
+if [[ "$bin" != /* ]] || [ ! -f "$bin" ] || [ ! -x "$bin" ]; then
+  check "FABCHECK_BIN=$bin: not an executable absolute path"
+elif ! "$bin" --help >/dev/null 2>&1; then
+  check "FABCHECK_BIN=$bin: does not start ($("$bin" --help 2>&1 >/dev/null | head -1))"
+fi
+profile="${conf[FABCHECK_PROFILE]}"
+if [[ "$profile" == */* ]] && { [ ! -f "$profile" ] || [ ! -r "$profile" ]; }; then
+  check "FABCHECK_PROFILE=$profile: not a readable file"
+fi
+results="${conf[FABCHECK_RESULTS_DIR]}"
+if [[ "$results" != /* ]]; then
+  check "FABCHECK_RESULTS_DIR=$results: not an absolute path"
+elif why="$(closed_folders "$results")"; then
+  # Made here if missing, then checked again: the run folders are created in it by fabcheck.
+  mkdir -p -m 0755 -- "$results" 2>/dev/null || check "FABCHECK_RESULTS_DIR=$results: cannot be created"
+  why="$(closed_folders "$results")" || check "FABCHECK_RESULTS_DIR: $why"
+else
+  check "FABCHECK_RESULTS_DIR: $why"
+fi
 if [ "${conf[FABCHECK_SCOPE]}" = job ] && [ "${conf[FABCHECK_LAUNCHER]}" != mpirun ]; then
   check "FABCHECK_SCOPE=job needs FABCHECK_LAUNCHER=mpirun (it starts ranks on the job's nodes)"
 fi
 
 if [ -n "$config_error" ]; then
   log "configuration error: $config_error"
-  if [ "${conf[FABCHECK_ON_CONFIG_ERROR]}" = hold ]; then
-    for target in "${nodes[@]}"; do take_out "$target" "fabcheck: configuration error (see the slurmd log)"; done
-    exit 2
+  if [ "${conf[FABCHECK_ON_CONFIG_ERROR]}" = allow ]; then
+    trace allow 0 "configuration error, FABCHECK_ON_CONFIG_ERROR=allow: the job runs WITHOUT a gate: $config_error"
+    exit 0
   fi
-  log "FABCHECK_ON_CONFIG_ERROR=allow: the job runs without a gate"
-  exit 0
+  hold_and_exit 2 config-error "configuration error: $config_error"
 fi
 
 # ---- the run --------------------------------------------------------------------------------------
@@ -178,18 +249,26 @@ if [ "$ranks" = auto ]; then
   ranks=$(find /dev -maxdepth 1 -name 'nvidia[0-9]*' 2>/dev/null | wc -l)
   ((ranks > 0)) || ranks=2
 fi
-mkdir -p -m 0755 -- "${conf[FABCHECK_RESULTS_DIR]}" || hold_and_exit 3 "cannot create ${conf[FABCHECK_RESULTS_DIR]}" "${nodes[@]}"
-out="${conf[FABCHECK_RESULTS_DIR]}/$(date -u +%Y%m%dT%H%M%SZ)-job$job-$mode-$node-$$"
+run_name="$(date -u +%Y%m%dT%H%M%SZ)-job$job-$mode-$node-$$"
+out="$results/$run_name"
 
-args=("${conf[FABCHECK_BIN]}" run --plan "${conf[FABCHECK_PLAN]}" --profile "${conf[FABCHECK_PROFILE]}" --out "$out")
+args=("$bin" run --plan "${conf[FABCHECK_PLAN]}" --profile "$profile" --out "$out" --quiet)
 for path in "${storage_paths[@]}"; do args+=(--storage-path "$path"); done
 if [ -n "${conf[FABCHECK_PROMETHEUS_DIR]}" ]; then args+=(--prometheus-dir "${conf[FABCHECK_PROMETHEUS_DIR]}"); fi
 args+=("${gate_args[@]}")
 
-launch=()
+# The launcher does not inherit the job's Slurm identity: slurmd gives the prolog SLURM_JOB_ID,
+# SLURM_NODELIST and more, from which Open MPI's mpirun (and the fabcheck ranks) would conclude
+# they run inside the job's allocation and use Slurm to start (and fail: no SLURM_TASKS_PER_NODE
+# under a prolog). Every SLURM_*, PMI* and PMIX_* variable is removed from its environment, so any
+# MPI starts its ranks itself (locally, or by ssh/rsh across the job's nodes).
+launch=(env)
+for name in $(compgen -e); do
+  case "$name" in SLURM* | PMI* | PMIX_* | OMPI_MCA_ras* | OMPI_MCA_plm* | OMPI_MCA_ess*) launch+=(-u "$name") ;; esac
+done
 if [ "${conf[FABCHECK_LAUNCHER]}" = mpirun ]; then
-  if [ "$(id -u)" -eq 0 ]; then export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1; fi
-  launch=(mpirun)
+  if [ "$(id -u)" -eq 0 ]; then launch+=(OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1); fi
+  launch+=(mpirun)
   if [ "${conf[FABCHECK_SCOPE]}" = job ]; then
     hosts=""
     for target in "${nodes[@]}"; do hosts+="${hosts:+,}$target:$ranks"; done
@@ -204,20 +283,21 @@ else
 fi
 
 log "job $job: ${conf[FABCHECK_PLAN]} on ${nodes[*]} ($ranks rank(s) a node, limit ${conf[FABCHECK_TIMEOUT]} s): $out"
-# The limit: TERM at FABCHECK_TIMEOUT (fabcheck's ranks then write their last words), KILL 10 s
-# later. A signal to this script (slurmd's own limit) is passed on as mpirun.sh does.
-run_interruptible timeout --kill-after=10 "${conf[FABCHECK_TIMEOUT]}" "${launch[@]}" "${args[@]}"
+# The limit: TERM at FABCHECK_TIMEOUT (fabcheck's ranks write their last words), KILL to the rest of
+# this process group 10 s later. The launcher stays in this script's process group, so slurmd's own
+# limit (PrologEpilogTimeout: TERM then KILL to the group) ends every process of the gate too.
+run_limited "${conf[FABCHECK_TIMEOUT]}" 10 "${launch[@]}" "${args[@]}"
 rc=$?
-if [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
-  hold_and_exit 3 "no answer within ${conf[FABCHECK_TIMEOUT]} s; see $out" "${nodes[@]}"
+if [ "$rc" -eq 124 ]; then
+  hold_and_exit 3 hold "incomplete (no answer within ${conf[FABCHECK_TIMEOUT]} s; run $run_name)"
 fi
 if [ "$rc" -eq 2 ] && [ ! -e "$out/summary.json" ]; then
   log "fabcheck refused its configuration (exit 2): see the messages above"
-  if [ "${conf[FABCHECK_ON_CONFIG_ERROR]}" = hold ]; then
-    for target in "${nodes[@]}"; do take_out "$target" "fabcheck: configuration error (see the slurmd log)"; done
-    exit 2
+  if [ "${conf[FABCHECK_ON_CONFIG_ERROR]}" = allow ]; then
+    trace allow 0 "fabcheck refused its configuration (exit 2), FABCHECK_ON_CONFIG_ERROR=allow: the job runs WITHOUT a gate"
+    exit 0
   fi
-  exit 0
+  hold_and_exit 2 config-error "configuration error (fabcheck exit 2, see the trace and slurmd log)"
 fi
 
 # ---- the answer: which node to drain or hold, and why -------------------------------------------
@@ -239,19 +319,21 @@ slurm_node_of() {
   return 1
 }
 
-answer="$("${conf[FABCHECK_BIN]}" answer "$out")"
+answer="$("$bin" answer "$out")"
 answer_rc=$?
 verdict_rc=$answer_rc
 # The launcher's code can only make it worse (mpirun: a rank killed, an interrupt).
 if [ "$rc" -ne 0 ] && [ "$verdict_rc" -eq 0 ]; then verdict_rc=3; fi
-taken=0
+taken=()
+first_reason=""
 while IFS=$'\t' read -r action host reason; do
   [ -n "$action" ] || continue
   case "$action" in
     drain | hold)
       if target="$(slurm_node_of "$host")"; then
         take_out "$target" "$reason"
-        taken=$((taken + 1))
+        taken+=("$target")
+        first_reason="${first_reason:-$reason}"
       else
         log "$action $host: no node of this job has that name ($reason)"
       fi
@@ -262,21 +344,24 @@ done <<<"$answer"
 
 case "$verdict_rc" in
   0)
-    log "job $job: pass"
+    kept="run $run_name kept"
     if [ "${conf[FABCHECK_KEEP_PASSED]}" = no ] && [ -d "$out" ] && [ ! -L "$out" ]; then
       rm -rf -- "$out"
+      kept="run folder removed"
     fi
+    trace pass 0 "${nodes[*]}: pass ($kept)"
     exit 0
     ;;
   1)
-    log "job $job: FAIL, $taken node(s) drained; results in $out"
-    exit 1
+    trace drain 1 "${taken[*]:-no node} drained: $first_reason; run $run_name"
+    leave 1
     ;;
   *)
-    if ((taken == 0)); then
-      hold_and_exit 3 "exit $rc, no answer in $out" "${nodes[@]}"
+    if ((${#taken[@]} == 0)); then
+      # A run that names no node (a rank stopped after its last probe, no summary): all held.
+      hold_and_exit 3 hold "incomplete (exit $rc, verdict code $answer_rc, no node named; run $run_name)"
     fi
-    log "job $job: incomplete, $taken node(s) held; results in $out"
-    exit 3
+    trace hold 3 "${taken[*]} held: $first_reason; run $run_name"
+    leave 3
     ;;
 esac

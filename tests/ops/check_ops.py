@@ -7,15 +7,23 @@
   prolog-pass     a passing gate drains nothing, exit 0, the passed run's folder removed
   prolog-timeout  a gate past FABCHECK_TIMEOUT holds the node: "fabcheck: incomplete (...)", exit 3
   prolog-signal   SIGTERM to the prolog mid-run: the node held, exit 3 (as scripts/mpirun.sh does)
-  prolog-config   a bad configuration: allowed by default (no drain, exit 0), held with =hold (exit 2);
-                  a group-writable configuration file is refused
+  prolog-config   configuration errors hold by default (exit 2): bad key, group-writable file, missing
+                  profile, unstartable binary, no file, fabcheck's exit 2; allow is traced as ungated
+  prolog-env-ignored   FABCHECK_* in the environment change nothing: the file only
+  prolog-job-identity  the job's SLURM_*/PMI* variables never reach mpirun
+  prolog-conf-unsafe   the configuration file or a folder above it another user's, group-writable,
+                  a link, or swapped by rename in a loop: held every time
+  prolog-node-names    names that are not one host name: exit 2, never drained
+  prolog-results-unsafe  a results folder of another user or writable by others: held, nothing run
+  reason-text     scheduler_reason: printable, quotes as `, no doubled spaces, <= 200 bytes
   prolog-job      job scope (PrologSlurmctld): mpirun across the job's nodes; of two nodes, only the
                   one the FAIL names is drained
   epilog-fail     the epilog drains a failing node too
   k8s-manifest    the MPIJob manifest parses as YAML with what an MPIJob needs
   k8s-node-action the cordon/taint/annotate commands printed, and run as argv only with --apply
   acceptance      scripts/acceptance.sh HOSTFILE: the acceptance plan under mpirun, report, verdicts
-  sweep-sbatch    the nightly sbatch script (run directly): run, report, the drain applied
+  sweep-sbatch    the nightly sbatch script (run directly): run, report, history, the drain applied
+  sweep-names     the sweep refuses host names that are not one host name (a fabcheck double)
 Slurm's scontrol, kubectl and (for prolog-job) mpirun are test doubles on PATH recording their
 arguments; fabcheck, the gate and the scripts are the real ones.
 """
@@ -145,6 +153,7 @@ class SlurmNode:
         self.bin.mkdir()
         self.log = self.tmp / "scontrol.log"
         self.runs = self.tmp / "runs"
+        self.trace = self.tmp / "log" / "gate.log"
         (self.bin / "scontrol").write_text(
             "#!/bin/sh\n"
             "# test double: each call's arguments, one a line, then a line '--'\n"
@@ -157,7 +166,7 @@ class SlurmNode:
         (self.bin / "scontrol").chmod(0o755)
         self.conf = self.tmp / "slurm.conf"
         lines = [f"FABCHECK_BIN={fabcheck}", "FABCHECK_RANKS=2", f"FABCHECK_PROFILE={profile}",
-                 f"FABCHECK_RESULTS_DIR={self.runs}",
+                 f"FABCHECK_RESULTS_DIR={self.runs}", f"FABCHECK_TRACE={self.trace}",
                  f"FABCHECK_PATH={self.bin}:/usr/local/bin:/usr/bin:/bin:/usr/sbin:/sbin"]
         # By default a short gate: the collectives at one size.
         lines += [f"FABCHECK_GATE_ARG={arg}" for arg in gate]
@@ -171,9 +180,18 @@ class SlurmNode:
                     "FAKE_SCONTROL_HOSTS": hosts})
         return env
 
+    def command(self, script="prolog.sh"):
+        """The script, in a mount namespace where the test doubles are also in /usr/local/sbin and
+        /var/log is empty: a refused configuration file's FABCHECK_PATH and FABCHECK_TRACE are not
+        used, so the script drains with the default PATH's scontrol and traces under /var/log;
+        here those are the double and a scratch tmpfs, never this machine's."""
+        wrap = ('mount --bind "$1" /usr/local/sbin && mount -t tmpfs tmpfs /var/log && shift && '
+                'exec "$@"')
+        return ["unshare", "--mount", "--", "sh", "-c", wrap, "_", str(self.bin), str(SLURM / script)]
+
     def run(self, script="prolog.sh", hosts="", timeout=300):
         start = time.monotonic()
-        result = subprocess.run([str(SLURM / script)], capture_output=True, text=True,
+        result = subprocess.run(self.command(script), capture_output=True, text=True,
                                 env=self.env(hosts), timeout=timeout)
         print(f"$ {script}: exit {result.returncode} in {time.monotonic() - start:.1f} s")
         print(result.stderr[-3000:])
@@ -195,6 +213,17 @@ class SlurmNode:
     def run_dirs(self):
         return sorted(self.runs.iterdir()) if self.runs.exists() else []
 
+    def traced(self):
+        """The trace file's lines (one a prolog decision)."""
+        return self.trace.read_text().splitlines() if self.trace.exists() else []
+
+
+def expect_traced(node, count, decision):
+    lines = node.traced()
+    check(len(lines) == count, f"expected {count} trace line(s), got {lines}")
+    check(f" decision={decision} " in lines[-1], f"last trace line {lines[-1]!r} is not {decision}")
+    return lines[-1]
+
 
 def expect_one_drain(node, who, reason_start):
     calls = node.updates()
@@ -212,11 +241,13 @@ def scenario_prolog_fail(a, script="prolog.sh"):
         result = node.run(script)
         check(result.returncode == 1, f"exit {result.returncode}, expected 1 (FAIL)")
         reason = expect_one_drain(node, "node07", "fabcheck: coll.all_reduce busbw")
-        check("\n" not in reason and '"' not in reason and len(reason) <= 200, f"reason {reason!r}")
+        check("\n" not in reason and '"' not in reason and "  " not in reason and len(reason) <= 200,
+              f"reason {reason!r}")
+        check(reason in expect_traced(node, 1, "drain"), "the trace does not carry the reason")
         runs = node.run_dirs()
         check(len(runs) == 1, f"expected the failing run kept, found {runs}")
         summary = json.loads((runs[0] / "summary.json").read_text())
-        check(summary["drain"] and summary["drain"][0]["reason"] == reason,
+        check(summary["drain"] and re.sub(" +", " ", summary["drain"][0]["reason"]).strip() == reason,
               f"the reason is not summary.json's: {summary['drain']} vs {reason!r}")
         check((runs[0] / "evidence").is_dir(), "no evidence/ for a FAIL")
         check((runs[0] / "junit.xml").is_file(), "no junit.xml")
@@ -234,6 +265,8 @@ def scenario_prolog_pass(a):
         check(result.returncode == 0, f"exit {result.returncode}, expected 0")
         check(node.updates() == [], f"a passing gate called scontrol: {node.updates()}")
         check(node.run_dirs() == [], f"a passed run was kept: {node.run_dirs()}")
+        expect_traced(node, 1, "pass")
+        check(len(result.stderr.strip().splitlines()) <= 6, f"a passing prolog said more than a few lines")
         # FABCHECK_KEEP_PASSED=yes keeps it.
         with open(node.conf, "a") as conf:
             conf.write("FABCHECK_KEEP_PASSED=yes\n")
@@ -244,16 +277,27 @@ def scenario_prolog_pass(a):
 
 def scenario_prolog_timeout(a):
     with tempfile.TemporaryDirectory(prefix="fabcheck_prolog_") as tmp:
-        # Large messages, many iterations: minutes of work, stopped at 3 s.
+        # Large messages, many iterations: minutes of work, stopped at 3 s. A results folder with a
+        # long path: the hold reason stays within 200 bytes all the same.
         node = SlurmNode(tmp, a.fabcheck, PROFILES / "integration.toml", ["FABCHECK_TIMEOUT=3"],
                          gate=("--sizes", "64M", "--iters", "1000"))
+        long_runs = node.tmp / ("r" * 120) / ("s" * 120)
+        with open(node.conf, "a") as conf:
+            conf.write(f"FABCHECK_RESULTS_DIR={long_runs}\n")
+        node.runs = long_runs
         start = time.monotonic()
         result = node.run()
         took = time.monotonic() - start
         check(result.returncode == 3, f"exit {result.returncode}, expected 3 (incomplete)")
         check(took < 3 + 10 + 5, f"the prolog took {took:.1f} s past a 3 s limit")
-        expect_one_drain(node, "node07", "fabcheck: incomplete (no answer within 3 s")
-    print(f"held node07 after {took:.1f} s")
+        reason = expect_one_drain(node, "node07", "fabcheck: incomplete (no answer within 3 s")
+        check(len(reason.encode()) + len("fabcheck: ") <= 210 and len(("reason=" + reason).encode()) <= 207,
+              f"hold reason of {len(reason.encode())} bytes: {reason!r}")
+        expect_traced(node, 1, "hold")
+        time.sleep(0.5)
+        left = subprocess.run(["pgrep", "-f", "--", str(long_runs)], capture_output=True, text=True).stdout.split()
+        check(left == [], f"processes of the stopped gate left behind: {left}")
+    print(f"held node07 after {took:.1f} s, reason {len(reason)} bytes, no process left")
 
 
 def scenario_prolog_signal(a):
@@ -273,30 +317,194 @@ def scenario_prolog_signal(a):
 
 def scenario_prolog_config(a):
     with tempfile.TemporaryDirectory(prefix="fabcheck_prolog_") as tmp:
+        # Fail closed: a configuration error holds the node by default.
         node = SlurmNode(tmp, a.fabcheck, PROFILES / "impossible.toml", ["FABCHECK_COLOUR=red"])
         result = node.run()
-        check(result.returncode == 0, f"allow: exit {result.returncode}, expected 0")
+        check(result.returncode == 2, f"default: exit {result.returncode}, expected 2 (held)")
         check("unknown key FABCHECK_COLOUR" in result.stderr, "the unknown key is not named")
-        check(node.updates() == [] and node.run_dirs() == [], "a bad configuration ran or drained")
-        with open(node.conf, "a") as conf:
-            conf.write("FABCHECK_ON_CONFIG_ERROR=hold\n")
-        result = node.run()
-        check(result.returncode == 2, f"hold: exit {result.returncode}, expected 2")
         expect_one_drain(node, "node07", "fabcheck: configuration error")
-    with tempfile.TemporaryDirectory(prefix="fabcheck_prolog_") as tmp:
-        node = SlurmNode(tmp, a.fabcheck, PROFILES / "impossible.toml")
-        node.conf.chmod(0o664)
+        check(node.run_dirs() == [], "a bad configuration ran")
+        expect_traced(node, 1, "config-error")
+        # allow: an explicit opt-out, and the trace says the job ran without a gate.
+        node.log.unlink()
+        with open(node.conf, "a") as conf:
+            conf.write("FABCHECK_ON_CONFIG_ERROR=allow\n")
         result = node.run()
-        check(result.returncode == 0 and "writable by group or others" in result.stderr,
-              "a group-writable configuration file was read")
-        check(node.runs.exists() is False, "a refused configuration still ran")
+        check(result.returncode == 0 and node.updates() == [], f"allow: exit {result.returncode}")
+        check("WITHOUT a gate" in expect_traced(node, 2, "allow"), "allow not traced as ungated")
+    cases = {
+        "group-writable file": (lambda n: n.conf.chmod(0o664), "writable by group or others"),
+        "missing profile": (lambda n: n.conf.write_text(n.conf.read_text().replace(
+            str(PROFILES / "impossible.toml"), str(PROFILES / "no-such.toml"))), "not a readable file"),
+        "binary that cannot start": (lambda n: n.conf.write_text(n.conf.read_text().replace(
+            f"FABCHECK_BIN={a.fabcheck}", f"FABCHECK_BIN={n.tmp / 'broken'}")), "does not start"),
+        "no file": (lambda n: n.conf.unlink(), "no such file"),
+    }
+    for name, (spoil, message) in cases.items():
+        with tempfile.TemporaryDirectory(prefix="fabcheck_prolog_") as tmp:
+            node = SlurmNode(tmp, a.fabcheck, PROFILES / "impossible.toml")
+            (node.tmp / "broken").write_text("#!/no/such/interpreter\n")
+            (node.tmp / "broken").chmod(0o755)
+            spoil(node)
+            result = node.run()
+            check(result.returncode == 2 and message in result.stderr,
+                  f"{name}: exit {result.returncode}, expected 2 naming {message!r}")
+            expect_one_drain(node, "node07", "fabcheck: configuration error")
+            check(not node.runs.exists() or node.run_dirs() == [], f"{name}: it still ran")
     with tempfile.TemporaryDirectory(prefix="fabcheck_prolog_") as tmp:
-        # A value fabcheck itself refuses (exit 2): the job is allowed, nothing drained.
+        # A value fabcheck itself refuses (exit 2): held too.
         node = SlurmNode(tmp, a.fabcheck, PROFILES / "impossible.toml", gate=("--iters", "0"))
         result = node.run()
+        check(result.returncode == 2, f"fabcheck's exit 2: exit {result.returncode}")
+        expect_one_drain(node, "node07", "fabcheck: configuration error")
+    print("configuration errors: named, held by default (file, profile, binary, missing file, "
+          "fabcheck's own), allowed only on request and traced as ungated")
+
+
+def scenario_prolog_report(a):
+    """FABCHECK_ACTION=report: the verdict traced, no node changed, the job runs (exit 0)."""
+    with tempfile.TemporaryDirectory(prefix="fabcheck_prolog_") as tmp:
+        node = SlurmNode(tmp, a.fabcheck, PROFILES / "impossible.toml", ["FABCHECK_ACTION=report"])
+        result = node.run()
         check(result.returncode == 0 and node.updates() == [],
-              f"fabcheck's exit 2: exit {result.returncode}, calls {node.updates()}")
-    print("configuration errors: named, allowed by default, held on request, unsafe file refused")
+              f"report-only: exit {result.returncode}, scontrol {node.updates()}")
+        line = expect_traced(node, 1, "report-drain")
+        check("fabcheck: coll.all_reduce busbw" in line and " exit=0 " in line, f"trace {line!r}")
+        check(len(node.run_dirs()) == 1, "the failing run is not kept")
+    print("report-only: FAIL traced, nothing drained, exit 0")
+
+
+def scenario_prolog_env_ignored(a):
+    """slurmd gives a prolog no FABCHECK_* variable: the script reads the file and nothing else."""
+    with tempfile.TemporaryDirectory(prefix="fabcheck_prolog_") as tmp:
+        node = SlurmNode(tmp, a.fabcheck, PROFILES / "integration.toml")
+        env = {**node.env(), "FABCHECK_KEEP_PASSED": "yes", "FABCHECK_PROFILE": str(PROFILES / "impossible.toml")}
+        result = subprocess.run([str(SLURM / "prolog.sh")], capture_output=True, text=True, env=env, timeout=300)
+        print(result.stderr[-2000:])
+        check(result.returncode == 0 and node.updates() == [] and node.run_dirs() == [],
+              f"FABCHECK_* in the environment changed the gate: exit {result.returncode}, {node.updates()}, "
+              f"kept {node.run_dirs()}")
+    print("FABCHECK_* variables in the environment are ignored; the file decides")
+
+
+def scenario_prolog_job_identity(a):
+    """Under slurmd the prolog has the job's SLURM_* variables: mpirun (and the ranks) must not see
+    them (Open MPI would start through Slurm and abort)."""
+    with tempfile.TemporaryDirectory(prefix="fabcheck_prolog_") as tmp:
+        node = SlurmNode(tmp, a.fabcheck, PROFILES / "integration.toml")
+        (node.bin / "mpirun").write_text(
+            "#!/bin/sh\n"
+            'env | grep -E "^(SLURM|PMI)" > "$FAKE_SCONTROL_LOG.env"\n'
+            'exec /usr/bin/mpirun "$@"\n')
+        (node.bin / "mpirun").chmod(0o755)
+        # What slurmd 22.05 puts into a prolog's environment (issue 22).
+        env = {**node.env(), "SLURM_JOBID": "4242", "SLURM_NODELIST": "node07", "SLURM_CONF": "/etc/slurm/slurm.conf",
+               "SLURM_JOB_USER": "alice", "SLURM_JOB_UID": "1000", "SLURM_SCRIPT_CONTEXT": "prolog_slurmd",
+               "PMIX_NAMESPACE": "x"}
+        env["FAKE_SCONTROL_LOG"] = str(node.log)
+        result = subprocess.run([str(SLURM / "prolog.sh")], capture_output=True, text=True, env=env, timeout=300)
+        print(result.stderr[-2000:])
+        seen = pathlib.Path(str(node.log) + ".env").read_text()
+        check(seen == "", f"mpirun saw the job's Slurm identity: {seen!r}")
+        check(result.returncode == 0, f"exit {result.returncode}")
+    print("mpirun started without SLURM_*/PMI* variables")
+
+
+def scenario_prolog_conf_unsafe(a):
+    """Issue 23 (5): the configuration file is opened once and the open file and every folder above
+    it are checked; a file or folder another user can change is refused (held)."""
+    nobody = 65534
+    cases = {
+        "folder of another user": lambda n: os.chown(n.tmp, nobody, nobody),
+        "group-writable folder": lambda n: n.tmp.chmod(0o775),
+        "file of another user": lambda n: os.chown(n.conf, nobody, nobody),
+        "a link": lambda n: (n.conf.rename(n.tmp / "real.conf"), n.conf.symlink_to(n.tmp / "real.conf")),
+    }
+    for name, spoil in cases.items():
+        with tempfile.TemporaryDirectory(prefix="fabcheck_prolog_") as tmp:
+            node = SlurmNode(tmp, a.fabcheck, PROFILES / "integration.toml")
+            node.tmp.chmod(0o755)
+            spoil(node)
+            result = node.run()
+            check(result.returncode == 2, f"{name}: exit {result.returncode}, expected 2 (held)")
+            expect_one_drain(node, "node07", "fabcheck: configuration error")
+            check(node.run_dirs() == [], f"{name}: the gate ran from an unsafe configuration")
+            node.tmp.chmod(0o700)
+            os.chown(node.tmp, 0, 0)
+    # The swap race of issue 23: root's file in another user's folder, who swaps their own file in
+    # and out by rename while prologs run; on main the prolog ran their FABCHECK_BIN in 108 of 426.
+    with tempfile.TemporaryDirectory(prefix="fabcheck_prolog_") as tmp:
+        node = SlurmNode(tmp, a.fabcheck, PROFILES / "integration.toml")
+        node.tmp.chmod(0o755)
+        folder = node.tmp / "conf"
+        folder.mkdir()
+        conf, evil = folder / "slurm.conf", folder / "evil"
+        conf.write_text(node.conf.read_text())
+        evil.write_text(node.conf.read_text() + "FABCHECK_BIN=/bin/true\n")
+        os.chown(evil, nobody, nobody)
+        os.chown(folder, nobody, nobody)
+        swapper = subprocess.Popen(["setpriv", f"--reuid={nobody}", f"--regid={nobody}", "--clear-groups",
+                                    "sh", "-c", f"cd {folder} && while :; do mv -f slurm.conf keep; mv -f evil slurm.conf; "
+                                    "mv -f slurm.conf evil; mv -f keep slurm.conf; done"])
+        try:
+            codes = []
+            for _ in range(20):
+                env = {**node.env(), "FABCHECK_SLURM_CONF": str(conf)}
+                codes.append(subprocess.run(node.command(), capture_output=True, env=env,
+                                            timeout=120).returncode)
+        finally:
+            swapper.kill()
+            swapper.wait()
+        check(set(codes) == {2}, f"prologs under a swapping folder exited {codes}, expected all 2")
+    print("unsafe configuration (another user's folder or file, group-writable, a link, a swap race): held")
+
+
+def scenario_prolog_node_names(a):
+    """Issue 23 (6): a node name that is not one host name is refused and never drained."""
+    for bad in ["gpu[001-512]", "ALL", "node1 state=resume", "a,b", "-x", "n=1"]:
+        with tempfile.TemporaryDirectory(prefix="fabcheck_prolog_") as tmp:
+            node = SlurmNode(tmp, a.fabcheck, PROFILES / "impossible.toml", node=bad)
+            result = node.run()
+            check(result.returncode == 2, f"{bad!r}: exit {result.returncode}, expected 2")
+            check(node.updates() == [], f"{bad!r}: scontrol was called: {node.updates()}")
+    names = ["node07", "gpu-1.site", "n_2", "gpu[1-2]", "ALL", "all", "All", "", "-n", "a b", "a=b",
+             "a,b", "a'b", 'a"b', "x" * 254]
+    script = f'source {ROOT}/scripts/lib/node_name.sh; for n in "$@"; do valid_node_name "$n" && echo "ok:$n"; done'
+    out = subprocess.run(["bash", "-c", script, "_", *names], capture_output=True, text=True).stdout.splitlines()
+    check([line for line in out if line.startswith("ok:")] == ["ok:node07", "ok:gpu-1.site", "ok:n_2"],
+          f"valid_node_name: {out}")
+    print("refused node names: never drained; valid_node_name accepts exactly single host names")
+
+
+def scenario_prolog_results_unsafe(a):
+    """Issue 23 (7): a results folder that is not root's and closed is a configuration error."""
+    nobody = 65534
+    for name, spoil in {"another user's": lambda p: os.chown(p, nobody, nobody),
+                        "writable by others": lambda p: p.chmod(0o777)}.items():
+        with tempfile.TemporaryDirectory(prefix="fabcheck_prolog_") as tmp:
+            node = SlurmNode(tmp, a.fabcheck, PROFILES / "integration.toml")
+            node.runs.mkdir()
+            spoil(node.runs)
+            # What another user planted there is never read.
+            result = node.run()
+            check(result.returncode == 2, f"{name} results folder: exit {result.returncode}, expected 2")
+            expect_one_drain(node, "node07", "fabcheck: configuration error")
+            check(node.run_dirs() == [], f"{name} results folder: the gate ran in it")
+    print("results folder of another user, or writable by others: held, nothing run")
+
+
+def scenario_reason_text(a):
+    """Reasons handed to scontrol: printable, quotes as `, no doubled spaces, at most 200 bytes."""
+    lib = ROOT / "scripts" / "lib" / "scheduler_reason.sh"
+    for text, expected in [('fabcheck: in step "probe coll.all_reduce"  x', "fabcheck: in step `probe coll.all_reduce` x"),
+                           ("a\tb\nc\\d 'e'  ", "a b c`d `e`"), ("ü", "")]:
+        got = subprocess.run(["bash", "-c", f'source {lib}; scheduler_reason "$1"', "_", text],
+                             capture_output=True, text=True).stdout.rstrip("\n")
+        check(got == expected, f"scheduler_reason({text!r}) = {got!r}, expected {expected!r}")
+    got = subprocess.run(["bash", "-c", f'source {lib}; scheduler_reason "$1"', "_", "x" * 500],
+                         capture_output=True, text=True).stdout.rstrip("\n")
+    check(len(got) == 200 and got.endswith("..."), f"a long reason: {len(got)} bytes")
+    print("reasons: printable, readable, within 200 bytes")
 
 
 def scenario_prolog_job(a):
@@ -452,6 +660,7 @@ def scenario_sweep_sbatch(a):
         env = {**node.env(), "PATH": f"{node.bin}:{os.environ['PATH']}", "FABCHECK": a.fabcheck,
                "FABCHECK_SWEEP_DIR": str(sweeps), "FABCHECK_SWEEP_PLAN": "quick",
                "FABCHECK_SWEEP_NP": "2", "FABCHECK_SWEEP_DRAIN": "yes",
+               "FABCHECK_HISTORY": str(pathlib.Path(tmp) / "history.h5"),
                "FABCHECK_SWEEP_ARGS": "\n".join(["--profile", str(PROFILES / "impossible.toml"),
                                                  "--sizes", "64K", "--iters", "2"])}
         env.pop("FABCHECK_SLURM_CONF")
@@ -463,10 +672,46 @@ def scenario_sweep_sbatch(a):
         check(len(runs) == 1 and runs[0].name.endswith("-job4242"), f"runs {runs}")
         check((runs[0] / "report.html").is_file(), "no report")
         check("scontrol update nodename=" in result.stdout, "the drain command is not printed")
+        # The FAIL night's exit code (1) is not the append's: the run is in the history.
+        check("could not add" not in result.stderr and "added to" in result.stderr,
+              "the history append was judged by evaluate's verdict")
+        check((pathlib.Path(tmp) / "history.h5").stat().st_size > 0, "no history written")
         calls = node.updates()
         check(len(calls) == 1 and calls[0][2] == "state=drain" and
               calls[0][3].startswith("reason=fabcheck: coll.all_reduce"), f"scontrol calls {calls}")
-    print("sweep: run, report, drain printed and applied")
+    print("sweep: run, report, history appended, drain printed and applied")
+
+
+def scenario_sweep_names(a):
+    """Issue 23 (6): the sweep passes only single host names to scontrol; a failing node named
+    gpu[001-512], ALL or 'node1 state=resume' is refused, never drained (fabcheck is a double
+    here: its answer is what a hostile host name would make it print)."""
+    with tempfile.TemporaryDirectory(prefix="fabcheck_sweep_") as tmp:
+        node = SlurmNode(tmp, a.fabcheck, PROFILES / "impossible.toml")
+        double = node.bin / "fabcheck"
+        double.write_text(
+            "#!/bin/bash\n"
+            'if [ "$1" = answer ]; then\n'
+            "  printf 'drain\\tgpu[001-512]\\tr1\\ndrain\\tALL\\tr2\\ndrain\\tnode1 state=resume\\tr3\\n'\n"
+            "  printf 'hold\\t-x\\tr4\\ndrain\\tnode3\\tfabcheck: \\\"quoted\\\"  twice\\n'\n"
+            "  exit 1\n"
+            "fi\n"
+            'while [ $# -gt 0 ]; do [ "$1" = --out ] && mkdir -p "$2" && echo {} > "$2/summary.json"; shift; done\n'
+            "exit 1\n")
+        double.chmod(0o755)
+        mpirun = node.bin / "mpirun"
+        mpirun.write_text('#!/bin/sh\nwhile [ "${1#-}" != "$1" ]; do shift 2; done\nexec "$@"\n')
+        mpirun.chmod(0o755)
+        env = {**node.env(), "PATH": f"{node.bin}:{os.environ['PATH']}", "FABCHECK": str(double),
+               "FABCHECK_SWEEP_DIR": str(pathlib.Path(tmp) / "sweeps"), "FABCHECK_SWEEP_DRAIN": "yes"}
+        result = subprocess.run(["bash", str(SLURM / "fabcheck-sweep.sbatch")], capture_output=True,
+                                text=True, env=env, timeout=120)
+        print(result.stdout, result.stderr[-2000:])
+        calls = node.updates()
+        check(calls == [["update", "nodename=node3", "state=drain", "reason=fabcheck: `quoted` twice"]],
+              f"scontrol calls {calls}")
+        check(result.stdout.count("refused") == 4, "the refused names are not reported")
+    print("sweep: only node3 drained; gpu[001-512], ALL, 'node1 state=resume', -x refused")
 
 
 def main():

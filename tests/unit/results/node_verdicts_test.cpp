@@ -90,7 +90,9 @@ TEST(NodeVerdicts, AnErrorOnOneNodeHoldsThatNodeOnly) {
 
 TEST(NodeVerdicts, ReasonsAreOnePrintableBoundedArgument) {
   EXPECT_EQ(scheduler_reason("line\nbreak \"quoted\" 'single' back\\slash\t"),
-            "fabcheck: line break  quoted   single  back slash ");
+            "fabcheck: line break `quoted` `single` back`slash");
+  EXPECT_EQ(scheduler_reason("in step \"probe coll.all_reduce\"  (x)  "),
+            "fabcheck: in step `probe coll.all_reduce` (x)");
   const std::string long_text(500, 'x');
   const std::string reason = scheduler_reason(long_text, 50);
   EXPECT_EQ(reason.size(), 50u);

@@ -1,0 +1,352 @@
+#!/usr/bin/env python3
+"""Tests through real Slurm (ctest label `slurm`): each scenario brings up its own cluster with
+scripts/slurmcluster.sh (Debian 12's Slurm 22.05: munged, slurmctld, a slurmd per network-namespace
+node), runs real jobs against it, and tears it down, also when it fails.
+
+  prolog-pass     the per-node Prolog on two healthy nodes: the job runs, both nodes stay idle, each
+                  node's trace has one pass line
+  prolog-fail     one node's gate FAILs (impossible.toml): exactly that node is drained with the
+                  finding as reason, the job requeued held, the other node not drained;
+                  fabcheck-resume.sh returns it to idle and leaves a node drained by someone else
+  prolog-timeout  a gate past FABCHECK_TIMEOUT: the node held "fabcheck: incomplete (...)"
+  prolog-limit    a gate past slurmd's PrologEpilogTimeout: slurmd kills the prolog's group and no
+                  process of the gate is left on the node
+  epilog-fail     the Epilog after a job: the job COMPLETED, then the node drained with the finding
+  srun-fail       an interactive srun on a node whose gate FAILs: cancelled, the node drained
+  sweep           the nightly sbatch with srun --mpi=pmix across 3 nodes, one slowed by tc: only it
+                  is drained, the history append judged by its own result
+  sweep-mpirun    the same with mpirun inside the allocation
+Each case prints `scontrol show node` (state, reason), the job's state and `sinfo -R` before and
+after, and its wall time. Needs root; a cluster that cannot come up fails the test (never a skip).
+"""
+import argparse
+import os
+import pathlib
+import re
+import subprocess
+import sys
+import time
+
+ROOT = pathlib.Path(__file__).resolve().parents[2]
+PROFILES = ROOT / "tests" / "fixtures" / "profiles"
+CLUSTER = ROOT / "scripts" / "slurmcluster.sh"
+SIM = ROOT / "scripts" / "simcluster.sh"
+LOCK = "/tmp/netns.lock"
+
+
+def fail(message):
+    print("FAIL: " + message)
+    sys.exit(1)
+
+
+def check(condition, message):
+    if not condition:
+        fail(message)
+
+
+class Cluster:
+    def __init__(self, nodes, conf_lines=()):
+        self.nodes_count = nodes
+        extra = pathlib.Path(f"/tmp/fabcheck-slurm-test-{os.getpid()}.conf")
+        extra.write_text("".join(line + "\n" for line in conf_lines))
+        env = {**os.environ, "SIMCLUSTER_OWNER": str(os.getpid())}
+        # Clusters of tests that died: removed first (their owner is gone).
+        subprocess.run(["flock", LOCK, str(CLUSTER), "gc"], env=env, capture_output=True)
+        start = time.monotonic()
+        up = subprocess.run(["flock", LOCK, str(CLUSTER), "up", str(nodes), "--conf", str(extra)],
+                            capture_output=True, text=True, env=env, timeout=120)
+        extra.unlink()
+        print(up.stdout + up.stderr)
+        check(up.returncode == 0, f"the Slurm cluster did not come up (exit {up.returncode})")
+        self.name = re.search(r"export SLURMCLUSTER=(\S+)", up.stdout).group(1)
+        self.env = {**os.environ, "SLURMCLUSTER": self.name, "SIMCLUSTER": self.name,
+                    "SLURM_CONF": re.search(r"export SLURM_CONF=(\S+)", up.stdout).group(1)}
+        self.dir = pathlib.Path(self.env["SLURM_CONF"]).parent
+        self.nodes = [f"{self.name}-n{i}" for i in range(nodes)]
+        print(f"cluster {self.name} up in {time.monotonic() - start:.1f} s")
+
+    def down(self):
+        subprocess.run(["flock", LOCK, str(CLUSTER), "down"], env=self.env, capture_output=True, timeout=120)
+        left = subprocess.run(["pgrep", "-f", str(self.dir)], capture_output=True, text=True).stdout.split()
+        check(left == [], f"processes of {self.name} left after down: {left}")
+
+    def sh(self, *argv, check_rc=True, timeout=120):
+        result = subprocess.run(list(argv), capture_output=True, text=True, env=self.env, timeout=timeout,
+                                cwd=ROOT)
+        if check_rc and result.returncode != 0:
+            fail(f"{' '.join(argv)}: exit {result.returncode}: {result.stdout}{result.stderr}")
+        return result.stdout
+
+    def node_dir(self, node):
+        return self.dir / "nodes.d" / node
+
+    def configure(self, node, fabcheck, profile, *lines, gate=("--sizes", "64K", "--iters", "3")):
+        """The node's /etc/fabcheck/slurm.conf (its own mount namespace)."""
+        d = self.node_dir(node)
+        text = [f"FABCHECK_BIN={fabcheck}", "FABCHECK_RANKS=2", f"FABCHECK_PROFILE={profile}",
+                f"FABCHECK_RESULTS_DIR={d}/results", f"FABCHECK_TRACE={d}/log/gate.log"]
+        text += [f"FABCHECK_GATE_ARG={arg}" for arg in gate] + list(lines)
+        conf = d / "etc-fabcheck" / "slurm.conf"
+        conf.write_text("\n".join(text) + "\n")
+        conf.chmod(0o644)
+
+    def trace(self, node):
+        path = self.node_dir(node) / "log" / "gate.log"
+        return path.read_text().splitlines() if path.exists() else []
+
+    def state(self, node):
+        line = self.sh("scontrol", "show", "node", "-o", node)
+        state = re.search(r"\bState=(\S+)", line)
+        reason = self.sh("sinfo", "-h", "-N", "-n", node, "-o", "%E").strip()
+        return (state.group(1) if state else "?"), ("" if reason == "none" else reason)
+
+    def job_state(self, job):
+        line = self.sh("scontrol", "show", "job", "-o", job, check_rc=False)
+        found = re.search(r"JobState=(\S+) Reason=(\S+)", line)
+        return found.groups() if found else ("gone", "")
+
+    def record(self, title, job=None):
+        print(f"--- {title}")
+        for node in self.nodes:
+            state, reason = self.state(node)
+            print(f"  scontrol show node {node}: State={state} Reason={reason}")
+        if job:
+            print(f"  job {job}: JobState=%s Reason=%s" % self.job_state(job))
+        print("  sinfo -R -o '%100E %N':")
+        for line in self.sh("sinfo", "-R", "-o", "%100E %N").splitlines():
+            print("    " + line)
+
+    def sbatch(self, *args):
+        # The job's output in the cluster's folder (sbatch's default is the submit folder: the checkout).
+        output = [] if "-o" in args else ["-o", str(self.dir / "job-%j.out")]
+        out = self.sh("sbatch", "--parsable", *output, *args)
+        return out.strip().split(";")[0]
+
+    def wait(self, what, predicate, seconds):
+        deadline = time.monotonic() + seconds
+        while time.monotonic() < deadline:
+            if predicate():
+                return
+            time.sleep(0.3)
+        fail(f"{what}: not within {seconds} s")
+
+    def node_pids(self, node):
+        return subprocess.run(["ip", "netns", "pids", node], capture_output=True, text=True).stdout.split()
+
+
+def scenario(function):
+    """Runs one case on its own cluster, timed, torn down whatever happens."""
+    def run(a):
+        start = time.monotonic()
+        function(a)
+        print(f"wall time: {time.monotonic() - start:.1f} s")
+    run.__name__ = function.__name__
+    run.__wrapped__ = function
+    return run
+
+
+PROLOG = [f"Prolog={ROOT}/scripts/slurm/prolog.sh", "PrologFlags=Alloc", "PrologEpilogTimeout=60"]
+
+
+@scenario
+def scenario_prolog_pass(a):
+    c = Cluster(2, PROLOG)
+    try:
+        for node in c.nodes:
+            c.configure(node, a.fabcheck, PROFILES / "integration.toml")
+        c.record("before")
+        job = c.sbatch("-N2", "--wrap", "hostname")
+        c.wait("the job to complete", lambda: c.job_state(job)[0] == "COMPLETED", 90)
+        c.record("after", job)
+        for node in c.nodes:
+            state, reason = c.state(node)
+            check(state == "IDLE" and reason == "", f"{node} after a passing gate: {state} {reason!r}")
+            lines = c.trace(node)
+            check(len(lines) == 1 and " decision=pass exit=0 " in lines[0], f"{node}'s trace: {lines}")
+            print(f"  {node} trace: {lines[0]}")
+    finally:
+        c.down()
+
+
+@scenario
+def scenario_prolog_fail(a):
+    c = Cluster(2, PROLOG)
+    try:
+        good, bad = c.nodes
+        c.configure(good, a.fabcheck, PROFILES / "integration.toml")
+        c.configure(bad, a.fabcheck, PROFILES / "impossible.toml")
+        c.record("before")
+        job = c.sbatch("-N2", "--wrap", "hostname")
+        c.wait(f"{bad} drained", lambda: "DRAIN" in c.state(bad)[0], 90)
+        c.wait("the job requeued", lambda: c.job_state(job)[0] == "PENDING", 30)
+        c.record("after", job)
+        state, reason = c.state(bad)
+        check(reason.startswith("fabcheck: coll.all_reduce busbw on " + bad), f"{bad}'s reason: {reason!r}")
+        check(len(reason) <= 200, f"reason of {len(reason)} bytes")
+        check("DRAIN" not in c.state(good)[0], f"{good} was drained: {c.state(good)}")
+        check(any(" decision=drain exit=1 " in line for line in c.trace(bad)), f"{bad}'s trace: {c.trace(bad)}")
+        runs = list((c.node_dir(bad) / "results").iterdir())
+        check(len(runs) == 1 and (runs[0] / "evidence").is_dir(), f"the failing run kept with evidence: {runs}")
+        # The operator fixes the node and returns it.
+        c.configure(bad, a.fabcheck, PROFILES / "integration.toml")
+        c.sh("scancel", job)
+        # fabcheck-resume.sh returns what fabcheck drained, never a node drained by someone else.
+        c.sh("scontrol", "update", f"nodename={good}", "state=drain", "reason=maintenance: PSU swap")
+        refused = subprocess.run([str(ROOT / "scripts" / "slurm" / "fabcheck-resume.sh"), good, bad],
+                                 capture_output=True, text=True, env=c.env)
+        print(f"  fabcheck-resume.sh {good} {bad}: exit {refused.returncode}: {refused.stdout}{refused.stderr}")
+        check(refused.returncode == 1 and "not fabcheck's" in refused.stderr, "the maintenance drain was not refused")
+        c.wait(f"{bad} idle after resume", lambda: c.state(bad)[0] == "IDLE", 30)
+        check(c.state(good) == ("DRAIN", "maintenance: PSU swap") or "DRAIN" in c.state(good)[0],
+              f"{good} (drained by someone else) was resumed: {c.state(good)}")
+        c.record("after fabcheck-resume.sh")
+    finally:
+        c.down()
+
+
+@scenario
+def scenario_prolog_timeout(a):
+    c = Cluster(1, PROLOG)
+    try:
+        node = c.nodes[0]
+        c.configure(node, a.fabcheck, PROFILES / "integration.toml", "FABCHECK_TIMEOUT=3",
+                    gate=("--sizes", "64M", "--iters", "1000"))
+        c.record("before")
+        start = time.monotonic()
+        job = c.sbatch("-N1", "--wrap", "hostname")
+        c.wait(f"{node} held", lambda: "DRAIN" in c.state(node)[0], 60)
+        took = time.monotonic() - start
+        c.record("after", job)
+        reason = c.state(node)[1]
+        check(reason.startswith("fabcheck: incomplete (no answer within 3 s"), f"reason {reason!r}")
+        check(took < 3 + 10 + 10, f"held after {took:.1f} s")
+        time.sleep(1)
+        left = [p for p in c.node_pids(node)
+                if "slurmd" not in pathlib.Path(f"/proc/{p}/cmdline").read_text(errors="replace")]
+        check(left == [], f"processes left on {node}: {left}")
+        print(f"  held after {took:.1f} s; trace: {c.trace(node)[-1]}")
+    finally:
+        c.down()
+
+
+@scenario
+def scenario_prolog_limit(a):
+    c = Cluster(1, [f"Prolog={ROOT}/scripts/slurm/prolog.sh", "PrologFlags=Alloc", "PrologEpilogTimeout=6"])
+    try:
+        node = c.nodes[0]
+        c.configure(node, a.fabcheck, PROFILES / "integration.toml", "FABCHECK_TIMEOUT=300",
+                    gate=("--sizes", "64M", "--iters", "100000"))
+        c.record("before")
+        job = c.sbatch("-N1", "--wrap", "hostname")
+        c.wait("the gate started", lambda: any("fabcheck" in pathlib.Path(f"/proc/{p}/cmdline").read_text(errors="replace")
+                                               for p in c.node_pids(node) if os.path.exists(f"/proc/{p}")), 30)
+        c.wait(f"{node} drained by slurmd's limit", lambda: "DRAIN" in c.state(node)[0], 40)
+        c.record("after", job)
+        time.sleep(2)
+        left = []
+        for p in c.node_pids(node):
+            try:
+                cmd = pathlib.Path(f"/proc/{p}/cmdline").read_text(errors="replace").replace("\0", " ")
+            except OSError:
+                continue
+            if not cmd.startswith("slurmd"):
+                left.append(f"{p}: {cmd[:100]}")
+        check(left == [], f"processes of the killed prolog left on {node}: {left}")
+        print(f"  slurmd's limit: {c.state(node)[1]!r}; nothing left on the node")
+    finally:
+        c.down()
+
+
+@scenario
+def scenario_epilog_fail(a):
+    c = Cluster(1, [f"Epilog={ROOT}/scripts/slurm/epilog.sh", "PrologEpilogTimeout=60"])
+    try:
+        node = c.nodes[0]
+        c.configure(node, a.fabcheck, PROFILES / "impossible.toml")
+        c.record("before")
+        job = c.sbatch("-N1", "--wrap", "hostname")
+        c.wait(f"{node} drained after the job", lambda: "DRAIN" in c.state(node)[0], 90)
+        c.wait("the job to complete", lambda: c.job_state(job)[0] == "COMPLETED", 30)
+        c.record("after", job)
+        reason = c.state(node)[1]
+        check(reason.startswith(f"fabcheck: coll.all_reduce busbw on {node}"), f"reason {reason!r}")
+        check(any(" epilog job=" in line and " decision=drain " in line for line in c.trace(node)),
+              f"trace {c.trace(node)}")
+        print(f"  the job ran (COMPLETED), then the epilog drained {node}")
+    finally:
+        c.down()
+
+
+@scenario
+def scenario_srun_fail(a):
+    c = Cluster(1, PROLOG)
+    try:
+        node = c.nodes[0]
+        c.configure(node, a.fabcheck, PROFILES / "impossible.toml")
+        c.record("before")
+        result = subprocess.run(["srun", "-N1", "hostname"], capture_output=True, text=True, env=c.env,
+                                timeout=120)
+        print(f"  srun: exit {result.returncode}: {result.stderr.strip()[-400:]}")
+        c.record("after", "1")
+        check(result.returncode != 0, "an interactive srun ran on a failing node")
+        check(c.job_state("1")[0] == "CANCELLED" or c.job_state("1")[0].startswith("CANCEL"),
+              f"the interactive job: {c.job_state('1')}")
+        check(c.state(node)[1].startswith(f"fabcheck: coll.all_reduce busbw on {node}"), f"{c.state(node)}")
+    finally:
+        c.down()
+
+
+@scenario
+def scenario_sweep(a, launcher="srun"):
+    c = Cluster(3)
+    try:
+        slow = c.nodes[2]
+        c.sh(str(SIM), "slow-node", slow, "30")
+        c.record("before")
+        history = c.dir / "history.h5"
+        # One small size: at 30 Mbit/s the slowed node's pairs at the default sizes take minutes.
+        env_args = "\n".join(["--profile", str(PROFILES / "integration.toml"), "--sizes", "256K", "--iters", "3"])
+        c.env.update({"FABCHECK": a.fabcheck, "FABCHECK_SWEEP_DIR": str(c.dir / "sweeps"),
+                      "FABCHECK_SWEEP_LAUNCHER": launcher, "FABCHECK_SWEEP_DRAIN": "yes",
+                      "FABCHECK_HISTORY": str(history), "FABCHECK_SWEEP_ARGS": env_args})
+        job = c.sbatch("-N3", "--ntasks-per-node=1", "-o", str(c.dir / "sweep-%j.out"),
+                       str(ROOT / "scripts" / "slurm" / "fabcheck-sweep.sbatch"))
+        c.wait("the sweep to end", lambda: c.job_state(job)[0] in ("COMPLETED", "FAILED"), 200)
+        output = (c.dir / f"sweep-{job}.out").read_text()
+        print(output[-1500:])
+        c.record("after", job)
+        for node in c.nodes:
+            state, reason = c.state(node)
+            if node == slow:
+                check("DRAIN" in state and reason.startswith(f"fabcheck: node {slow} is slow"),
+                      f"the slowed node: {state} {reason!r}")
+            else:
+                check("DRAIN" not in state, f"{node} drained: {reason!r}")
+        check("added to" in output and "could not add" not in output, "the history append")
+        check(history.stat().st_size > 0, "no history")
+    finally:
+        c.down()
+
+
+@scenario
+def scenario_sweep_mpirun(a):
+    # mpirun inside the allocation: Open MPI starts its daemons through Slurm.
+    scenario_sweep.__wrapped__(a, "mpirun")
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("scenario")
+    parser.add_argument("--fabcheck", required=True)
+    a = parser.parse_args()
+    check(os.geteuid() == 0, "needs root (network namespaces, Slurm daemons)")
+    scenarios = {name[len("scenario_"):].replace("_", "-"): function
+                 for name, function in globals().items() if name.startswith("scenario_")}
+    if a.scenario not in scenarios:
+        fail(f"unknown scenario {a.scenario}; known: {', '.join(sorted(scenarios))}")
+    scenarios[a.scenario](a)
+    print("PASS")
+
+
+if __name__ == "__main__":
+    main()

@@ -25,8 +25,24 @@ void add_run_options(CLI::App& command, fabcheck::RunArgs& args, bool with_selec
   command
       .add_option(
           "--profile", args.profile,
-          "Expected figures: auto (from this node's GPUs), a NAME in results/profiles, or a FILE")
+          "Expected figures: auto (from the GPUs on this node's PCI bus), a NAME (--profile-dir, "
+          "$FABCHECK_PROFILE_PATH, <prefix>/share/fabcheck/profiles) or a FILE")
       ->capture_default_str();
+  command.add_option("--profile-dir", args.profile_dirs,
+                     "A folder of site profiles searched before the installed ones (repeatable; "
+                     "also $FABCHECK_PROFILE_PATH, a colon list)");
+  command
+      .add_option("--expect-gpus", args.expect_gpus,
+                  "NVIDIA GPUs this node must have on its PCI bus, each usable (over [node] gpus)")
+      ->check(CLI::Range(0, 1024));
+  command
+      .add_option("--expect-hcas", args.expect_hcas,
+                  "Active IB/RoCE ports this node must have (over [node] hcas)")
+      ->check(CLI::Range(0, 1024));
+  command
+      .add_option("--expect-nvme", args.expect_nvme,
+                  "NVMe controllers this node must have on its PCI bus (over [node] nvme)")
+      ->check(CLI::Range(0, 1024));
   command.add_option("--sizes", args.sizes,
                      "Message sizes: MIN:MAX:FACTOR (8:256M:2), SIZE, or a list");
   command.add_option("--iters", args.iters, "Timed iterations per size");

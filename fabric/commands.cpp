@@ -195,7 +195,9 @@ int inventory_command(const InventoryOptions& options, std::FILE* out) {
     measurements.insert(measurements.end(), deltas.begin(), deltas.end());
   }
 
+  std::fputs(options.node_report.c_str(), out);
   std::vector<Finding> findings = judge_fabric_measurements(measurements, options.expectations);
+  findings.insert(findings.end(), options.node_findings.begin(), options.node_findings.end());
   if (options.profile) {
     for (auto& f : evaluate(measurements, *options.profile)) {
       if (f.severity == Severity::waived) continue;  // already reported by the fabric judge

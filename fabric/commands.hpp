@@ -34,6 +34,10 @@ struct InventoryOptions {
   bool gpus_under_load = false;     // --gpus-under-load: GPU link generations are judged
   FabricExpectations expectations;  // --expect-gpu-pcie 5x16, --expect-ib-ports 8, ...
   std::optional<Profile> profile;   // --profile, loaded by the caller against the full catalog
+  // What the caller judged of the node beyond the fabric (the GPUs and NVMe controllers on the
+  // bus: host/node_hardware.hpp), printed after the tables and counted in the verdict.
+  std::string node_report;
+  std::vector<Finding> node_findings;
 };
 
 // Reads PCIe links and IB ports under the root, judges them, prints the devices and findings.

@@ -37,7 +37,8 @@ NodeSettingCatalog fabric_node_settings() {
       {"hca_pcie", "minimum PCIe generation and width of every RDMA adapter, e.g. \"5x16\""},
       {"nic_pcie", "minimum PCIe generation and width of other network controllers"},
       {"nvme_pcie", "minimum PCIe generation and width of every NVMe controller, e.g. \"4x4\""},
-      {"ib_ports", "active RDMA (IB/RoCE) ports the node must have; 0 expects none"},
+      {"hcas", "active RDMA (IB/RoCE) ports the node must have; 0 expects none"},
+      {"ib_ports", "the older name of hcas (one of the two)"},
       {"ib_rate_gbps", "minimum rate of every RDMA port in Gb/s, e.g. 400 for NDR"},
   };
 }
@@ -58,12 +59,17 @@ FabricExpectations fabric_expectations_from(const Profile& profile) {
   pcie("hca_pcie", expectations.hca);
   pcie("nic_pcie", expectations.nic);
   pcie("nvme_pcie", expectations.nvme);
-  if (profile.node.count("ib_ports")) {
-    const double ports = node_number(profile, "ib_ports", 0);
+  if (profile.node.count("hcas") && profile.node.count("ib_ports")) {
+    throw ConfigError(where, profile.node_lines.at("ib_ports"),
+                      "[node] ib_ports is the older name of hcas: give one of them");
+  }
+  for (const char* key : {"hcas", "ib_ports"}) {
+    if (!profile.node.count(key)) continue;
+    const double ports = node_number(profile, key, 0);
     // Out of range it would wrap when converted and the check would vanish (a PASS).
     if (ports != std::floor(ports) || ports < 0 || ports > kMaxIbPortsOfANode) {
-      throw ConfigError(where, profile.node_lines.at("ib_ports"),
-                        "[node] ib_ports = \"" + profile.node.at("ib_ports") +
+      throw ConfigError(where, profile.node_lines.at(key),
+                        std::string("[node] ") + key + " = \"" + profile.node.at(key) +
                             "\": expected a whole number from 0 to " +
                             std::to_string(kMaxIbPortsOfANode));
     }

@@ -8,7 +8,8 @@
 
 namespace fabcheck {
 
-// gpu_pcie, hca_pcie, nic_pcie, nvme_pcie ("5x16"), ib_ports (count), ib_rate_gbps (Gb/s).
+// gpu_pcie, hca_pcie, nic_pcie, nvme_pcie ("5x16"), hcas (active RDMA ports; ib_ports is its
+// older name), ib_rate_gbps (Gb/s).
 NodeSettingCatalog fabric_node_settings();
 
 // Throws ConfigError naming the profile file, line and value when a [node] value is malformed.

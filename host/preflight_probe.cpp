@@ -3,13 +3,17 @@
 // What makes it unfit is a FAIL finding, and the runner waives the heavy probes with the reason.
 #include "host/preflight_probe.hpp"
 
+#include <cstdlib>
 #include <set>
 
 #include "bench/core/plan_estimate.hpp"
 #include "bench/core/run_processes.hpp"
 #include "bench/cuda/cuda_availability.hpp"
+#include "bench/sys/nvml_reader.hpp"
+#include "bench/sys/pci_devices.hpp"
 #include "bench/sys/text_scan.hpp"
 #include "host/gpu_preflight.hpp"
+#include "host/node_hardware.hpp"
 #include "host/node_versions.hpp"
 #include "host/preflight.hpp"
 
@@ -34,18 +38,23 @@ std::vector<MetricSpec> preflight_metrics() {
           flag("row_remap_failure", Better::lower),
           count("unreadable_gpus"),
           flag("fabric_manager", Better::higher),
-          {"versions", {"count", Better::higher}}};
+          {"versions", {"count", Better::higher}},
+          {kGpusOnBusMetric, {"count", Better::higher}},
+          {kGpusUnusableMetric, {"count", Better::lower}},
+          {kNvmeOnBusMetric, {"count", Better::higher}}};
 }
 
 class PreflightProbe final : public Probe {
  public:
-  explicit PreflightProbe(std::function<const NvmlSession&()> nvml)
+  PreflightProbe(std::function<const NvmlSession&()> nvml, std::function<std::string()> cuda,
+                 bool nvml_of_the_tree)
       : Probe({.id = kPreflightProbe,
                .description =
                    "is the node fit to be measured: no other process on its GPUs, GPUs idle "
                    "(utilisation, memory), persistence mode, fabric manager where NVSwitches are, "
                    "no pending page retirement or row remap; versions (driver, CUDA, NCCL, VBIOS, "
-                   "HCA firmware, rdma-core, OFED, kernel). Unfit: the heavy probes are waived "
+                   "HCA firmware, rdma-core, OFED, kernel); the NVIDIA GPUs and NVMe controllers on the PCI "
+                   "bus, each GPU with what is missing to use it (driver, NVML, CUDA). Unfit: the heavy probes are waived "
                    "(--opt preflight.enforce=0 runs them anyway)",
                .metrics = preflight_metrics(),
                .scope = ProbeScope::host,
@@ -54,7 +63,9 @@ class PreflightProbe final : public Probe {
                .budget_priority = BudgetPriority::essential,
                .plans = {{"gate"}, {"acceptance"}, {"sweep"}, {"quick"}},
                .plan_stage = plan_stage::node}),
-        nvml_(std::move(nvml)) {}
+        nvml_(std::move(nvml)),
+        cuda_(std::move(cuda)),
+        nvml_of_the_tree_(nvml_of_the_tree) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {
     // Every rank's pids (a World collective): this run's own CUDA contexts are not foreign.
@@ -71,6 +82,19 @@ class PreflightProbe final : public Probe {
     versions.subject = "node";
     versions.params["kernel"] = kernel_release();
     const NvmlSession& nvml = nvml_();
+    // What the bus has, against what the drivers show (an NVML-less node still has its GPUs).
+    GpuDriverView view;
+    // A recorded tree's node has its own drivers; a double given by a test stands for them.
+    view.asked = nvml_of_the_tree_ || options.sysfs_root == "/";
+    view.nvml_problem = nvml.ok() ? "" : nvml.reason;
+    if (nvml.ok()) {
+      for (const NvmlDeviceIdentity& gpu : read_nvml_identities(*nvml.api, nvml.device_count))
+        view.nvml_bus_ids.insert(gpu.bus_id);
+    }
+    if (cuda_) view.cuda_problem = cuda_();
+    for (Measurement& m : node_hardware_measurements(
+             compare_node_hardware(read_pci_devices(options.sysfs_root), view), kPreflightProbe))
+      out.push_back(std::move(m));
     if (nvml.ok()) {
       std::vector<std::string> unreadable;
       const auto gpus = read_gpu_preflight(
@@ -136,14 +160,28 @@ class PreflightProbe final : public Probe {
 
  private:
   std::function<const NvmlSession&()> nvml_;
+  std::function<std::string()> cuda_;
+  bool nvml_of_the_tree_;
 };
+
+// Why CUDA sees no GPU here; "" when it does, in a build without CUDA, and where
+// CUDA_VISIBLE_DEVICES chooses the devices (its count is then not the node's).
+std::string process_cuda_problem() {
+  if (std::getenv("CUDA_VISIBLE_DEVICES") != nullptr) return "";
+  const CudaAvailability cuda = cuda_availability();
+  if (cuda.available || cuda.reason.rfind("built without", 0) == 0) return "";
+  return cuda.reason;
+}
 
 }  // namespace
 
-std::unique_ptr<Probe> make_preflight_probe(std::function<const NvmlSession&()> nvml) {
-  return std::make_unique<PreflightProbe>(std::move(nvml));
+std::unique_ptr<Probe> make_preflight_probe(std::function<const NvmlSession&()> nvml,
+                                            std::function<std::string()> cuda_problem) {
+  return std::make_unique<PreflightProbe>(std::move(nvml), std::move(cuda_problem), true);
 }
 
-std::unique_ptr<Probe> make_preflight_probe() { return make_preflight_probe(process_nvml); }
+std::unique_ptr<Probe> make_preflight_probe() {
+  return std::make_unique<PreflightProbe>(process_nvml, process_cuda_problem, false);
+}
 
 }  // namespace fabcheck

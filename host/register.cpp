@@ -11,6 +11,7 @@
 #include "host/host_cpu.hpp"
 #include "host/kernel_log_scan.hpp"
 #include "host/memory_bandwidth.hpp"
+#include "host/node_hardware.hpp"
 #include "host/numa_binding.hpp"
 #include "host/preflight.hpp"
 
@@ -47,6 +48,19 @@ void register_host_probes(Registry& registry) {
   registry.add_judge(judge_of("preflight", JudgeScope::each_probe,
                               [](const Records& m) { return judge_preflight(m); },
                               {{kPreflightProbe, ""}}));
+  // The node's GPUs and NVMe controllers on the bus against [node] gpus, nvme, nvme_model: a GPU
+  // that cannot be used fails whatever the profile.
+  Judge hardware;
+  hardware.name = "node_hardware";
+  hardware.settings = node_hardware_settings();
+  hardware.validate = [](const Profile& profile) { node_hardware_expected(profile); };
+  hardware.judge = [](const Records& m, const Profile& profile) {
+    return judge_node_hardware(m, node_hardware_expected(profile));
+  };
+  hardware.reads = {{kPreflightProbe, kGpusOnBusMetric},
+                    {kPreflightProbe, kGpusUnusableMetric},
+                    {kPreflightProbe, kNvmeOnBusMetric}};
+  registry.add_judge(std::move(hardware));
   registry.add_judge(judge_of("versions", JudgeScope::whole_run,
                               [](const Records& m) { return judge_version_drift(m); },
                               {{kPreflightProbe, kVersionsMetric}}));

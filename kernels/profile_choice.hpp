@@ -1,25 +1,40 @@
-// `--profile auto`: the profile for this node from the GPU model and count NVML reports, and why.
+// `--profile auto`: the profile for this node from the NVIDIA GPUs on its PCI bus (device ids and
+// count), NVML only confirming, and why.
 #pragma once
 
 #include <string>
 #include <vector>
 
+#include "bench/sys/pci_devices.hpp"
+
 namespace fabcheck {
 
 struct ProfileChoice {
-  std::string name;    // "h200-sxm-8", or "generic-cpu"
-  std::string reason;  // "8 x NVIDIA H200 detected by NVML -> h200-sxm-8"
+  // "h200-sxm-8", "generic-cpu"; "" when no profile fits the GPUs on the bus (the caller refuses
+  // the run: judging a GPU node as a CPU node would waive every GPU check).
+  std::string name;
+  std::string reason;  // "8 x 10de:2335 (H200 SXM) on the PCI bus -> h200-sxm-8; NVML: ..."
 };
 
-// From the models of the node's GPUs (NVML names, in index order). `nvml_problem` is why NVML
-// could not be asked ("" when it answered): then there is no GPU to go by.
-//   8 x "NVIDIA H100 80GB HBM3"  -> h100-sxm-8     8 x "NVIDIA H200" -> h200-sxm-8
-//   8 x "NVIDIA A100-SXM4-80GB"  -> a100-sxm-8     anything else     -> generic-cpu, saying why
-ProfileChoice choose_profile_for_gpus(const std::vector<std::string>& models,
-                                      const std::string& nvml_problem);
+// The board a device id is, with the profile family of its 8-GPU node ("h100-sxm"), "" for
+// boards without one. Ids from the PCI ID Repository (pci-ids.ucw.cz, vendor 10de).
+struct GpuBoard {
+  const char* name;    // "H100 SXM5 80GB"
+  const char* family;  // "h100-sxm", or ""
+};
+GpuBoard gpu_board_of(const std::string& device_id);
 
-// The same for this node, through the process's NVML ("no GPU (NVML: libnvidia-ml.so.1 not found
-// (driver not present)) -> generic-cpu" on a node without a driver).
-ProfileChoice choose_profile_for_node();
+// From the NVIDIA GPUs on the bus and what NVML says of this node (`nvml_models`, in index order;
+// `nvml_problem` is why NVML could not be asked, "" when it answered):
+//   no NVIDIA GPU on the bus                -> generic-cpu
+//   N x one board of a family (any N)       -> <family>-8 (its [node] gpus = 8 judges a missing
+//                                              GPU; NVML's view is told, never decides)
+//   other boards, or a mixture              -> "" (no profile fits: give --profile)
+ProfileChoice choose_profile_for_bus(const std::vector<PciDevice>& gpus_on_bus,
+                                     const std::vector<std::string>& nvml_models,
+                                     const std::string& nvml_problem);
+
+// The same for this node: the bus under <sysfs_root>/sys/bus/pci, the process's NVML.
+ProfileChoice choose_profile_for_node(const std::string& sysfs_root = "/");
 
 }  // namespace fabcheck

@@ -32,6 +32,11 @@ struct RunArgs {
   bool json = false;               // the run's events as JSON lines on stdout
   std::optional<double> budget_s;  // --budget: trim the plan to fit (bench/core/plan_estimate.hpp)
   bool dry_run = false;            // print the plan and its estimate only
+  std::vector<std::string> profile_dirs;  // --profile-dir (repeatable): site profiles first
+  // --expect-gpus, --expect-hcas, --expect-nvme: the node's hardware, over the profile's [node]
+  std::optional<int> expect_gpus;
+  std::optional<int> expect_hcas;
+  std::optional<int> expect_nvme;
 };
 
 // Validates everything first (ConfigError -> exit 2 with nothing written), then starts MPI (unless

@@ -9,7 +9,11 @@
 #include "bench/cli/profile_lookup.hpp"
 #include "bench/sys/config_error.hpp"
 #include "bench/sys/input_path.hpp"
+#include "bench/sys/nvml_library.hpp"
+#include "bench/sys/nvml_reader.hpp"
+#include "bench/sys/pci_devices.hpp"
 #include "fabric/fabric_profile.hpp"
+#include "host/node_hardware.hpp"
 
 namespace fabcheck {
 namespace {
@@ -67,8 +71,16 @@ CLI::App* add_inventory_command(CLI::App& app, InventoryArgs& args) {
     command->add_option(std::string("--expect-") + kind + "-pcie", args.expect_pcie[kind],
                         std::string("Minimum PCIe GENxWIDTH of each ") + kind + " (e.g. 5x16)");
   }
-  add_number_option(*command, "--expect-ib-ports", args.expect_ib_ports,
-                    "Active RDMA ports expected (0: none)", 0, kMaxIbPortsOfANode);
+  add_number_option(*command, "--expect-hcas,--expect-ib-ports", args.expect_ib_ports,
+                    "Active IB/RoCE ports expected (0: none)", 0, kMaxIbPortsOfANode);
+  add_number_option(*command, "--expect-gpus", args.expect_gpus,
+                    "NVIDIA GPUs expected on the PCI bus, each with its driver (and, on this "
+                    "node, NVML) seeing it",
+                    0, 1024);
+  add_number_option(*command, "--expect-nvme", args.expect_nvme,
+                    "NVMe controllers expected on the bus", 0, 1024);
+  command->add_option("--profile-dir", args.profile_dirs,
+                      "A folder of site profiles searched first (repeatable)");
   add_number_option(*command, "--expect-ib-rate", options.expectations.ib_rate_gbps,
                     "Minimum port rate, Gb/s", 1, 10000);
   return command;
@@ -97,11 +109,52 @@ int nccl_log_main(NcclLogArgs& args) {
   return nccl_log_command(args.files, args.options, stdout);
 }
 
+namespace {
+
+// The GPUs and NVMe controllers on the bus, judged against --expect-gpus / --expect-nvme (over
+// the profile's [node] gpus, nvme, nvme_model); NVML is this process's, so it is compared only
+// on the node itself (--sysfs-root /).
+void judge_node_hardware_for_inventory(InventoryArgs& args) {
+  Profile profile = args.options.profile.value_or(Profile{});
+  if (args.expect_gpus) override_node_setting(profile, "gpus", *args.expect_gpus);
+  if (args.expect_nvme) override_node_setting(profile, "nvme", *args.expect_nvme);
+  const NodeHardwareExpectation expected = node_hardware_expected(profile);
+  GpuDriverView view;
+  view.asked = args.options.sysfs_root == "/";
+  if (view.asked) {
+    const NvmlSession& nvml = process_nvml();
+    view.nvml_problem = nvml.ok() ? "" : nvml.reason;
+    if (nvml.ok()) {
+      for (const NvmlDeviceIdentity& gpu : read_nvml_identities(*nvml.api, nvml.device_count))
+        view.nvml_bus_ids.insert(gpu.bus_id);
+    }
+  }
+  const NodeHardware hardware =
+      compare_node_hardware(read_pci_devices(args.options.sysfs_root), view);
+  std::string report = "NVIDIA GPUs on the PCI bus (" + std::to_string(hardware.gpus.size()) +
+                       "):\n";
+  for (const GpuOnBus& gpu : hardware.gpus) {
+    report += "  " + gpu.device.bdf + " " + gpu.device.vendor_device() + " driver " +
+              (gpu.device.driver.empty() ? std::string("none") : gpu.device.driver) + ": " +
+              (gpu.missing.empty() ? std::string(view.asked ? "usable" : "bound (drivers not "
+                                                                         "asked: a recorded tree)")
+                                   : gpu.missing) +
+              "\n";
+  }
+  report += "NVMe controllers on the PCI bus: " + std::to_string(hardware.nvme.size()) + "\n";
+  args.options.node_report = report;
+  args.options.node_findings =
+      judge_node_hardware(node_hardware_measurements(hardware, "inventory"), expected);
+}
+
+}  // namespace
+
 int inventory_main(InventoryArgs& args, const Registry& registry) {
   try {
     FabricExpectations& expected = args.options.expectations;
     if (!args.profile.empty()) {
-      args.options.profile = load_profile_for(args.profile, registry, nullptr);
+      args.options.profile = load_profile_for(args.profile, registry, nullptr, args.profile_dirs,
+                                              args.options.sysfs_root);
       const double rate = expected.ib_rate_gbps;
       expected = fabric_expectations_from(*args.options.profile);
       if (rate > 0) expected.ib_rate_gbps = rate;
@@ -125,6 +178,7 @@ int inventory_main(InventoryArgs& args, const Registry& registry) {
         throw ConfigError(std::string(option) + " " + path + ": is " + what +
                           ", not a sysfs tree (a folder holding sys/)");
     }
+    judge_node_hardware_for_inventory(args);
   } catch (const ConfigError& error) {
     std::fprintf(stderr, "fabcheck: %s\n", error.what());
     return 2;

@@ -27,7 +27,10 @@ struct InventoryArgs {
   InventoryOptions options;
   std::string profile;
   std::map<std::string, std::string> expect_pcie;  // kind -> "5x16"
-  std::optional<int> expect_ib_ports;
+  std::optional<int> expect_ib_ports;  // --expect-ib-ports, or its newer name --expect-hcas
+  std::optional<int> expect_gpus;      // --expect-gpus
+  std::optional<int> expect_nvme;      // --expect-nvme
+  std::vector<std::string> profile_dirs;
 };
 
 CLI::App* add_nccl_log_command(CLI::App& app, NcclLogArgs& args);

@@ -83,11 +83,13 @@ int list_plans(const Registry& registry, bool json) {
   for (const Plan& plan : builtin_plans()) {
     std::vector<std::string> ids;
     for (const Probe* probe : registry.plan_probes(plan.name)) ids.push_back(probe->id());
+    const std::vector<std::string> required = registry.required_probes(plan.name);
     if (json) {
       std::puts(json_text(nlohmann::json({{"kind", "plan"},
                                           {"name", plan.name},
                                           {"purpose", plan.purpose},
                                           {"probes", ids},
+                                          {"required", required},
                                           {"options", plan.options.extra},
                                           {"iters", plan.options.iters},
                                           {"warmup", plan.options.warmup},
@@ -99,6 +101,10 @@ int list_plans(const Registry& registry, bool json) {
                 plan.name.c_str(), plan.purpose.c_str(),
                 fmt::format("{}", fmt::join(ids, ", ")).c_str(), plan.options.iters,
                 plan.options.warmup, plan.options.probe_timeout_s);
+    if (!required.empty()) {
+      std::printf("    required (never dropped by --budget, judged or not a pass): %s\n",
+                  fmt::format("{}", fmt::join(required, ", ")).c_str());
+    }
     for (const auto& [key, value] : plan.options.extra)
       std::printf("    --opt %s=%s\n", key.c_str(), value.c_str());
   }

@@ -26,8 +26,18 @@ void add_run_options(CLI::App& command, fabcheck::RunArgs& args, bool with_selec
   command
       .add_option(
           "--profile", args.profile,
-          "Expected figures: auto (from this node's GPUs), a NAME in results/profiles, or a FILE")
+          "Expected figures: auto (from the GPUs on this node's PCI bus), a NAME (--profile-dir, "
+          "$FABCHECK_PROFILE_PATH, <prefix>/share/fabcheck/profiles) or a FILE")
       ->capture_default_str();
+  command.add_option("--profile-dir", args.profile_dirs,
+                     "A folder of site profiles searched before the installed ones (repeatable; "
+                     "also $FABCHECK_PROFILE_PATH, a colon list)");
+  fabcheck::add_number_option(command, "--expect-gpus", args.expect_gpus,
+                              "NVIDIA GPUs this node must have on its PCI bus, each usable (over [node] gpus)", 0, 1024);
+  fabcheck::add_number_option(command, "--expect-hcas", args.expect_hcas,
+                              "Active IB/RoCE ports this node must have (over [node] hcas)", 0, 1024);
+  fabcheck::add_number_option(command, "--expect-nvme", args.expect_nvme,
+                              "NVMe controllers this node must have on its PCI bus (over [node] nvme)", 0, 1024);
   command.add_option("--sizes", args.sizes,
                      "Message sizes: MIN:MAX:FACTOR (8:256M:2), SIZE, or a list");
   fabcheck::add_number_option(command, "--iters", args.iters, "Timed iterations per size", 1,

@@ -10,6 +10,7 @@
 #include "bench/cli/command_line.hpp"
 #include "bench/cli/commands.hpp"
 #include "bench/cli/evidence.hpp"
+#include "bench/cli/launch_check.hpp"
 #include "bench/cli/memory_plan.hpp"
 #include "bench/cli/profile_lookup.hpp"
 #include "bench/cli/run_environment.hpp"
@@ -34,6 +35,7 @@
 #include "bench/sys/config_error.hpp"
 #include "bench/sys/input_path.hpp"
 #include "bench/sys/launcher.hpp"
+#include "bench/sys/pci_devices.hpp"
 #include "storage/path_validation.hpp"
 
 namespace fabcheck {
@@ -63,6 +65,7 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
     request.options = plan.options;
     registry.validate_options(plan.options.extra, "plan " + plan.name);
     request.probes = registry.plan_probes(plan.name);
+    request.required_probes = registry.required_probes(plan.name);
   } else {
     request.probes = registry.select(args.probes);
   }
@@ -127,7 +130,17 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
   if (!args.sysfs_root.empty()) options.sysfs_root = args.sysfs_root;
   plan_memory(request);
 
-  request.profile = load_profile_for(args.profile, registry, &request.profile_reason);
+  request.profile = load_profile_for(args.profile, registry, &request.profile_reason,
+                                     args.profile_dirs, options.sysfs_root);
+  // --expect-*: the node's hardware over the profile's [node] table, checked as the table is.
+  for (const auto& [key, value] : {std::pair<const char*, std::optional<int>>{"gpus", args.expect_gpus},
+                                   {"hcas", args.expect_hcas},
+                                   {"nvme", args.expect_nvme}}) {
+    if (value) override_node_setting(request.profile, key, *value);
+  }
+  for (const Judge& judge : registry.judges()) {
+    if (judge.validate) judge.validate(request.profile);
+  }
   // coll.node_pairs picks what to measure again by the rule its judge will apply.
   if (const auto gap = request.profile.node.find("pair_min_gap"); gap != request.profile.node.end())
     options.extra["pairs.min_gap"] = gap->second;
@@ -205,7 +218,8 @@ PlannedRun plan_the_run(const RunArgs& args, const Registry& registry, RunReques
   };
   if (args.budget_s) {
     auto& fit = planned.fit.emplace(
-        fit_to_budget(request.probes, request.options, planned.job, *args.budget_s, waived));
+        fit_to_budget(request.probes, request.options, planned.job, *args.budget_s, waived,
+                      request.required_probes));
     // Trimmed values follow the options' rules (a failure here is a bug in the trimming).
     registry.validate_options(fit.options.extra, "--budget");
     check_probe_options(fit.probes, fit.options);
@@ -241,6 +255,18 @@ int run_command(const RunArgs& args, const Registry& registry, int argc, char** 
     request = build_request(args, registry);
     untrimmed = request.probes;
     planned = plan_the_run(args, registry, request);
+    // Fewer ranks than the plan needs would judge less than it promises: refused with the line.
+    LaunchShape launch;
+    launch.ranks = args.single_process ? 1 : planned.job.ranks;
+    launch.ranks_per_host = args.single_process ? 1 : planned.job.ranks_per_host;
+    launch.gpus_on_bus =
+        static_cast<int>(nvidia_gpus(read_pci_devices(request.options.sysfs_root)).size());
+    launch.command_line = joined_command_line(argc, argv);
+    if (const std::string problem =
+            launch_problem(request.probes, request.required_probes, launch);
+        !problem.empty()) {
+      throw ConfigError(problem);
+    }
   } catch (const ConfigError& error) {
     report_usage_error(error.what());
     return 2;

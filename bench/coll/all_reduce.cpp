@@ -35,10 +35,12 @@ const Collective kAllReduce{
     .mpi_layout = {},
     .nccl_call = FABCHECK_NCCL_CALL(all_reduce_on_nccl),
     .nccl_layout = {},
-    // The gate cannot do without it: --budget drops it last.
     .budget_priority = BudgetPriority::high,
-    // The gate measures the two collectives training leans on most.
-    .plans = {{"gate"}, {"acceptance"}, {"quick"}}};
+    // The gate measures the two collectives training leans on most; its verdict rests on the
+    // all-reduce's bandwidth (required: never dropped by --budget, judged or no pass).
+    .plans = {{.plan = "gate", .required = true},
+              {.plan = "acceptance", .required = true},
+              {"quick"}}};
 
 }  // namespace
 

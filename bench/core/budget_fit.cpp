@@ -144,7 +144,8 @@ std::string knob_change(const std::string& key, const std::string& before,
 }  // namespace
 
 BudgetFit fit_to_budget(const std::vector<Probe*>& probes, const RunOptions& options,
-                        const JobShape& job, double budget_s, const WaiverCheck& waived) {
+                        const JobShape& job, double budget_s, const WaiverCheck& waived,
+                        const std::vector<std::string>& required) {
   BudgetFit fit;
   fit.budget_s = budget_s;
   fit.options = options;
@@ -250,7 +251,10 @@ BudgetFit fit_to_budget(const std::vector<Probe*>& probes, const RunOptions& opt
   std::vector<std::size_t> order;
   for (std::size_t i = 0; i < fit.trimmed.probes.size(); ++i) {
     const PlannedProbe& planned = fit.trimmed.probes[i];
-    if (planned.priority != BudgetPriority::essential && planned.waived.empty()) order.push_back(i);
+    const bool is_required =
+        std::find(required.begin(), required.end(), planned.id) != required.end();
+    if (planned.priority != BudgetPriority::essential && planned.waived.empty() && !is_required)
+      order.push_back(i);
   }
   std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
     const PlannedProbe& pa = fit.trimmed.probes[a];

@@ -21,7 +21,8 @@ constexpr std::uint64_t kBudgetLargeSize = 1 << 20;
 //     declares a budget_floor (durations, repeats), scaled by one factor down to their floors;
 //  2. sizes: the largest size of every sweep, round by round, while a size at least the sweep's
 //     floor stays (bandwidth); then the sizes between the smallest (latency) and that one;
-//  3. probes: by priority (low, normal, high; the most expensive first; essential ones stay).
+//  3. probes: by priority (low, normal, high; the most expensive first; essential ones stay);
+//     a probe the plan requires (`required`, PlanPlace::required) is never dropped.
 // When even that minimum is over the budget, `fits` is false and the minimum is what runs.
 struct BudgetFit {
   double budget_s = 0;
@@ -35,6 +36,7 @@ struct BudgetFit {
 };
 
 BudgetFit fit_to_budget(const std::vector<Probe*>& probes, const RunOptions& options,
-                        const JobShape& job, double budget_s, const WaiverCheck& waived = {});
+                        const JobShape& job, double budget_s, const WaiverCheck& waived = {},
+                        const std::vector<std::string>& required = {});
 
 }  // namespace fabcheck

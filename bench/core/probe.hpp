@@ -136,6 +136,10 @@ inline constexpr int last = 1000;
 struct PlanPlace {
   std::string plan;
   int stage = -1;  // -1: ProbeInfo::plan_stage
+  // The plan promises what this probe judges (the gate's all-reduce bandwidth): --budget never
+  // drops it, a world-scope one needs every GPU's rank (bench/cli/launch_check.hpp), and a run in
+  // which it judged nothing is incomplete, never a pass.
+  bool required = false;
 };
 
 // The buffers a probe holds per rank at the size that needs the most (ProbeInfo::buffer_need).

@@ -237,6 +237,16 @@ std::vector<Probe*> Registry::plan_probes(const std::string& plan) const {
   return probes;
 }
 
+std::vector<std::string> Registry::required_probes(const std::string& plan) const {
+  std::vector<std::string> required;
+  for (const Probe* probe : plan_probes(plan)) {
+    for (const PlanPlace& place : probe->info().plans) {
+      if (place.plan == plan && place.required) required.push_back(probe->id());
+    }
+  }
+  return required;
+}
+
 std::vector<Probe*> Registry::select(const std::string& comma_separated_ids) const {
   std::vector<Probe*> selected;
   auto take = [&selected](Probe* probe) {

@@ -110,6 +110,8 @@ class Registry {
   // The probes that declare the built-in plan `plan` (ProbeInfo::plans), by their stage there,
   // then in registration order.
   std::vector<Probe*> plan_probes(const std::string& plan) const;
+  // The ids of the probes `plan` requires (PlanPlace::required), in plan order.
+  std::vector<std::string> required_probes(const std::string& plan) const;
 
  private:
   std::vector<std::unique_ptr<Probe>> probes_;

@@ -7,6 +7,7 @@
 #include <iterator>
 #include <map>
 #include <new>
+#include <set>
 #include <sstream>
 
 #include "bench/core/interrupt.hpp"
@@ -25,6 +26,46 @@
 namespace fabcheck {
 
 namespace {
+
+// An ERROR on each host for each probe of `required` with no PASS, WARN or FAIL among `findings`
+// (and no ERROR of its own): the plan promised its figures, so a run without them cannot pass, and
+// every node it ran on is held (answer), not only the run's exit code 3.
+std::vector<Finding> unjudged_required_probes(const std::vector<std::string>& required,
+                                              const std::string& plan,
+                                              const std::vector<Finding>& findings,
+                                              const std::vector<std::string>& hosts) {
+  std::vector<Finding> out;
+  for (const std::string& id : required) {
+    bool judged = false;
+    std::string waived;
+    for (const Finding& finding : findings) {
+      if (finding.probe != id) continue;
+      if (finding.severity == Severity::waived) {
+        if (waived.empty()) waived = finding.message;
+      } else {
+        judged = true;
+      }
+    }
+    if (judged) continue;
+    Finding finding;
+    finding.severity = Severity::error;
+    finding.probe = id;
+    finding.subject = "plan " + plan;
+    finding.message = "plan " + plan + " requires " + id + "'s figures and it judged none (" +
+                      (waived.empty() ? std::string("no expectation of the profile matched them")
+                                      : waived) +
+                      "): not a pass";
+    finding.remedy = "run it where it applies (one rank per GPU: mpirun/srun), with a profile "
+                     "that has expectations at the sizes it measured";
+    std::set<std::string> each(hosts.begin(), hosts.end());
+    if (each.empty()) each.insert("");
+    for (const std::string& host : each) {
+      finding.host = host;
+      out.push_back(finding);
+    }
+  }
+  return out;
+}
 
 constexpr double kWatchdogMargin_s = 15;
 constexpr const char* kInProgress = kRunInProgress;
@@ -392,6 +433,12 @@ int Runner::finish(World& world) {
     // The runner holds every measurement of the run: the whole-run judges read them there.
     for (const auto& finding :
          run_judges(s.request.judges, JudgeScope::whole_run, s.measurements, s.request.profile)) {
+      record(finding);
+    }
+    // What the plan promised to judge (before the verification PASSes, which judge no figure).
+    for (const auto& finding :
+         unjudged_required_probes(s.request.required_probes, s.request.plan_name, run.findings,
+                                  world.hosts())) {
       record(finding);
     }
     // Data verified element by element is judged too: one PASS per probe that found none wrong.

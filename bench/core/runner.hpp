@@ -34,6 +34,9 @@ struct RunRequest {
   std::filesystem::path out_dir;
   std::string command_line;
   std::string plan_name;       // "" for --probes
+  // The probes the plan requires (Registry::required_probes): one that judged nothing (waived, no
+  // expectation matched its figures) is an ERROR finding, so the run is incomplete, never a pass.
+  std::vector<std::string> required_probes;
   nlohmann::json versions;     // fabcheck, mpi, cuda, nccl, compiler
   nlohmann::json environment;  // NCCL_* and other variables worth keeping
   // --prometheus-dir: node_exporter's textfile directory, written with every final summary.

@@ -140,7 +140,8 @@ TEST_F(SyntheticFleet, EvaluateFindsEveryFaultAtItsSubjectAndNothingElse) {
 // it must count exactly the PASS findings, and give exactly the other findings, that evaluate()
 // gives the same figures as measurements (no family judge here: the evaluator alone).
 TEST_F(SyntheticFleet, CountedPassesAreExactlyTheEvaluatorsPasses) {
-  const Profile profile = load_profile_for("h100-sxm-8", registry(), nullptr);
+  const Profile profile = load_profile_for("h100-sxm-8", registry(), nullptr,
+                                           {std::string(FABCHECK_SOURCE_DIR) + "/results/profiles"});
   FleetEvaluationOptions options;
   options.profile_for = [&profile](const RunInfo&) -> const Profile& { return profile; };
   options.threads = 2;

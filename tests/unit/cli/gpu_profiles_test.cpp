@@ -22,11 +22,12 @@ void register_collectives(Registry& registry) {
   }
 }
 
-// The [node] keys the GPU profiles use: the fabric judge's (not linked here; unit_cli loads every
-// profile against the whole registry) and the GPU judge's own, from the registry.
+// The [node] keys the GPU profiles use: the fabric and node-hardware judges' (not linked here;
+// unit_cli loads every profile against the whole registry) and the GPU judge's own.
 const NodeSettingCatalog kFabricNodeKeys{{"gpu_pcie", ""},
                                          {"hca_pcie", ""},
-                                         {"ib_ports", ""},
+                                         {"hcas", ""},
+                                         {"gpus", ""},
                                          {"ib_rate_gbps", ""},
                                          {"gpu_nvlinks", ""}};
 

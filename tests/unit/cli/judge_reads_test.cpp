@@ -29,6 +29,7 @@
 #include "host/host_cpu.hpp"
 #include "host/kernel_log_scan.hpp"
 #include "host/memory_bandwidth.hpp"
+#include "host/node_hardware.hpp"
 #include "host/numa_binding.hpp"
 #include "host/preflight.hpp"
 #include "kernels/gpu_error_counters.hpp"
@@ -196,6 +197,21 @@ std::vector<Measurement> preflight_inputs() {
   more.push_back(node_record("fabric_manager", 0, {{"nvswitches", "4"}}));
   more.push_back(node_record("unreadable_gpus", 1, {{"reasons", "gpu2: GPU is lost"}}));
   append(out, on_host(more, "pf-unfit"));
+  // The PCI bus against the drivers (host/node_hardware): GPUs without a driver, and a full bus.
+  GpuDriverView no_nvml;
+  no_nvml.nvml_problem = "NVML: libnvidia-ml.so.1 not found";
+  append(out, on_host(node_hardware_measurements(
+                          compare_node_hardware(
+                              read_pci_devices(kFixtures + "/host/pci/no-driver"), no_nvml),
+                          kPreflightProbe),
+                      "pf-unfit"));
+  GpuDriverView recorded;
+  recorded.asked = false;
+  append(out, on_host(node_hardware_measurements(
+                          compare_node_hardware(
+                              read_pci_devices(kFixtures + "/host/pci/eight-gpus"), recorded),
+                          kPreflightProbe),
+                      "pf-fit"));
   for (const char* host : {"pf-unfit", "pf-fit", "pf-third"}) {
     Measurement v = node_record(kVersionsMetric, 1,
                                 {{"driver", "550.54.15"}, {"nccl", "2.21.5"}, {"kernel", "5.15"}});
@@ -431,7 +447,7 @@ Profile profile_with_node_table() {
   profile.name = "node-table";
   profile.node = {{"gpu_pcie", "5x16"},    {"hca_pcie", "5x16"},  {"ib_ports", "8"},
                   {"ib_rate_gbps", "400"}, {"gpu_nvlinks", "18"}, {"nccl_gdr", "true"},
-                  {"pair_min_gap", "0.3"}};
+                  {"pair_min_gap", "0.3"}, {"gpus", "8"},           {"nvme", "2"}};
   long line = 1;
   for (const auto& [key, value] : profile.node) profile.node_lines[key] = ++line;
   return profile;

@@ -12,6 +12,9 @@
 namespace fabcheck {
 namespace {
 
+// The test binary is not installed beside share/fabcheck/profiles: the shipped folder is given.
+const std::vector<std::string> kShipped = {std::string(FABCHECK_SOURCE_DIR) + "/results/profiles"};
+
 TEST(ShippedProfiles, EveryProfileLoadsAgainstTheWholeRegistry) {
   Registry registry;
   register_all_probes(registry);
@@ -32,10 +35,11 @@ TEST(ShippedProfiles, EveryProfileLoadsAgainstTheWholeRegistry) {
 TEST(ShippedProfiles, GpuNodeProfilesExpectTheirFabric) {
   Registry registry;
   register_all_probes(registry);
-  const Profile h100 = load_profile_for("h100-sxm-8", registry, nullptr);
+  const Profile h100 = load_profile_for("h100-sxm-8", registry, nullptr, kShipped);
   EXPECT_EQ(h100.node.at("gpu_pcie"), "5x16");
-  EXPECT_EQ(h100.node.at("ib_ports"), "8");
-  const Profile a100 = load_profile_for("a100-sxm-8", registry, nullptr);
+  EXPECT_EQ(h100.node.at("hcas"), "8");
+  EXPECT_EQ(h100.node.at("gpus"), "8");
+  const Profile a100 = load_profile_for("a100-sxm-8", registry, nullptr, kShipped);
   EXPECT_EQ(a100.node.at("ib_rate_gbps"), "200");
 }
 
@@ -56,7 +60,7 @@ Measurement pair_allreduce(double busbw, std::uint64_t size) {
 TEST(ShippedProfiles, NodePairOverSocketsMatchesTcpSocketNotIb) {
   Registry registry;
   register_all_probes(registry);
-  const Profile h100 = load_profile_for("h100-sxm-8", registry, nullptr);
+  const Profile h100 = load_profile_for("h100-sxm-8", registry, nullptr, kShipped);
   const auto sockets = evaluate_measurement(pair_allreduce(12.1, 256u << 20), h100);
   ASSERT_EQ(sockets.size(), 1u);
   EXPECT_EQ(sockets[0].severity, Severity::fail);
@@ -76,28 +80,59 @@ TEST(ShippedProfiles, NodePairOverSocketsMatchesTcpSocketNotIb) {
   // The latency size reaches no tier: not judged by one.
   EXPECT_TRUE(evaluate_measurement(pair_allreduce(0.5, 64u << 10), h100).empty());
   // The same HDR figure is what an A100 node with 8 HDR NICs should give.
-  const Profile a100 = load_profile_for("a100-sxm-8", registry, nullptr);
+  const Profile a100 = load_profile_for("a100-sxm-8", registry, nullptr, kShipped);
   const auto a100_hdr = evaluate_measurement(pair_allreduce(190, 1u << 30), a100);
   ASSERT_EQ(a100_hdr.size(), 1u);
   EXPECT_EQ(a100_hdr[0].severity, Severity::pass) << a100_hdr[0].message;
 }
 
-TEST(ShippedProfiles, AutoOnANodeWithoutGpusIsGenericCpuAndSaysWhy) {
+TEST(ShippedProfiles, AutoIsChosenFromThePciBus) {
   Registry registry;
   register_all_probes(registry);
   std::string why;
-  const Profile chosen = load_profile_for("auto", registry, &why);
-  if (why.find("NVML") == std::string::npos || why.find("generic-cpu") == std::string::npos) {
-    GTEST_SKIP() << "this node has GPUs: " << why;
+  const std::string healthy = std::string(FABCHECK_FIXTURES_DIR) + "/fabric/sysfs/healthy";
+  const Profile chosen = load_profile_for("auto", registry, &why, kShipped, healthy);
+  EXPECT_EQ(chosen.name, "h100-sxm-8") << why;
+  EXPECT_NE(why.find("8 x 10de:2330 (H100 SXM5 80GB) on the PCI bus"), std::string::npos) << why;
+  // A bus with GPUs no shipped profile fits is refused, never judged as a CPU node.
+  const std::string none = std::string(FABCHECK_FIXTURES_DIR) + "/fabric/sysfs/counters-before";
+  EXPECT_EQ(load_profile_for("auto", registry, &why, kShipped, none).name, "generic-cpu");
+  EXPECT_EQ(why, "auto: no NVIDIA GPU on the PCI bus -> generic-cpu");
+}
+
+// hcas is the newer name of ib_ports: either is read, both together are refused.
+TEST(ShippedProfiles, HcasAndItsOlderName) {
+  Registry registry;
+  register_all_probes(registry);
+  const MetricCatalog catalog = registry.catalog();
+  const Profile old_name = parse_profile("[profile]\nname = \"o\"\n[node]\nib_ports = 4\n",
+                                         "o.toml", catalog, registry.node_settings());
+  for (const Judge& judge : registry.judges()) {
+    if (judge.validate) {
+      EXPECT_NO_THROW(judge.validate(old_name)) << judge.name;
+    }
   }
-  EXPECT_EQ(chosen.name, "generic-cpu");
+  const Profile both = parse_profile(
+      "[profile]\nname = \"b\"\n[node]\nib_ports = 4\nhcas = 4\n", "b.toml", catalog,
+      registry.node_settings());
+  bool refused = false;
+  for (const Judge& judge : registry.judges()) {
+    try {
+      if (judge.validate) judge.validate(both);
+    } catch (const ConfigError& error) {
+      refused = std::string(error.what()).find(
+                    "b:4: [node] ib_ports is the older name of hcas: give one of them") !=
+                std::string::npos;
+    }
+  }
+  EXPECT_TRUE(refused);
 }
 
 TEST(ShippedProfiles, UnknownNameListsTheShippedOnes) {
   Registry registry;
   register_all_probes(registry);
   try {
-    load_profile_for("h900", registry, nullptr);
+    load_profile_for("h900", registry, nullptr, kShipped);
     FAIL() << "accepted";
   } catch (const ConfigError& error) {
     EXPECT_NE(std::string(error.what()).find("h100-sxm-8"), std::string::npos) << error.what();

@@ -9,6 +9,7 @@
 #include "bench/coll/engine.hpp"
 #include "bench/coll/register.hpp"
 #include "bench/core/budget_fit.hpp"
+#include "bench/core/plan.hpp"
 #include "bench/core/plan_estimate.hpp"
 #include "bench/core/plan_text.hpp"
 #include "bench/core/registry.hpp"
@@ -212,6 +213,35 @@ TEST(BudgetFitTest, ThenProbesByPriorityAndTheEssentialOnesStay) {
   EXPECT_DOUBLE_EQ(json["budget_s"].get<double>(), 2.5);
   EXPECT_DOUBLE_EQ(json["untrimmed_s"].get<double>(), 11);
   EXPECT_DOUBLE_EQ(json["estimated_s"].get<double>(), 3);
+}
+
+// A probe the plan requires (the gate's all-reduce) is never dropped, not even by --budget 1.
+TEST(BudgetFitTest, ARequiredProbeStaysWhateverTheBudget) {
+  auto essential = probe("node.read", BudgetPriority::essential, true, 1);
+  auto required = probe("coll.required", BudgetPriority::high, true, 3);
+  auto low = probe("coll.low", BudgetPriority::low, true, 2);
+  const std::vector<Probe*> plan = {essential.get(), required.get(), low.get()};
+  const BudgetFit fit = fit_to_budget(plan, plan_options(), kTwoRanks, 1, {}, {"coll.required"});
+  EXPECT_FALSE(fit.fits);
+  EXPECT_EQ(fit.dropped, (std::vector<std::string>{"coll.low"}));
+  ASSERT_EQ(fit.probes.size(), 2U);
+  EXPECT_EQ(fit.probes[1]->id(), "coll.required");
+  // Without the declaration it would go (what main did with the gate's all-reduce).
+  EXPECT_EQ(fit_to_budget(plan, plan_options(), kTwoRanks, 1).probes.size(), 1U);
+}
+
+// The gate declares its all-reduce required, and --budget 1 on the real gate plan keeps it.
+TEST(BudgetFitTest, TheGatesAllReduceSurvivesBudgetOne) {
+  Registry registry;
+  register_coll_probes(registry);
+  const auto required = registry.required_probes("gate");
+  EXPECT_EQ(required, (std::vector<std::string>{"coll.all_reduce"}));
+  const auto plan = registry.plan_probes("gate");
+  RunOptions options = find_plan("gate").options;
+  const BudgetFit fit = fit_to_budget(plan, options, kTwoRanks, 1, {}, required);
+  EXPECT_NE(std::find_if(fit.probes.begin(), fit.probes.end(),
+                         [](const Probe* p) { return p->id() == "coll.all_reduce"; }),
+            fit.probes.end());
 }
 
 TEST(BudgetFitTest, EveryRankAppliesTheRootsTrimmedPlan) {

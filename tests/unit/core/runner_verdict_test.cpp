@@ -41,7 +41,9 @@ struct Answer {
   std::string console;
 };
 
-Answer run_with_profile(const std::string& profile_text, const std::filesystem::path& out) {
+// `required`: the plan's required probes; `other_pass`: a judge PASSes something else too.
+Answer run_with_profile(const std::string& profile_text, const std::filesystem::path& out,
+                        std::vector<std::string> required = {}, bool other_pass = false) {
   OneFigureProbe probe;
   MetricCatalog catalog;
   catalog["test.figure"]["value"] = {"count", Better::higher};
@@ -50,6 +52,20 @@ Answer run_with_profile(const std::string& profile_text, const std::filesystem::
   request.profile = parse_profile(profile_text, "test.toml", catalog);
   request.out_dir = out;
   request.versions = nlohmann::json::object();
+  request.plan_name = "gate";
+  request.required_probes = std::move(required);
+  if (other_pass) {
+    Judge judge;
+    judge.name = "other";
+    judge.scope = JudgeScope::whole_run;
+    judge.judge = [](const std::vector<Measurement>&, const Profile&) {
+      Finding pass;
+      pass.probe = "test.other";
+      pass.message = "something else passed";
+      return std::vector<Finding>{pass};
+    };
+    request.judges.push_back(judge);
+  }
   std::FILE* console = std::tmpfile();
   request.reporters.push_back(make_console_reporter({.out = console, .err = console}));
   Answer answer;
@@ -89,6 +105,26 @@ TEST(RunnerVerdict, AJudgedFigurePasses) {
       dir.path() / "run");
   EXPECT_EQ(answer.code, 0) << answer.console;
   EXPECT_EQ(answer.summary["verdict"], "pass");
+}
+
+const char* kOneExpectation =
+    "[profile]\nname = \"one\"\n[[expect]]\nprobe = \"test.figure\"\nmetric = \"value\"\n"
+    "unit = \"count\"\npass = 4\nwarn = 3\nsource = \"test\"\n";
+
+// Issue 21: a gate whose required probe judged nothing (its figures matched no expectation, as
+// after --budget cut its sizes) is not a pass: an ERROR naming it, exit 3, even beside a PASS.
+TEST(RunnerVerdict, ARequiredProbeThatJudgedNothingIsIncomplete) {
+  testing::TempDir dir;
+  const Answer judged = run_with_profile(kOneExpectation, dir.path() / "judged", {"test.figure"});
+  EXPECT_EQ(judged.code, 0) << judged.console;
+  const char* empty = "[profile]\nname = \"empty\"\n";
+  const Answer unrequired = run_with_profile(empty, dir.path() / "unrequired", {}, true);
+  EXPECT_EQ(unrequired.code, 0) << unrequired.console;  // what main said of such a gate
+  const Answer answer = run_with_profile(empty, dir.path() / "run", {"test.figure"}, true);
+  EXPECT_EQ(answer.code, 3) << answer.console;
+  EXPECT_NE(answer.console.find("plan gate requires test.figure's figures and it judged none"),
+            std::string::npos)
+      << answer.console;
 }
 
 // Issue 14: the measured wall time and its split are in summary.json and on the console.

@@ -113,7 +113,16 @@ std::vector<Finding> judged(const HostCpuSample& sample, int ranks = 1) {
   return judge_host_cpu(host_cpu_measurements(sample, ranks));
 }
 
-TEST(HostCpuJudge, QuietHostGivesNothing) { EXPECT_TRUE(judged(quiet_sample()).empty()); }
+// Issue 21: host.cpu alone ended INCOMPLETE ("nothing was judged") though it compared the others'
+// CPU use with its limit: that comparison is a PASS.
+TEST(HostCpuJudge, QuietHostPassesTheLoadItCompared) {
+  const auto findings = judged(quiet_sample());
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].severity, Severity::pass);
+  EXPECT_EQ(findings[0].metric, "other_cpu_cores");
+  EXPECT_NE(findings[0].message.find("other processes took 0.00 cores of 8.00"), std::string::npos)
+      << findings[0].message;
+}
 
 TEST(HostCpuJudge, NamesTheTopConsumers) {
   auto sample = quiet_sample();
@@ -129,7 +138,9 @@ TEST(HostCpuJudge, NamesTheTopConsumers) {
   EXPECT_EQ(findings[0].severity,
             Severity::warn);  // half of the 8 usable CPUs: still the operator's call
   sample.consumers = {{4121, "preprocess.py", 0.4}};  // below 0.5 cores
-  EXPECT_TRUE(judged(sample).empty());
+  findings = judged(sample);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].severity, Severity::pass);
 }
 
 TEST(HostCpuJudge, QuotaBelowCpusetGovernorStealAndTooFewCpus) {
@@ -146,7 +157,8 @@ TEST(HostCpuJudge, QuotaBelowCpusetGovernorStealAndTooFewCpus) {
   EXPECT_EQ(by_metric["cpu_governor"], Severity::warn);
   EXPECT_EQ(by_metric["steal_pct"], Severity::fail);
   EXPECT_EQ(by_metric["usable_cpus"], Severity::fail);  // 4 ranks on 2 cores of quota
-  EXPECT_EQ(by_metric.size(), 4u);
+  EXPECT_EQ(by_metric["other_cpu_cores"], Severity::pass);
+  EXPECT_EQ(by_metric.size(), 5u);
 }
 
 // A child that keeps one CPU busy for `seconds`.

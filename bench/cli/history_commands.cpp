@@ -158,12 +158,12 @@ int baseline_command(const BaselineArgs& args, const Registry& registry, std::FI
     const DirHandle folder = DirHandle::open_output_folder(out_path.parent_path(), "-o");
     try {
       folder.publish_file(out_path.filename().string(), text, 0644, false);
-    } catch (const std::system_error& error) {
+    } catch (const std::system_error& failure) {
       throw ConfigError(args.out, 0,
-                        error.code().value() == EEXIST
+                        failure.code().value() == EEXIST
                             ? std::string("appeared while the profile was made; a profile is "
                                           "never written over")
-                            : std::string("cannot write: ") + error.what());
+                            : std::string("cannot write: ") + failure.what());
     }
     std::fprintf(out, "baseline %s: %zu expectations from %zu run(s), %zu figures -> %s\n",
                  options.name.c_str(), checked.expectations.size(), store.runs.size(),

@@ -92,7 +92,9 @@ TEST(HistoryKill, AKillAtEveryHdf5WriteOfAnAppendLeavesEveryEarlierRunReadable) 
       FAIL() << "killed at HDF5 write " << write << ": the history no longer reads: " << error.what();
     }
     EXPECT_TRUE(now == runs || now == 2 * runs) << "killed at write " << write << ": " << now;
-    if (!finished) EXPECT_EQ(now, runs) << "killed at write " << write << " yet appended";
+    if (!finished) {
+      EXPECT_EQ(now, runs) << "killed at write " << write << " yet appended";
+    }
     // What a killed append leaves is its hidden temporary file, never a changed history.
     for (const auto& entry : fs::directory_iterator(dir.path())) {
       if (entry.path().filename().string().rfind(".fleet.h5.tmp-", 0) == 0) fs::remove(entry.path());

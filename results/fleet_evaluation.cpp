@@ -19,6 +19,7 @@
 #include <nlohmann/json.hpp>
 
 #include "bench/sys/config_error.hpp"
+#include "bench/sys/dir_handle.hpp"
 #include "results/evaluator.hpp"
 #include "results/json_text.hpp"
 #include "results/record_json.hpp"
@@ -386,35 +387,51 @@ nlohmann::json fleet_summary_json(const FleetEvaluation& e) {
 }
 
 void write_fleet_evaluation(const FleetEvaluation& evaluation, const fs::path& dir) {
+  // The folder is held open and checked on its descriptor (an existing one must be empty and
+  // safe: this user's or root's, not writable by others without the sticky bit); each file is a
+  // new name in it (DirHandle::publish_file without replacing), so a link or file planted there
+  // meanwhile makes the write fail instead of being followed or truncated.
   std::error_code error;
-  if (fs::exists(dir, error)) {
-    if (!fs::is_directory(dir, error)) {
+  const auto status = fs::symlink_status(dir, error);
+  DirHandle folder;
+  if (fs::exists(status)) {
+    if (!fs::is_directory(fs::status(dir, error))) {
       throw ConfigError(dir.string(), 0, "--out exists and is not a directory");
     }
+    folder = DirHandle::open_output_folder(dir, "--out");
     if (!fs::is_empty(dir, error)) {
       throw ConfigError(dir.string(), 0,
                         "--out exists and is not empty; an earlier evaluation is never written "
                         "over (choose another directory)");
     }
-  }
-  fs::create_directories(dir, error);
-  if (error) throw ConfigError(dir.string(), 0, "cannot create: " + error.message());
-  auto write = [&](const fs::path& path, const auto& fill) {
-    std::ofstream out(path, std::ios::trunc);
-    fill(out);
-    out.flush();
-    if (!out) throw std::runtime_error("cannot write " + path.string());
-  };
-  write(dir / "findings.jsonl", [&](std::ofstream& out) {
-    for (const Finding& f : evaluation.findings) {
-      out << json_text(to_json(f)) << '\n';
+  } else {
+    fs::path name = dir.lexically_normal();
+    if (!name.has_filename()) name = name.parent_path();
+    const DirHandle parent = DirHandle::make_output_folder(name.parent_path(), "--out");
+    try {
+      folder = parent.make_dir(name.filename().string(), 0755);
+    } catch (const std::system_error& failure) {
+      throw ConfigError(dir.string(), 0, std::string("cannot create: ") + failure.what());
     }
-  });
-  write(dir / "fleet.json",
-        [&](std::ofstream& out) { out << json_text(fleet_summary_json(evaluation), 2) << '\n'; });
-  write(dir / "drain.txt", [&](std::ofstream& out) {
-    for (const std::string& host : evaluation.drain) out << host << '\n';
-  });
+  }
+  auto write = [&](const std::string& name, const std::string& text) {
+    try {
+      folder.publish_file(name, text, 0644, false);
+    } catch (const std::system_error& failure) {
+      throw ConfigError(dir.string(), 0,
+                        failure.code().value() == EEXIST
+                            ? name + " appeared in --out while the evaluation was written; "
+                                     "nothing is written over"
+                            : std::string("cannot write: ") + failure.what());
+    }
+  };
+  std::string findings;
+  for (const Finding& f : evaluation.findings) findings += json_text(to_json(f)) + "\n";
+  write("findings.jsonl", findings);
+  write("fleet.json", json_text(fleet_summary_json(evaluation), 2) + "\n");
+  std::string drain;
+  for (const std::string& host : evaluation.drain) drain += host + "\n";
+  write("drain.txt", drain);
 }
 
 }  // namespace fabcheck

@@ -8,9 +8,11 @@
 #include <limits>
 #include <stdexcept>
 #include <string>
+#include <system_error>
 
 #include <nlohmann/json.hpp>
 
+#include "bench/sys/dir_handle.hpp"
 #include "results/hdf5_support.hpp"
 #include "results/hdf5_writer.hpp"
 #include "results/host_pair_matrix.hpp"
@@ -267,13 +269,11 @@ std::string hdf5_image(const std::vector<Measurement>& measurements,
 bool write_hdf5(const std::filesystem::path& file, const std::vector<Measurement>& measurements,
                 const std::vector<Finding>& findings) {
   const std::string image = hdf5_image(measurements, findings);
-  std::ofstream out(file, std::ios::binary | std::ios::trunc);
-  out.write(image.data(), static_cast<std::streamsize>(image.size()));
-  out.close();
-  if (!out) {
-    std::error_code ignored;
-    std::filesystem::remove(file, ignored);
-    throw std::runtime_error("cannot write " + file.string());
+  try {
+    // A new file of its own in the folder held, renamed over the name: never written through one.
+    DirHandle::open(file.parent_path(), true).publish_file(file.filename().string(), image, 0644);
+  } catch (const std::system_error& error) {
+    throw std::runtime_error(std::string("cannot write ") + error.what());
   }
   return true;
 }

@@ -9,7 +9,16 @@
 #include <unordered_map>
 #include <vector>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <stdexcept>
+#include <system_error>
+
 #include "bench/sys/config_error.hpp"
+#include "bench/sys/dir_handle.hpp"
 #include "bench/sys/timer.hpp"
 #include "results/hdf5_support.hpp"
 #include "results/history.hpp"
@@ -223,13 +232,14 @@ class HistoryStrings {
 
 bool history_available() { return true; }
 
-void append_history(const std::filesystem::path& path, const FleetStore& store) {
-  std::error_code error;
-  const bool exists =
-      std::filesystem::exists(path, error) || std::filesystem::is_symlink(path, error);
-  if (exists) check_regular_file(path);
-  Handle file(exists ? H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT)
-                     : H5Fcreate(path.c_str(), H5F_ACC_EXCL, H5P_DEFAULT, H5P_DEFAULT),
+namespace {
+
+// Appends `store` to the HDF5 file at `hdf5_name` (a copy of the history, or a new file: `exists`
+// says which); `path` names the history in messages.
+void append_into(const std::string& hdf5_name, bool exists, const std::filesystem::path& path,
+                 const FleetStore& store) {
+  Handle file(exists ? H5Fopen(hdf5_name.c_str(), H5F_ACC_RDWR, H5P_DEFAULT)
+                     : H5Fcreate(hdf5_name.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT),
               H5Fclose, path.string());
   auto runs_type = run_type();
   auto figures_type = figure_type();
@@ -284,6 +294,87 @@ void append_history(const std::filesystem::path& path, const FleetStore& store) 
   append_rows(file.get(), "/runs", runs_type->get(), runs.data(), runs.size());
   append_rows(file.get(), "/figures", figures_type->get(), figures.data(), figures.size());
   check(H5Fflush(file.get(), H5F_SCOPE_GLOBAL), "flushing " + path.string());
+}
+
+// Copies all of `from` to `to` (both open descriptors, `to` empty).
+void copy_file(int from, int to, const std::filesystem::path& path) {
+  for (;;) {
+    const ssize_t n = ::copy_file_range(from, nullptr, to, nullptr, 1 << 30, 0);
+    if (n > 0) continue;
+    if (n == 0) return;
+    if (errno == EINTR) continue;
+    if (errno != EXDEV && errno != ENOSYS && errno != EINVAL && errno != EOPNOTSUPP) {
+      throw std::system_error(errno, std::generic_category(), "copy " + path.string());
+    }
+    break;  // no copy_file_range here: read and write
+  }
+  std::vector<char> buffer(1 << 20);
+  for (;;) {
+    const ssize_t n = ::read(from, buffer.data(), buffer.size());
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw std::system_error(errno, std::generic_category(), "read " + path.string());
+    if (n == 0) return;
+    if (const int error = write_all(to, {buffer.data(), static_cast<std::size_t>(n)}); error != 0) {
+      throw std::system_error(error, std::generic_category(), "copy " + path.string());
+    }
+  }
+}
+
+}  // namespace
+
+void append_history(const std::filesystem::path& path, const FleetStore& store) {
+  // Never changed in place: a SIGKILL during an HDF5 write leaves a file HDF5 cannot read, and
+  // every earlier night lost with it. The history is copied to a temporary file in its folder
+  // (created exclusively, held open), appended to there, fsynced, and renamed over the history
+  // (a new history is linked to its name, never written over one that appeared meanwhile): a kill
+  // at any write leaves the old file whole, and at worst a hidden temporary file beside it.
+  std::error_code error;
+  const bool exists =
+      std::filesystem::exists(path, error) || std::filesystem::is_symlink(path, error);
+  if (exists) check_regular_file(path);
+  const std::string name = path.filename().string();
+  const DirHandle folder = DirHandle::open_output_folder(path.parent_path(), "--history");
+  const std::string temporary = "." + name + ".tmp-" + std::to_string(::getpid()) + "-" +
+                                std::to_string(static_cast<long long>(now_seconds() * 1e6));
+  UniqueFd copy;
+  try {
+    copy = folder.create_file(temporary, 0600, O_RDWR);
+  } catch (const std::system_error& failure) {
+    throw std::runtime_error(failure.what());
+  }
+  try {
+    if (exists) {
+      const UniqueFd original = folder.open_file(name, O_RDONLY | O_NONBLOCK);
+      struct stat info {};
+      if (::fstat(original.get(), &info) != 0 || !S_ISREG(info.st_mode)) {
+        throw ConfigError(path.string(), 0, "is not a regular file; refusing to write into it");
+      }
+      copy_file(original.get(), copy.get(), path);
+      if (::fchmod(copy.get(), info.st_mode & 0777) != 0) {
+        throw std::system_error(errno, std::generic_category(), "chmod " + temporary);
+      }
+    } else if (::fchmod(copy.get(), 0644) != 0) {
+      throw std::system_error(errno, std::generic_category(), "chmod " + temporary);
+    }
+    // HDF5 opens files by name only: the name of the descriptor held, which leads to the copy
+    // made above whatever is renamed in the folder meanwhile.
+    append_into("/proc/self/fd/" + std::to_string(copy.get()), exists, path, store);
+    if (::fsync(copy.get()) != 0) {
+      throw std::system_error(errno, std::generic_category(), "fsync " + temporary);
+    }
+    copy.reset();
+    if (exists) {
+      folder.rename(temporary, name);
+    } else if (::linkat(folder.fd(), temporary.c_str(), folder.fd(), name.c_str(), 0) != 0) {
+      throw std::system_error(errno, std::generic_category(), "create " + path.string());
+    } else {
+      folder.remove_file(temporary);
+    }
+    folder.sync();
+  } catch (...) {
+    folder.remove_file(temporary);
+    throw;
+  }
 }
 
 FleetStore read_history(const std::filesystem::path& path, const std::set<std::string>* hosts,

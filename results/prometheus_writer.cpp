@@ -13,12 +13,14 @@
 #include <optional>
 #include <set>
 #include <stdexcept>
+#include <system_error>
 #include <utility>
 
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "bench/sys/dir_handle.hpp"
 #include "results/record_json.hpp"
 
 namespace fabcheck {
@@ -310,43 +312,23 @@ std::string prometheus_file_name(const nlohmann::json& summary) {
   return "fabcheck_" + name + ".prom";
 }
 
-void write_prometheus(const fs::path& file, const std::vector<Measurement>& measurements,
+void write_prometheus(const DirHandle& dir, const std::string& name,
+                      const std::vector<Measurement>& measurements,
                       const std::vector<Finding>& findings, const nlohmann::json& summary) {
   const std::string text = render_prometheus(measurements, findings, summary);
+  try {
+    // node_exporter usually runs as another user: the file must be readable by all.
+    dir.publish_file(name, text, 0644);
+  } catch (const std::system_error& error) {
+    throw std::runtime_error(std::string("cannot write ") + error.what());
+  }
+}
+
+void write_prometheus(const fs::path& file, const std::vector<Measurement>& measurements,
+                      const std::vector<Finding>& findings, const nlohmann::json& summary) {
   const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
-  std::string temporary = (dir / ("." + file.filename().string() + ".tmp.XXXXXX")).string();
-  const int fd = ::mkstemp(temporary.data());
-  if (fd < 0) {
-    throw std::runtime_error("cannot create a temporary file in " + dir.string() + ": " +
-                             std::strerror(errno));
-  }
-  auto fail = [&](const std::string& what) {
-    const std::string reason = std::strerror(errno);
-    ::close(fd);
-    ::unlink(temporary.c_str());
-    throw std::runtime_error("cannot " + what + " " + temporary + ": " + reason);
-  };
-  for (std::size_t done = 0; done < text.size();) {
-    const ssize_t written = ::write(fd, text.data() + done, text.size() - done);
-    if (written < 0) {
-      if (errno == EINTR) continue;
-      fail("write");
-    }
-    done += static_cast<std::size_t>(written);
-  }
-  // node_exporter usually runs as another user: the file must be readable by all.
-  if (::fchmod(fd, 0644) != 0) fail("chmod");
-  if (::fsync(fd) != 0) fail("fsync");
-  if (::close(fd) != 0) {
-    const std::string reason = std::strerror(errno);
-    ::unlink(temporary.c_str());
-    throw std::runtime_error("cannot close " + temporary + ": " + reason);
-  }
-  if (std::rename(temporary.c_str(), file.c_str()) != 0) {
-    const std::string reason = std::strerror(errno);
-    ::unlink(temporary.c_str());
-    throw std::runtime_error("cannot rename " + temporary + " to " + file.string() + ": " + reason);
-  }
+  write_prometheus(DirHandle::open_output_folder(dir, "--prometheus-dir"),
+                   file.filename().string(), measurements, findings, summary);
 }
 
 }  // namespace fabcheck

@@ -13,6 +13,8 @@
 
 namespace fabcheck {
 
+class DirHandle;
+
 // The text exposition format (version 0.0.4) as node_exporter's textfile collector reads it: one
 // HELP and one TYPE line per family before its samples, every family a gauge, no timestamps.
 // Measurements become one family per unit in base units (GB/s ->
@@ -33,7 +35,12 @@ std::string prometheus_file_name(const nlohmann::json& summary);
 // Writes render_prometheus() to `file` atomically: a hidden temporary file in the same directory
 // (named so that node_exporter, which reads only *.prom, never reads it), flushed to disk, mode
 // 0644, renamed over `file`. Throws std::runtime_error naming the path; the old file then stays.
+// The folder must be safe to write results into (DirHandle::open_output_folder: ConfigError).
 void write_prometheus(const std::filesystem::path& file,
+                      const std::vector<Measurement>& measurements,
+                      const std::vector<Finding>& findings, const nlohmann::json& summary);
+// The same as `name` in a folder already held (DirHandle::publish_file).
+void write_prometheus(const DirHandle& dir, const std::string& name,
                       const std::vector<Measurement>& measurements,
                       const std::vector<Finding>& findings, const nlohmann::json& summary);
 

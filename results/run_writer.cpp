@@ -11,6 +11,7 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <sstream>
 #include <stdexcept>
 #include <system_error>
 
@@ -34,67 +35,42 @@ ResultsWriteError write_error(const std::string& what, const fs::path& path, int
                            out_of_space(error));
 }
 
-// Opens a file that must not exist yet (O_EXCL), so nothing earlier is written over.
-int create_exclusively(const fs::path& path) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_APPEND | O_CLOEXEC, 0644);
-  if (fd < 0) throw write_error("create", path, errno);
-  return fd;
+ResultsWriteError write_error(const std::system_error& error) {
+  return ResultsWriteError(error.what(), out_of_space(error.code().value()));
 }
 
 // Writes all of `bytes` at the end of `fd`; on failure cuts the file back to where it was.
 void write_whole(int fd, const std::string& bytes, const fs::path& path) {
   const off_t before = ::lseek(fd, 0, SEEK_END);
-  std::size_t written = 0;
-  while (written < bytes.size()) {
-    const ssize_t n = ::write(fd, bytes.data() + written, bytes.size() - written);
-    if (n < 0 && errno == EINTR) continue;
-    if (n <= 0) {
-      const int error = n < 0 ? errno : ENOSPC;
-      if (before >= 0 && ::ftruncate(fd, before) != 0) {
-        // Nothing more to do: the reader skips a line that does not end in a newline.
-      }
-      throw write_error("write", path, error);
+  if (const int error = write_all(fd, bytes); error != 0) {
+    if (before >= 0 && ::ftruncate(fd, before) != 0) {
+      // Nothing more to do: the reader skips a line that does not end in a newline.
     }
-    written += static_cast<std::size_t>(n);
+    throw write_error("write", path, error);
   }
 }
 
-// Writes `bytes` to `path` atomically: a temporary file of its own (created exclusively, so
-// nothing planted under its name is followed or written into), then renamed over it.
-void replace_file(const fs::path& path, const std::string& bytes) {
-  std::string name = path.string() + ".tmp.XXXXXX";
-  const int fd = ::mkostemp(name.data(), O_CLOEXEC);
-  const fs::path temporary = name;
-  if (fd < 0) throw write_error("create", temporary, errno);
-  if (::fchmod(fd, 0644) != 0) {
-    const int error = errno;
-    ::close(fd);
-    ::unlink(temporary.c_str());
-    throw write_error("chmod", temporary, error);
-  }
+// Writes `bytes` as `name` in `dir` atomically (DirHandle::publish_file: a temporary file created
+// exclusively in the folder, renamed over the name).
+void replace_file(const DirHandle& dir, const std::string& name, const std::string& bytes) {
   try {
-    write_whole(fd, bytes, temporary);
-  } catch (...) {
-    ::close(fd);
-    ::unlink(temporary.c_str());
-    throw;
-  }
-  if (::close(fd) != 0) {
-    const int error = errno;
-    ::unlink(temporary.c_str());
-    throw write_error("write", temporary, error);
-  }
-  if (::rename(temporary.c_str(), path.c_str()) != 0) {
-    const int error = errno;
-    ::unlink(temporary.c_str());
-    throw write_error("rename " + temporary.string() + " to", path, error);
+    dir.publish_file(name, bytes, 0644);
+  } catch (const std::system_error& error) {
+    throw write_error(error);
   }
 }
 
 // Removes a last line that does not end in a newline (a record cut short by a killed writer).
-void cut_partial_line(const fs::path& path) {
-  const int fd = ::open(path.c_str(), O_RDWR | O_CLOEXEC);
-  if (fd < 0) return;
+void cut_partial_line(const DirHandle& dir, const std::string& name) {
+  UniqueFd file;
+  try {
+    file = dir.open_file(name, O_RDWR | O_NONBLOCK);
+  } catch (const std::system_error&) {
+    return;
+  }
+  struct stat info {};
+  if (::fstat(file.get(), &info) != 0 || !S_ISREG(info.st_mode)) return;
+  const int fd = file.get();
   off_t end = ::lseek(fd, 0, SEEK_END);
   char last = '\n';
   if (end > 0 && ::pread(fd, &last, 1, end - 1) == 1 && last != '\n') {
@@ -116,16 +92,15 @@ void cut_partial_line(const fs::path& path) {
       // Left as it is: readers skip a line without its newline.
     }
   }
-  ::close(fd);
 }
 
 constexpr const char* kReserveName = ".space-reserve";
 
 // How much room to keep for the last summary: a quarter of what is free, at most 256 KiB, none
 // when that is under 4 KiB (a nearly full filesystem).
-std::uint64_t reserve_size(const fs::path& dir) {
+std::uint64_t reserve_size(const DirHandle& dir) {
   struct statvfs info {};
-  if (::statvfs(dir.c_str(), &info) != 0) return 0;
+  if (::fstatvfs(dir.fd(), &info) != 0) return 0;
   const std::uint64_t free_bytes = static_cast<std::uint64_t>(info.f_bavail) * info.f_frsize;
   const std::uint64_t size = std::min<std::uint64_t>(256 * 1024, free_bytes / 4) & ~4095ull;
   return size < 4 * 1024 ? 0 : size;
@@ -134,71 +109,89 @@ std::uint64_t reserve_size(const fs::path& dir) {
 // The last resort on a full filesystem, where not even a temporary file fits: rewrites `path` in
 // place when `bytes` fit in the blocks it already has (so nothing new is needed). Not atomic, but
 // a summary that says why the run stopped beats one that still says "in progress".
-bool rewrite_in_place(const fs::path& path, const std::string& bytes) {
-  const int fd = ::open(path.c_str(), O_WRONLY | O_CLOEXEC);
-  if (fd < 0) return false;
-  struct stat info {};
-  bool done = false;
-  if (::fstat(fd, &info) == 0 && bytes.size() <= static_cast<std::uint64_t>(info.st_blocks) * 512) {
-    done = ::pwrite(fd, bytes.data(), bytes.size(), 0) == static_cast<ssize_t>(bytes.size()) &&
-           ::ftruncate(fd, static_cast<off_t>(bytes.size())) == 0;
+bool rewrite_in_place(const DirHandle& dir, const std::string& name, const std::string& bytes) {
+  UniqueFd file;
+  try {
+    file = dir.open_file(name, O_WRONLY | O_NONBLOCK);
+  } catch (const std::system_error&) {
+    return false;
   }
-  ::close(fd);
-  return done;
+  const int fd = file.get();
+  struct stat info {};
+  if (::fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) return false;
+  if (bytes.size() > static_cast<std::uint64_t>(info.st_blocks) * 512) return false;
+  return ::pwrite(fd, bytes.data(), bytes.size(), 0) == static_cast<ssize_t>(bytes.size()) &&
+         ::ftruncate(fd, static_cast<off_t>(bytes.size())) == 0;
+}
+
+// Opens `name` in `dir` for appending records: created exclusively, never one found there.
+int create_exclusively(const DirHandle& dir, const std::string& name) {
+  try {
+    return dir.create_file(name, 0644, O_WRONLY | O_APPEND).release();
+  } catch (const std::system_error& error) {
+    throw write_error(error);
+  }
 }
 
 }  // namespace
 
-RunWriter::RunWriter(fs::path dir) : dir_(std::move(dir)) {
+RunWriter::RunWriter(fs::path dir, bool numbered_if_taken) {
   // The run directory is made here, by this process, or not at all: a directory that exists
   // (even empty, even one this user could write) may belong to someone else, who could have
-  // planted links in it, and an earlier run is never written over.
+  // planted links in it, and an earlier run is never written over. It is made with mkdirat in its
+  // parent, held open, and everything is created in it through its descriptor, so renaming it
+  // aside and putting a folder of links in its place changes nothing that is written.
+  dir = dir.lexically_normal();
+  if (!dir.empty() && !dir.has_filename()) dir = dir.parent_path();  // "out/" is "out"
+  const std::string name = dir.filename().string();
+  if (name.empty() || name == "." || name == "..") {
+    throw ConfigError(dir.string(), 0,
+                      "names no new directory; a run writes only into a directory it creates");
+  }
   std::error_code error;
-  if (fs::exists(fs::symlink_status(dir_, error))) {
-    throw ConfigError(dir_.string(), 0,
+  if (!numbered_if_taken && fs::exists(fs::symlink_status(dir, error))) {
+    throw ConfigError(dir.string(), 0,
                       "run directory exists; a run writes only into a directory it creates "
                       "(choose a path that does not exist yet)");
   }
-  const fs::path parent = dir_.has_parent_path() ? dir_.parent_path() : fs::path();
-  if (!parent.empty()) fs::create_directories(parent, error);
-  if (error) {
-    const std::string what = describe_path(dir_);
-    throw ConfigError(dir_.string(), 0,
-                      "cannot create run directory: " + error.message() +
-                          (what.rfind("missing", 0) == 0 ? "" : " (it is " + what + ")"));
-  }
-  if (::mkdir(dir_.c_str(), 0755) != 0) {
-    const int mkdir_error = errno;
+  const fs::path parent = dir.parent_path();  // "" for a name in the working directory
+  const DirHandle parent_folder = DirHandle::make_output_folder(parent, "--out");
+  std::string made = name;
+  try {
+    folder_ = numbered_if_taken ? parent_folder.make_unique_dir(name, 0755, made)
+                                : parent_folder.make_dir(name, 0755);
+  } catch (const std::system_error& failure) {
     throw ConfigError(
-        dir_.string(), 0,
-        mkdir_error == EEXIST
+        dir.string(), 0,
+        failure.code().value() == EEXIST
             ? std::string("run directory appeared while it was being created; a "
                           "run writes only into a directory it creates")
-            : "cannot create run directory: " + std::string(std::strerror(mkdir_error)));
+            : "cannot create run directory: " + std::string(failure.what()));
   }
-  measurements_fd_ = create_exclusively(dir_ / "measurements.jsonl");
+  dir_ = parent / made;
+  measurements_fd_ = create_exclusively(folder_, "measurements.jsonl");
   try {
-    findings_fd_ = create_exclusively(dir_ / "findings.jsonl");
+    findings_fd_ = create_exclusively(folder_, "findings.jsonl");
   } catch (...) {
     ::close(measurements_fd_);
     throw;
   }
-  if (const std::uint64_t size = reserve_size(dir_); size > 0) {
-    const fs::path reserve = dir_ / kReserveName;
-    const int fd = ::open(reserve.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
-    if (fd >= 0) {
-      int rc = ::posix_fallocate(fd, 0, static_cast<off_t>(size));
+  if (const std::uint64_t size = reserve_size(folder_); size > 0) {
+    try {
+      UniqueFd file = folder_.create_file(kReserveName, 0600);
+      int rc = ::posix_fallocate(file.get(), 0, static_cast<off_t>(size));
       if (rc == EOPNOTSUPP || rc == EINVAL) {
         try {
-          write_whole(fd, std::string(size, '\0'), reserve);
+          write_whole(file.get(), std::string(size, '\0'), dir_ / kReserveName);
           rc = 0;
         } catch (const ResultsWriteError&) {
           rc = ENOSPC;
         }
       }
-      ::close(fd);
       reserved_ = rc == 0;
-      if (!reserved_) ::unlink(reserve.c_str());
+      if (!reserved_) folder_.remove_file(kReserveName);
+    } catch (const std::system_error&) {
+      // No reserve: the run goes on without one.
     }
   }
 }
@@ -212,7 +205,7 @@ RunWriter::~RunWriter() {
 void RunWriter::release_reserve() {
   if (!reserved_) return;
   reserved_ = false;
-  ::unlink((dir_ / kReserveName).c_str());
+  folder_.remove_file(kReserveName);
 }
 
 void RunWriter::append(const Measurement& measurement) {
@@ -228,23 +221,22 @@ void RunWriter::append(const Finding& finding) {
 void RunWriter::write_summary(const nlohmann::json& summary) {
   const std::string text = json_text(summary, 2) + "\n";
   try {
-    replace_file(dir_ / "summary.json", text);
+    replace_file(folder_, "summary.json", text);
   } catch (const ResultsWriteError& error) {
     if (!error.out_of_space()) throw;
     if (reserved_) {
       release_reserve();
       try {
-        replace_file(dir_ / "summary.json", text);
+        replace_file(folder_, "summary.json", text);
         return;
       } catch (const ResultsWriteError&) {
       }
     }
-    if (!rewrite_in_place(dir_ / "summary.json", text)) throw;
+    if (!rewrite_in_place(folder_, "summary.json", text)) throw;
   }
 }
 
 bool RunWriter::write_hdf5() {
-  const fs::path file = dir_ / "run.h5";
   std::string image;
   try {
     image = hdf5_image(measurements_, findings_);
@@ -252,19 +244,32 @@ bool RunWriter::write_hdf5() {
     throw ResultsWriteError("run.h5 not written: " + std::string(error.what()), false);
   }
   if (image.empty()) return false;
-  replace_file(file, image);
+  replace_file(folder_, "run.h5", image);
   return true;
 }
 
-void mark_run_incomplete(const fs::path& run_dir, const std::string& reason, bool failed) {
-  for (const char* name : {"measurements.jsonl", "findings.jsonl"})
-    cut_partial_line(run_dir / name);
-  nlohmann::json summary = nlohmann::json::object();
-  {
-    std::ifstream in(run_dir / "summary.json");
-    if (in) summary = nlohmann::json::parse(in, nullptr, false);
-    if (!summary.is_object()) summary = {{"schema_version", kSchemaVersion}, {"kind", "summary"}};
+void mark_run_incomplete(const fs::path& run_dir, const FileIdentity& made,
+                         const std::string& reason, bool failed) {
+  // Only the directory made: the name alone may lead elsewhere by now (renamed aside, replaced
+  // by a folder of links), and nothing is then written at all.
+  DirHandle dir;
+  try {
+    dir = DirHandle::open(run_dir);
+  } catch (const std::system_error& error) {
+    throw std::runtime_error(std::string(error.what()) + "; nothing written");
   }
+  if (!(dir.identity() == made)) {
+    throw std::runtime_error(run_dir.string() +
+                             " is no longer the run directory this run made (renamed or "
+                             "replaced); nothing written");
+  }
+  for (const char* name : {"measurements.jsonl", "findings.jsonl"}) cut_partial_line(dir, name);
+  constexpr std::size_t kRecordLimit = 64u << 20;
+  nlohmann::json summary = nlohmann::json::object();
+  if (const auto text = read_small_file(dir, "summary.json", kRecordLimit)) {
+    summary = nlohmann::json::parse(*text, nullptr, false);
+  }
+  if (!summary.is_object()) summary = {{"schema_version", kSchemaVersion}, {"kind", "summary"}};
   if (failed) {
     Finding finding;
     finding.severity = Severity::error;
@@ -273,17 +278,23 @@ void mark_run_incomplete(const fs::path& run_dir, const std::string& reason, boo
         "check the rank and host named (process stopped or killed, GPU or NIC stuck, host "
         "frozen), then rerun";
     const fs::path findings = run_dir / "findings.jsonl";
-    const int fd = ::open(findings.c_str(), O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0644);
-    if (fd < 0) throw write_error("open", findings, errno);
+    UniqueFd file;
     try {
-      write_whole(fd, to_jsonl_line(to_json(finding)), findings);
-    } catch (...) {
-      ::close(fd);
-      throw;
+      // Appended to the file the run created (never created here: a findings.jsonl that is not
+      // there is not the run's).
+      file = dir.open_file("findings.jsonl", O_WRONLY | O_APPEND | O_NONBLOCK);
+    } catch (const std::system_error& error) {
+      throw write_error(error);
     }
-    ::close(fd);
+    struct stat info {};
+    if (::fstat(file.get(), &info) != 0 || !S_ISREG(info.st_mode)) {
+      throw ResultsWriteError(findings.string() + " is not a regular file", false);
+    }
+    write_whole(file.get(), to_jsonl_line(to_json(finding)), findings);
     auto& counts = summary["counts"];
-    counts["error"] = counts.value("error", 0) + 1;
+    if (!counts.is_object()) counts = nlohmann::json::object();
+    const auto& errors = counts["error"];
+    counts["error"] = (errors.is_number_integer() ? errors.get<long long>() : 0) + 1;
     auto& errored = summary["probes"]["errored"];
     if (!errored.is_array()) errored = nlohmann::json::array();
     errored.push_back({{"id", ""}, {"message", reason}});
@@ -293,13 +304,14 @@ void mark_run_incomplete(const fs::path& run_dir, const std::string& reason, boo
     summary["incomplete_reason"] = reason;
   summary["finished_utc"] = nullptr;
   summary["exit_code"] = 3;
-  if (summary.value("verdict", "") != "fail") summary["verdict"] = "incomplete";
-  ::unlink((run_dir / kReserveName).c_str());
-  replace_file(run_dir / "summary.json", json_text(summary, 2) + "\n");
+  const auto& verdict = summary["verdict"];
+  if (!verdict.is_string() || verdict.get<std::string>() != "fail") summary["verdict"] = "incomplete";
+  dir.remove_file(kReserveName);
+  replace_file(dir, "summary.json", json_text(summary, 2) + "\n");
   // junit.xml from the findings on disk, so a pipeline reading it sees the run end incomplete.
   std::vector<Finding> findings;
-  {
-    std::ifstream in(run_dir / "findings.jsonl");
+  if (const auto text = read_small_file(dir, "findings.jsonl", kRecordLimit)) {
+    std::istringstream in(*text);
     std::string line;
     while (std::getline(in, line)) {
       const auto json = nlohmann::json::parse(line, nullptr, false);
@@ -310,7 +322,7 @@ void mark_run_incomplete(const fs::path& run_dir, const std::string& reason, boo
       }
     }
   }
-  replace_file(run_dir / "junit.xml", render_junit(findings, summary));
+  replace_file(dir, "junit.xml", render_junit(findings, summary));
 }
 
 void RunWriter::write_evidence(const std::string& host,
@@ -325,30 +337,32 @@ void RunWriter::write_evidence(const std::string& host,
     if (out.empty() || out == "." || out == "..") out = "_" + out;
     return out;
   };
-  const fs::path evidence = dir_ / "evidence";
-  if (::mkdir(evidence.c_str(), 0755) != 0 && errno != EEXIST)
-    throw write_error("create", evidence, errno);
-  const fs::path folder = evidence / plain(host);
-  if (::mkdir(folder.c_str(), 0755) != 0) throw write_error("create", folder, errno);
-  for (const auto& [name, text] : files) {
-    const fs::path path = folder / plain(name);
-    const int fd = create_exclusively(path);
-    try {
-      write_whole(fd, text, path);
-    } catch (...) {
-      ::close(fd);
-      throw;
+  // Evidence holds what its sources show only to root (kernel-log lines under
+  // kernel.dmesg_restrict, NCCL's environment): no more readable than them, folders 0700 and
+  // files 0600, all made in the run directory by descriptor.
+  try {
+    if (!evidence_) evidence_ = folder_.make_dir("evidence", 0700);
+    const DirHandle folder = evidence_->make_dir(plain(host), 0700);
+    for (const auto& [name, text] : files) {
+      const fs::path path = folder.path() / plain(name);
+      UniqueFd file = folder.create_file(plain(name), 0600, O_WRONLY | O_APPEND);
+      write_whole(file.get(), text, path);
     }
-    ::close(fd);
+  } catch (const std::system_error& error) {
+    throw write_error(error);
   }
 }
 
 void RunWriter::write_junit(const nlohmann::json& summary) {
-  replace_file(dir_ / "junit.xml", render_junit(findings_, summary));
+  replace_file(folder_, "junit.xml", render_junit(findings_, summary));
 }
 
 void RunWriter::write_prometheus(const nlohmann::json& summary, const fs::path& collector_dir) {
-  fabcheck::write_prometheus(dir_ / "metrics.prom", measurements_, findings_, summary);
+  try {
+    fabcheck::write_prometheus(folder_, "metrics.prom", measurements_, findings_, summary);
+  } catch (const std::runtime_error& error) {
+    throw ResultsWriteError(error.what(), false);
+  }
   if (!collector_dir.empty()) {
     fabcheck::write_prometheus(collector_dir / prometheus_file_name(summary), measurements_,
                                findings_, summary);

@@ -5,11 +5,14 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
 
 #include <nlohmann/json.hpp>
+
+#include "bench/sys/dir_handle.hpp"
 
 #include "results/finding.hpp"
 #include "results/measurement.hpp"
@@ -33,15 +36,20 @@ inline constexpr const char* kRunInProgress = "run in progress (or killed before
 
 class RunWriter {
  public:
-  // Creates `dir` (parents too; `dir` itself with mkdir, so it is this process's own). Throws
+  // Creates `dir` (parents too; `dir` itself with mkdirat in its parent, opened by descriptor, so
+  // it is this process's own and every file is created in it by descriptor: DirHandle). Throws
   // ConfigError if it exists at all (an empty directory or a link too): an earlier run is never
-  // written over, and a directory someone else made is never written into.
-  explicit RunWriter(std::filesystem::path dir);
+  // written over, and a directory someone else made is never written into; and when the parent is
+  // owned by another user or writable by others without the sticky bit (exit 2). With
+  // `numbered_if_taken` (the default name), a name taken is followed by `dir`-2, `dir`-3, ...
+  explicit RunWriter(std::filesystem::path dir, bool numbered_if_taken = false);
   ~RunWriter();
   RunWriter(const RunWriter&) = delete;
   RunWriter& operator=(const RunWriter&) = delete;
 
   const std::filesystem::path& dir() const { return dir_; }
+  // Which directory it is (for another process that finds it by name: mark_run_incomplete).
+  FileIdentity identity() const { return folder_.identity(); }
 
   // Append one line to measurements.jsonl / findings.jsonl with one write(2). Throws
   // ResultsWriteError when the line cannot be written whole (the file is cut back to the record
@@ -77,6 +85,8 @@ class RunWriter {
 
  private:
   std::filesystem::path dir_;
+  DirHandle folder_;                   // the run directory, as made
+  std::optional<DirHandle> evidence_;  // evidence/, once made
   int measurements_fd_ = -1;
   int findings_fd_ = -1;
   bool reserved_ = false;
@@ -87,8 +97,10 @@ class RunWriter {
 // For a process other than the writer (rank 0's sentinel, when rank 0 is stopped or dead): marks
 // the run in `run_dir` incomplete with `reason` (a reason already there stays) and, when `failed`,
 // appends an ERROR finding saying it. Leaves no half line: a record cut short is removed first.
-void mark_run_incomplete(const std::filesystem::path& run_dir, const std::string& reason,
-                         bool failed);
+// Writes nothing unless `run_dir` is still the directory made (`made`, RunWriter::identity()):
+// one renamed aside and replaced by another folder or a link is refused (std::runtime_error).
+void mark_run_incomplete(const std::filesystem::path& run_dir, const FileIdentity& made,
+                         const std::string& reason, bool failed);
 
 // Reads a run directory's measurements.jsonl (for `fabcheck evaluate`); errors name file and line.
 std::vector<Measurement> read_measurements(const std::filesystem::path& run_dir);

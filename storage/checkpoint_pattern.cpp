@@ -21,7 +21,7 @@ CheckpointWrite write_checkpoint(IoEngine& engine, ScratchDir& scratch, const st
   result.open_s = now_seconds() - origin;
   const fs::path file = scratch.create_file(name);
   const int handle =
-      open_for_pattern(engine, file, OpenAccess::write_only, options.ckpt_direct, result.direct);
+      open_for_pattern(engine, scratch, file, OpenAccess::write_only, options.ckpt_direct, result.direct);
   IoLoopConfig config;
   config.op = IoOp::write;
   config.block_size = std::min(options.block_size, size);

@@ -23,11 +23,11 @@ struct Partner {
   std::string placement;  // "other host", "same host", "own file"
 };
 
-Partner choose_partner(const World& world, const fs::path& dir) {
+Partner choose_partner(const World& world, const ScratchDir& scratch) {
   const int n = world.size();
   auto visible = [&](int rank) {
     struct stat info {};
-    return ::stat((dir / checkpoint_name(rank)).c_str(), &info) == 0;
+    return scratch.stat_file(checkpoint_name(rank), info) == 0 && S_ISREG(info.st_mode);
   };
   for (int step = 1; step < n; ++step) {
     const int rank = (world.rank() + step) % n;
@@ -64,9 +64,9 @@ class CkptReadProbe final : public CheckpointProbe {
     World& world = path.world;
     const StorageOptions& options = path.options;
     std::map<std::string, std::string>& params = path.params;
-    drop_page_cache(path.scratch.path() / checkpoint_name(world.rank()));
+    drop_page_cache(path.scratch, checkpoint_name(world.rank()));
     world.barrier();  // every file is complete before anyone reads
-    const Partner partner = choose_partner(world, path.scratch.path());
+    const Partner partner = choose_partner(world, path.scratch);
     const fs::path file = path.scratch.path() / checkpoint_name(partner.rank);
     params["read_from"] = world.describe_rank(partner.rank);
     params["placement"] = partner.placement;
@@ -76,7 +76,7 @@ class CkptReadProbe final : public CheckpointProbe {
     const double origin = now_seconds();
     bool direct = false;
     const double open_s = now_seconds() - origin;
-    const int handle = open_for_pattern(path.engine, file, OpenAccess::read_only, true, direct);
+    const int handle = open_for_pattern(path.engine, path.scratch, file, OpenAccess::read_only, true, direct);
     IoLoopConfig config;
     config.op = IoOp::read;
     config.block_size = std::min(options.block_size, options.ckpt_size);

@@ -70,9 +70,9 @@ class ContentionProbe final : public LocalPatternProbe {
     const auto data = run.scratch.create_file("r" + rank + "-data.dat", run.options.file_size);
     {
       auto engine = make_io_engine(run.engine_name, run.options.queue_depth);
-      write_pattern_file(*engine, data, run.options.file_size, run.rank, run.options);
+      write_pattern_file(*engine, run.scratch, data, run.options.file_size, run.rank, run.options);
     }
-    drop_page_cache(data);
+    drop_page_cache(run.scratch, data);
 
     IoLoopResult read_alone = read_data(run, data, nullptr);
     const CheckpointWrite write_alone = write_ckpt(run, "r" + rank + "-ckpt-alone.dat", nullptr);
@@ -125,7 +125,7 @@ class ContentionProbe final : public LocalPatternProbe {
     auto engine = make_io_engine(run.engine_name, run.options.queue_depth);
     bool direct = false;
     const int handle =
-        open_for_pattern(*engine, data, OpenAccess::read_only, run.options.direct, direct);
+        open_for_pattern(*engine, run.scratch, data, OpenAccess::read_only, run.options.direct, direct);
     IoLoopConfig config;
     config.op = IoOp::read;
     config.block_size = run.options.block_size;

@@ -1,4 +1,4 @@
-// FileTable: open(2)/close(2) of the files an engine works on.
+// FileTable: the descriptors of the files an engine works on, closed with it.
 #include "storage/file_table.hpp"
 
 #include <fcntl.h>
@@ -17,26 +17,9 @@ FileTable::~FileTable() {
   }
 }
 
-int FileTable::open(const std::filesystem::path& path, const OpenOptions& options) {
-  int flags = O_CLOEXEC;
-  switch (options.access) {
-    case OpenAccess::read_only:
-      flags |= O_RDONLY;
-      break;
-    case OpenAccess::write_only:
-      flags |= O_WRONLY;
-      break;
-    case OpenAccess::read_write:
-      flags |= O_RDWR;
-      break;
-  }
-  if (options.direct) flags |= O_DIRECT;
-  const int fd = ::open(path.c_str(), flags);
-  if (fd < 0) {
-    throw std::system_error(errno, std::generic_category(),
-                            "open " + path.string() + (options.direct ? " (O_DIRECT)" : ""));
-  }
-  fds_.push_back(fd);
+int FileTable::adopt(UniqueFd file) {
+  if (!file) throw std::invalid_argument("IoEngine: no file to adopt");
+  fds_.push_back(file.release());
   return static_cast<int>(fds_.size()) - 1;
 }
 

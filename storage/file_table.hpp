@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <vector>
 
+#include "bench/sys/dir_handle.hpp"
 #include "storage/io_engine.hpp"
 
 namespace fabcheck {
@@ -15,9 +16,8 @@ class FileTable {
   FileTable(const FileTable&) = delete;
   FileTable& operator=(const FileTable&) = delete;
 
-  // open(2) without O_CREAT, so nothing is ever created or truncated; throws std::system_error
-  // naming the path.
-  int open(const std::filesystem::path& path, const OpenOptions& options);
+  // Keeps an open descriptor (ScratchDir::open_file's) until close(); returns its handle.
+  int adopt(UniqueFd file);
   // The descriptor behind a handle; throws std::invalid_argument for a closed or unknown handle.
   int fd(int handle) const;
   void close(int handle);

@@ -2,6 +2,8 @@
 // storage.duration_s; the fsync is timed alone, the pair gives the commit rate.
 #include "storage/fsync_probe.hpp"
 
+#include <fcntl.h>
+
 #include <chrono>
 #include <system_error>
 
@@ -65,7 +67,7 @@ class FsyncLatencyProbe final : public LocalPatternProbe {
     const std::uint64_t block = option_bytes(run.run_options, kFsyncBlock);
     const auto file = run.scratch.create_file("r" + std::to_string(run.rank) + "-fsync.dat",
                                               block * kFsyncBlocks);
-    const int handle = engine->open(file, {OpenAccess::write_only, false});
+    const int handle = engine->adopt(run.scratch.open_file(file, O_WRONLY));
     AlignedBuffer buffer(block);
     LatencyHistogram fsync_ns;
     std::uint64_t commits = 0;

@@ -1,6 +1,8 @@
 // The engine factory: which engines this build has and how a name becomes one.
 #include "storage/io_engine.hpp"
 
+#include <fcntl.h>
+
 #include "bench/sys/config_error.hpp"
 #include "bench/sys/text_scan.hpp"
 #include "storage/null_engine.hpp"
@@ -10,6 +12,22 @@
 #endif
 
 namespace fabcheck {
+
+int open_flags(const OpenOptions& options) {
+  int flags = 0;
+  switch (options.access) {
+    case OpenAccess::read_only:
+      flags = O_RDONLY;
+      break;
+    case OpenAccess::write_only:
+      flags = O_WRONLY;
+      break;
+    case OpenAccess::read_write:
+      flags = O_RDWR;
+      break;
+  }
+  return options.direct ? flags | O_DIRECT : flags;
+}
 
 std::vector<std::string> available_io_engines() {
 #if defined(FABCHECK_HAVE_URING)

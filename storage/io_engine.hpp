@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "bench/sys/dir_handle.hpp"
+
 namespace fabcheck {
 
 enum class IoOp { read, write, fsync };
@@ -25,6 +27,9 @@ struct OpenOptions {
   OpenAccess access = OpenAccess::read_only;
   bool direct = false;  // O_DIRECT: buffers, offsets and lengths must be aligned to 4 KiB
 };
+
+// The open(2) flags of `options` (access mode, O_DIRECT).
+int open_flags(const OpenOptions& options);
 
 // One request. `tag` comes back in its completion; the caller uses it to find its buffer and the
 // time it submitted it.
@@ -47,9 +52,9 @@ class IoEngine {
   virtual ~IoEngine() = default;
   virtual std::string name() const = 0;
   virtual IoEngineCaps caps() const = 0;
-  // Opens an existing file (engines never create one; ScratchDir does). Throws std::system_error
-  // naming the path. Returns a handle for requests.
-  virtual int open(const std::filesystem::path& path, const OpenOptions& options) = 0;
+  // Takes a file already open (engines never open or create one by path: ScratchDir::open_file
+  // opens it relative to the folder it made). Returns a handle for requests.
+  virtual int adopt(UniqueFd file) = 0;
   // Queues the requests and hands them to the kernel. At most queue_depth() may be in flight.
   virtual void submit(std::span<const IoRequest> requests) = 0;
   // Waits until at least `min_completions` (not more than in flight) have completed and stores up

@@ -84,24 +84,9 @@ LoaderOptions loader_options_from(const RunOptions& options) {
   return result;
 }
 
-class Descriptor {
- public:
-  explicit Descriptor(int fd) : fd_(fd) {}
-  ~Descriptor() {
-    if (fd_ >= 0) ::close(fd_);
-  }
-  Descriptor(const Descriptor&) = delete;
-  Descriptor& operator=(const Descriptor&) = delete;
-  int get() const { return fd_; }
-
- private:
-  int fd_;
-};
-
-void write_file(const std::filesystem::path& file, std::uint64_t size, int rank,
-                std::uint64_t pattern_offset) {
-  Descriptor fd(::open(file.c_str(), O_WRONLY | O_CLOEXEC));
-  if (fd.get() < 0) throw std::system_error(errno, std::generic_category(), file.string());
+void write_file(const ScratchDir& scratch, const std::filesystem::path& file, std::uint64_t size,
+                int rank, std::uint64_t pattern_offset) {
+  const UniqueFd fd = scratch.open_file(file, O_WRONLY);
   std::vector<std::byte> buffer(
       static_cast<std::size_t>(std::min<std::uint64_t>(size, kShardChunk)));
   for (std::uint64_t done = 0; done < size;) {
@@ -117,17 +102,19 @@ void write_file(const std::filesystem::path& file, std::uint64_t size, int rank,
 
 // Writes back every file written so far with one syncfs instead of one fsync a file (thousands of
 // cache flushes, most of the probe's time): pages must be clean before drop_cached can drop them.
-void sync_written(const std::filesystem::path& dir) {
-  Descriptor fd(::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC));
-  if (fd.get() < 0 || ::syncfs(fd.get()) != 0)
-    throw std::system_error(errno, std::generic_category(), "syncfs " + dir.string());
+void sync_written(const ScratchDir& scratch) {
+  if (::syncfs(scratch.folder_fd()) != 0)
+    throw std::system_error(errno, std::generic_category(), "syncfs " + scratch.path().string());
 }
 
 // Drops the files' clean pages so every read comes from the device or the server.
-void drop_cached(const std::vector<std::filesystem::path>& files) {
+void drop_cached(const ScratchDir& scratch, const std::vector<std::filesystem::path>& files) {
   for (const auto& file : files) {
-    Descriptor fd(::open(file.c_str(), O_RDONLY | O_CLOEXEC));
-    if (fd.get() >= 0) ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED);
+    try {
+      ::posix_fadvise(scratch.open_file(file, O_RDONLY).get(), 0, 0, POSIX_FADV_DONTNEED);
+    } catch (const std::system_error&) {
+      // Best effort: the read that follows reports a file that is not there.
+    }
   }
 }
 
@@ -140,7 +127,7 @@ struct ReadPoint {
 
 // `workers` threads take files from `order` in turn (each file at most once) until all are read or
 // `duration_s` passed; each file is opened, read whole in `chunk` pieces and closed.
-ReadPoint read_files(const std::vector<std::filesystem::path>& files,
+ReadPoint read_files(const ScratchDir& scratch, const std::vector<std::filesystem::path>& files,
                      const std::vector<std::uint64_t>& pattern_offsets,
                      const std::vector<std::size_t>& order, std::size_t chunk, int workers,
                      double duration_s, int rank) {
@@ -159,7 +146,11 @@ ReadPoint read_files(const std::vector<std::filesystem::path>& files,
         const std::size_t index = next.fetch_add(1);
         if (index >= order.size()) return;
         const std::size_t which = order[index];
-        const int fd = ::open(files[which].c_str(), O_RDONLY | O_CLOEXEC);
+        int fd = -1;
+        try {
+          fd = scratch.open_file(files[which], O_RDONLY).release();
+        } catch (const std::system_error&) {
+        }
         bool ok = fd >= 0;
         std::uint64_t got = 0;
         bool first = true;
@@ -235,15 +226,15 @@ class LoaderProbe final : public LocalPatternProbe {
           "small-" + std::to_string(i / kFilesPerDir) + "/" + std::to_string(i) + ".bin";
       small.push_back(run.scratch.create_file(name, o.sample));
       small_offsets.push_back(static_cast<std::uint64_t>(i) * o.sample);
-      write_file(small.back(), o.sample, run.rank, small_offsets.back());
+      write_file(run.scratch, small.back(), o.sample, run.rank, small_offsets.back());
     }
     for (std::size_t i = 0; i < shards; ++i) {
       shard_files.push_back(
           run.scratch.create_file("shard-" + std::to_string(i) + ".bin", o.shard));
       shard_offsets.push_back(static_cast<std::uint64_t>(i) * o.shard);
-      write_file(shard_files.back(), o.shard, run.rank, shard_offsets.back());
+      write_file(run.scratch, shard_files.back(), o.shard, run.rank, shard_offsets.back());
     }
-    sync_written(run.scratch.path());
+    sync_written(run.scratch);
     run.params["samples"] = std::to_string(samples);
     run.params["sample_bytes"] = std::to_string(o.sample);
     run.params["shards"] = std::to_string(shards);
@@ -257,11 +248,11 @@ class LoaderProbe final : public LocalPatternProbe {
     double best_small = 0, best_shards = 0;
     std::uint64_t wrong = 0;
     for (const int workers : o.workers) {
-      drop_cached(small);
-      const ReadPoint s = read_files(small, small_offsets, shuffled, o.sample, workers,
+      drop_cached(run.scratch, small);
+      const ReadPoint s = read_files(run.scratch, small, small_offsets, shuffled, o.sample, workers,
                                      duration_s, run.rank);
-      drop_cached(shard_files);
-      const ReadPoint h = read_files(shard_files, shard_offsets, in_order, kShardChunk, workers,
+      drop_cached(run.scratch, shard_files);
+      const ReadPoint h = read_files(run.scratch, shard_files, shard_offsets, in_order, kShardChunk, workers,
                                      duration_s, run.rank);
       wrong += s.wrong + h.wrong;
       const double small_gbps = s.seconds > 0 ? static_cast<double>(s.bytes) / s.seconds / 1e9 : 0;

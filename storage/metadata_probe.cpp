@@ -79,9 +79,9 @@ class MetadataProbe final : public Probe {
     const double statted = timed_phase(world, "stat of the files", [&] {
       struct stat info {};
       for (const fs::path& relative : paths) {
-        const fs::path file = scratch.path() / relative;
-        if (::stat(file.c_str(), &info) != 0) {
-          throw std::system_error(errno, std::generic_category(), "stat " + file.string());
+        if (const int error = scratch.stat_file(relative, info); error != 0) {
+          throw std::system_error(error, std::generic_category(),
+                                  "stat " + (scratch.path() / relative).string());
         }
       }
     });

@@ -13,8 +13,8 @@ class NullEngine final : public IoEngine {
   explicit NullEngine(std::uint32_t queue_depth) : queue_depth_(queue_depth) {}
   std::string name() const override { return "null"; }
   IoEngineCaps caps() const override { return {.asynchronous = true, .touches_files = false}; }
-  // Opens nothing: the path is only remembered by its handle.
-  int open(const std::filesystem::path& path, const OpenOptions& options) override;
+  // Touches nothing: the descriptor (which may be none) is closed, a handle returned.
+  int adopt(UniqueFd file) override;
   // Each request completes with its full length (0 for fsync).
   void submit(std::span<const IoRequest> requests) override;
   std::size_t reap(std::size_t min_completions, std::span<IoCompletion> out) override;

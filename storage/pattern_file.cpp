@@ -14,18 +14,19 @@ namespace fabcheck {
 
 namespace fs = std::filesystem;
 
-int open_for_pattern(IoEngine& engine, const fs::path& file, OpenAccess access, bool want_direct,
-                     bool& direct) {
+int open_for_pattern(IoEngine& engine, const ScratchDir& scratch, const fs::path& file,
+                     OpenAccess access, bool want_direct, bool& direct) {
   direct = want_direct;
+  if (!engine.caps().touches_files) return engine.adopt(UniqueFd());
   if (want_direct) {
     try {
-      return engine.open(file, {access, true});
+      return engine.adopt(scratch.open_file(file, open_flags({access, true})));
     } catch (const std::system_error& error) {
       if (error.code().value() != EINVAL) throw;  // EINVAL: the filesystem refuses O_DIRECT
       direct = false;
     }
   }
-  return engine.open(file, {access, false});
+  return engine.adopt(scratch.open_file(file, open_flags({access, false})));
 }
 
 void fsync_file(IoEngine& engine, int handle, const fs::path& file) {
@@ -40,10 +41,11 @@ void fsync_file(IoEngine& engine, int handle, const fs::path& file) {
   }
 }
 
-void write_pattern_file(IoEngine& engine, const fs::path& file, std::uint64_t size, int rank,
-                        const StorageOptions& options) {
+void write_pattern_file(IoEngine& engine, const ScratchDir& scratch, const fs::path& file,
+                        std::uint64_t size, int rank, const StorageOptions& options) {
   bool direct = false;
-  const int handle = open_for_pattern(engine, file, OpenAccess::write_only, options.direct, direct);
+  const int handle =
+      open_for_pattern(engine, scratch, file, OpenAccess::write_only, options.direct, direct);
   IoLoopConfig config;
   config.op = IoOp::write;
   config.block_size = std::min(options.block_size, size);
@@ -57,12 +59,14 @@ void write_pattern_file(IoEngine& engine, const fs::path& file, std::uint64_t si
   engine.close(handle);
 }
 
-void drop_page_cache(const fs::path& file) {
-  const int fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return;
-  ::fdatasync(fd);
-  ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
-  ::close(fd);
+void drop_page_cache(const ScratchDir& scratch, const fs::path& file) {
+  try {
+    const UniqueFd fd = scratch.open_file(file, O_RDONLY);
+    ::fdatasync(fd.get());
+    ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_DONTNEED);
+  } catch (const std::system_error&) {
+    // Best effort: a file not there has nothing cached.
+  }
 }
 
 }  // namespace fabcheck

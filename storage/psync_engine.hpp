@@ -13,9 +13,7 @@ class PsyncEngine final : public IoEngine {
   explicit PsyncEngine(std::uint32_t queue_depth) : queue_depth_(queue_depth) {}
   std::string name() const override { return "psync"; }
   IoEngineCaps caps() const override { return {.asynchronous = false, .touches_files = true}; }
-  int open(const std::filesystem::path& path, const OpenOptions& options) override {
-    return files_.open(path, options);
-  }
+  int adopt(UniqueFd file) override { return files_.adopt(std::move(file)); }
   // Performs each request before returning; their completions wait for reap.
   void submit(std::span<const IoRequest> requests) override;
   std::size_t reap(std::size_t min_completions, std::span<IoCompletion> out) override;

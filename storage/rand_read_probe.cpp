@@ -62,11 +62,11 @@ class RandReadProbe final : public LocalPatternProbe {
     auto engine = make_io_engine(run.engine_name, kDeepQueue);
     const auto file = run.scratch.create_file("r" + std::to_string(run.rank) + "-rand.dat",
                                               run.options.file_size);
-    write_pattern_file(*engine, file, run.options.file_size, run.rank, run.options);
+    write_pattern_file(*engine, run.scratch, file, run.options.file_size, run.rank, run.options);
     bool direct = false;
     const int handle =
-        open_for_pattern(*engine, file, OpenAccess::read_only, run.options.direct, direct);
-    if (!direct) drop_page_cache(file);
+        open_for_pattern(*engine, run.scratch, file, OpenAccess::read_only, run.options.direct, direct);
+    if (!direct) drop_page_cache(run.scratch, file);
     run.params["block_size"] = std::to_string(kRandomBlock);
     run.params["file_size"] = std::to_string(run.options.file_size);
     run.params["direct"] = direct ? "1" : "0 (filesystem refused O_DIRECT)";

@@ -1,7 +1,11 @@
-// ScratchDir: the only place storage probes write. PATH/.fabcheck-<run id>/ is created exclusively;
-// files in it are created with O_EXCL and remembered, and exactly those (and the directory, when
-// this process created it) are removed at the end, after an error, and on SIGINT/SIGTERM.
+// ScratchDir: the only place storage probes write. PATH/.fabcheck-<run id>/ is created exclusively
+// (mkdirat) and held open; files in it are created with O_EXCL|O_NOFOLLOW relative to that
+// descriptor, opened again only through it (open_file), and exactly those (and the directory, when
+// this process created it) are removed at the end, after an error, and on SIGINT/SIGTERM. Whoever
+// can write PATH may rename the folder or put links in its place: nothing written follows them.
 #pragma once
+
+#include <sys/stat.h>
 
 #include <cstdint>
 #include <filesystem>
@@ -9,6 +13,7 @@
 #include <string>
 
 #include "bench/core/interrupt.hpp"
+#include "bench/sys/dir_handle.hpp"
 
 namespace fabcheck {
 
@@ -20,7 +25,8 @@ class ScratchDir {
   static std::unique_ptr<ScratchDir> create(const std::filesystem::path& parent,
                                             const std::string& name);
   // Uses a directory another rank created (a shared filesystem): only the files this process
-  // creates are removed here; the creator removes the directory. Throws when it is not there.
+  // creates are removed here; the creator removes the directory. Throws when it is not there, is
+  // a link, or is writable by group or others.
   static std::unique_ptr<ScratchDir> join(const std::filesystem::path& dir);
 
   ~ScratchDir();
@@ -38,6 +44,14 @@ class ScratchDir {
                                     std::uint64_t preallocate_bytes = 0);
   // Creates a subdirectory and remembers it.
   std::filesystem::path create_subdir(const std::string& relative);
+  // Opens a file of the folder (`file` as create_file returned it, or relative to the folder)
+  // through the folder's descriptor with O_NOFOLLOW, never by its path from the root; `flags`
+  // gives the access (O_RDONLY, O_WRONLY | O_DIRECT, ...). Throws std::system_error naming it.
+  UniqueFd open_file(const std::filesystem::path& file, int flags) const;
+  // fstatat of a file of the folder (not following a link); returns errno, 0 when `info` is set.
+  int stat_file(const std::filesystem::path& file, struct stat& info) const;
+  // The folder's descriptor (syncfs, fstatvfs).
+  int folder_fd() const;
   // Removes one file this object created (unlink) and forgets it; throws on failure.
   void remove_file(const std::filesystem::path& file);
 
@@ -50,6 +64,8 @@ class ScratchDir {
   struct State;
 
  private:
+  // create_file, keeping the descriptor it created.
+  UniqueFd create_open(const std::string& relative, std::uint64_t preallocate_bytes);
   explicit ScratchDir(std::shared_ptr<State> state);
   std::shared_ptr<State> state_;
   std::unique_ptr<ScopedCleanup> cleanup_;

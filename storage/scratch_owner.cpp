@@ -11,6 +11,7 @@
 #include <system_error>
 
 #include "bench/core/world.hpp"
+#include "bench/sys/dir_handle.hpp"
 #include "results/units.hpp"
 
 namespace fabcheck {
@@ -18,6 +19,9 @@ namespace fabcheck {
 namespace fs = std::filesystem;
 
 namespace {
+
+// An owner record is four short lines; anything larger is not one.
+constexpr std::size_t kOwnerRecordLimit = 4096;
 
 std::string read_first_line(const fs::path& file) {
   std::ifstream in(file);
@@ -102,6 +106,7 @@ std::vector<LeftScratch> find_left_scratch(const fs::path& path) {
   std::error_code error;
   fs::directory_iterator it(path, error);
   if (error) throw std::system_error(error, "cannot list " + path.string());
+  const DirHandle storage = DirHandle::open(path, true);
   const std::string host = local_hostname();
   const std::string boot = this_boot();
   std::vector<LeftScratch> found;
@@ -112,11 +117,16 @@ std::vector<LeftScratch> find_left_scratch(const fs::path& path) {
     if (!it->is_directory(error) || it->is_symlink(error)) continue;
     LeftScratch left;
     left.dir = it->path();
-    std::ifstream record(left.dir / kScratchOwnerFile);
-    if (record) {
-      std::stringstream text;
-      text << record.rdbuf();
-      left.owner = ScratchOwner::from_text(text.str());
+    // Anyone who can write the storage path can put anything under the record's name (a FIFO,
+    // a link to /dev/zero, a sparse file of gigabytes): read only a small regular file, opened
+    // through the folder's descriptor without following links and without waiting on a FIFO.
+    try {
+      const DirHandle folder = storage.open_dir(name);
+      if (const auto text = read_small_file(folder, kScratchOwnerFile, kOwnerRecordLimit)) {
+        left.owner = ScratchOwner::from_text(*text);
+      }
+    } catch (const std::system_error&) {
+      // Not a folder any more (replaced meanwhile): no record.
     }
     if (left.owner) {
       if (left.owner->host != host) {

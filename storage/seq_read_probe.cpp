@@ -29,11 +29,11 @@ class SeqReadProbe final : public LocalPatternProbe {
     auto engine = make_io_engine(run.engine_name, run.options.queue_depth);
     const auto file =
         run.scratch.create_file("r" + std::to_string(run.rank) + "-seq.dat", run.options.file_size);
-    write_pattern_file(*engine, file, run.options.file_size, run.rank, run.options);
+    write_pattern_file(*engine, run.scratch, file, run.options.file_size, run.rank, run.options);
     bool direct = false;
     const int handle =
-        open_for_pattern(*engine, file, OpenAccess::read_only, run.options.direct, direct);
-    if (!direct) drop_page_cache(file);
+        open_for_pattern(*engine, run.scratch, file, OpenAccess::read_only, run.options.direct, direct);
+    if (!direct) drop_page_cache(run.scratch, file);
     set_sequential_params(run, direct);
     const IoLoopResult read =
         run_io_loop(*engine, handle, sequential_config(IoOp::read, run.options, file, run.rank));

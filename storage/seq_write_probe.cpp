@@ -31,7 +31,7 @@ class SeqWriteProbe final : public LocalPatternProbe {
         run.scratch.create_file("r" + std::to_string(run.rank) + "-seq.dat", run.options.file_size);
     bool direct = false;
     const int handle =
-        open_for_pattern(*engine, file, OpenAccess::read_write, run.options.direct, direct);
+        open_for_pattern(*engine, run.scratch, file, OpenAccess::read_write, run.options.direct, direct);
     set_sequential_params(run, direct);
     const IoLoopResult written =
         run_io_loop(*engine, handle, sequential_config(IoOp::write, run.options, file, run.rank));
@@ -41,7 +41,7 @@ class SeqWriteProbe final : public LocalPatternProbe {
     check.region_bytes = std::min(written.bytes, run.options.file_size);
     check.max_bytes = check.region_bytes;
     check.block_size = std::min(check.block_size, check.region_bytes);
-    if (!direct) drop_page_cache(file);
+    if (!direct) drop_page_cache(run.scratch, file);
     const IoLoopResult verified = run_io_loop(*engine, handle, check);
     engine->close(handle);
 

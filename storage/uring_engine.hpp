@@ -17,9 +17,7 @@ class UringEngine final : public IoEngine {
   ~UringEngine() override;
   std::string name() const override { return "io_uring"; }
   IoEngineCaps caps() const override { return {.asynchronous = true, .touches_files = true}; }
-  int open(const std::filesystem::path& path, const OpenOptions& options) override {
-    return files_.open(path, options);
-  }
+  int adopt(UniqueFd file) override { return files_.adopt(std::move(file)); }
   void submit(std::span<const IoRequest> requests) override;
   std::size_t reap(std::size_t min_completions, std::span<IoCompletion> out) override;
   void close(int file) override { files_.close(file); }

@@ -13,6 +13,7 @@
 
 #include "bench/cli/number_option.hpp"
 #include "bench/sys/config_error.hpp"
+#include "bench/sys/dir_handle.hpp"
 #include "bench/sys/timer.hpp"
 #include "fabric/link_measurements.hpp"
 #include "results/baseline.hpp"
@@ -150,10 +151,20 @@ int baseline_command(const BaselineArgs& args, const Registry& registry, std::FI
     if (checked.expectations.empty()) {
       throw ConfigError("no performance figure in the runs given: nothing to baseline");
     }
-    std::ofstream file(args.out, std::ios::out | std::ios::trunc);
-    file << text;
-    file.flush();
-    if (!file) throw ConfigError(args.out, 0, "cannot write");
+    // Written as a new name in its folder, held open (refused when another user could replace
+    // what is in it): a temporary file linked to the name, so a file or link planted under the
+    // name meanwhile makes it fail instead of being written through.
+    const fs::path out_path(args.out);
+    const DirHandle folder = DirHandle::open_output_folder(out_path.parent_path(), "-o");
+    try {
+      folder.publish_file(out_path.filename().string(), text, 0644, false);
+    } catch (const std::system_error& failure) {
+      throw ConfigError(args.out, 0,
+                        failure.code().value() == EEXIST
+                            ? std::string("appeared while the profile was made; a profile is "
+                                          "never written over")
+                            : std::string("cannot write: ") + failure.what());
+    }
     std::fprintf(out, "baseline %s: %zu expectations from %zu run(s), %zu figures -> %s\n",
                  options.name.c_str(), checked.expectations.size(), store.runs.size(),
                  store.rows.size(), args.out.c_str());

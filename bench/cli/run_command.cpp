@@ -33,6 +33,7 @@
 #include "bench/core/trimmed_plan.hpp"
 #include "bench/cuda/cuda_availability.hpp"
 #include "bench/sys/config_error.hpp"
+#include "bench/sys/dir_handle.hpp"
 #include "bench/sys/input_path.hpp"
 #include "bench/sys/launcher.hpp"
 #include "bench/sys/pci_devices.hpp"
@@ -165,6 +166,7 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
                         ": not a directory this user can write (node_exporter's textfile "
                         "directory must exist)");
     }
+    DirHandle::open_output_folder(args.prometheus_dir, "--prometheus-dir");  // safe, else exit 2
     request.prometheus_dir = args.prometheus_dir;
   }
   if (!args.history.empty()) check_history_file(args.history);

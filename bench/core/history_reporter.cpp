@@ -5,6 +5,7 @@
 #include <string>
 
 #include "bench/sys/config_error.hpp"
+#include "bench/sys/dir_handle.hpp"
 #include "results/history.hpp"
 #include "results/run_reader.hpp"
 
@@ -61,6 +62,7 @@ void check_history_file(const std::filesystem::path& file) {
     throw ConfigError("--history " + file.string() + ": folder " + folder.string() +
                       " does not exist");
   }
+  DirHandle::open_output_folder(folder, "--history");  // safe to write into, else exit 2
 }
 
 std::unique_ptr<Reporter> make_history_reporter(std::filesystem::path file, std::FILE* console) {

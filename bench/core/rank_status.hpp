@@ -109,6 +109,10 @@ struct RankStatus {
   std::atomic<std::int32_t> rank{-1};  // after world set-up
   std::atomic<std::int32_t> size{0};
   SharedText<4096> run_dir;  // rank 0, once the run directory exists
+  // Which directory it is (st_dev, st_ino; written before run_dir): the sentinel writes its last
+  // words only into that one, never into whatever the name leads to by then.
+  std::atomic<std::uint64_t> run_dir_device{0};
+  std::atomic<std::uint64_t> run_dir_inode{0};
   // The exit code the rank chose (-1 until it exits by itself) and, for an exit 3 on a signal,
   // why ("interrupted by SIGTERM").
   std::atomic<std::int32_t> exit_code{-1};

@@ -13,16 +13,20 @@ std::filesystem::path default_run_directory(const std::string& root_host) {
 
 RunDirectory make_run_directory(World& world, std::filesystem::path requested) {
   RunDirectory directory;
-  if (requested.empty() && world.is_root()) requested = default_run_directory(world.host());
-  directory.path = world.broadcast_value(requested.string());
   std::string failure;
   if (world.is_root()) {
+    // The default name is made unique by a number when taken (two runs in the same second); a
+    // name the user gave is theirs, and refused when it exists.
+    const bool numbered = requested.empty();
+    if (numbered) requested = default_run_directory(world.host());
     try {
-      directory.writer = std::make_unique<RunWriter>(directory.path);
+      directory.writer = std::make_unique<RunWriter>(requested, numbered);
+      requested = directory.writer->dir();
     } catch (const std::exception& error) {
       failure = error.what();
     }
   }
+  directory.path = world.broadcast_value(requested.string());
   directory.failure = world.broadcast_value(failure);
   return directory;
 }

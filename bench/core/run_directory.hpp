@@ -22,8 +22,9 @@ struct RunDirectory {
   bool made() const { return failure.empty(); }
 };
 
-// Every rank calls it: the root names `requested` (empty: the default) and makes it; every rank
-// learns the path and the outcome. Two broadcasts.
+// Every rank calls it: the root names `requested` (empty: the default, numbered -2, -3, ... when
+// another run took the name in the same second) and makes it; every rank learns the path made
+// and the outcome. Two broadcasts.
 RunDirectory make_run_directory(World& world, std::filesystem::path requested);
 
 }  // namespace fabcheck

@@ -378,6 +378,9 @@ bool Runner::start(World& world, RunDirectory directory) {
         auto files = run_directory_reporters(*s.writer, s.request.prometheus_dir);
         s.reporters.insert(s.reporters.begin(), std::make_move_iterator(files.begin()),
                            std::make_move_iterator(files.end()));
+        const FileIdentity made = s.writer->identity();
+        rank_status().run_dir_device.store(made.device);
+        rank_status().run_dir_inode.store(made.inode);
         rank_status().run_dir.store(std::filesystem::absolute(s.run_dir).string());
         RunRecord& run = s.summary.run;
         run.versions = s.request.versions;

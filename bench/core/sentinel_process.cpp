@@ -380,7 +380,8 @@ class Sentinel {
     const std::string run_dir = status_.run_dir.load();
     if (run_dir.empty() || !status_.claim_last_words(RankStatus::by_sentinel)) return;
     try {
-      mark_run_incomplete(run_dir, ending_->reason, ending_->kind == Ending::failed);
+      const FileIdentity made{status_.run_dir_device.load(), status_.run_dir_inode.load()};
+      mark_run_incomplete(run_dir, made, ending_->reason, ending_->kind == Ending::failed);
     } catch (const std::exception& error) {
       std::fprintf(stderr, "fabcheck: could not mark %s incomplete: %s\n", run_dir.c_str(),
                    error.what());

@@ -6,6 +6,7 @@
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <fmt/format.h>
 #include <algorithm>
@@ -14,6 +15,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "bench/cli/evaluate_command.hpp"
 #include "bench/cli/history_commands.hpp"
@@ -314,6 +316,103 @@ TEST(Baseline, RoundTripHealthyRunsPassARunTwentyPercentLowerFails) {
     ++from_baseline;
   }
   EXPECT_GT(from_baseline, 0u) << text;
+}
+
+// Issue 23 (3, 4): links planted in `evaluate --out DIR` or at `baseline -o FILE` after the checks,
+// while the command works, are never written through (on main: truncating ofstreams followed
+// them and root rewrote two root-owned files). An attacker thread plants them at delays spread
+// over the command's duration, 12 times each.
+template <typename Command>
+void plant_links_while(const fs::path& where, const std::vector<std::string>& names,
+                       const fs::path& victim, Command&& command) {
+  const auto start = std::chrono::steady_clock::now();
+  command();
+  const auto took = std::chrono::steady_clock::now() - start;
+  for (int round = 0; round < 12; ++round) {
+    command.reset();
+    std::thread attacker([&] {
+      std::this_thread::sleep_for(took * round / 12);
+      std::error_code ignored;
+      for (const std::string& name : names) fs::create_symlink(victim, where / name, ignored);
+    });
+    command();
+    attacker.join();
+    ASSERT_EQ(fabcheck::testing::read_whole_file(victim), "root's own file\n")
+        << "written through a link planted after " << round << "/12 of the run";
+  }
+}
+
+TEST(Evaluate, OutNeverWritesThroughLinksPlantedWhileItWorks) {
+  TempDir dir;
+  synthetic::FleetSpec spec;
+  spec.nodes = 16;
+  synthetic::write_fleet(dir.path() / "sweep", spec);
+  const fs::path victim = dir.path() / "victim";
+  fabcheck::testing::write_whole_file(victim, "root's own file\n");
+  const fs::path out = dir.path() / "eval";
+  struct {
+    const fs::path& dir;
+    const fs::path& out;
+    void reset() {
+      fs::remove_all(out);
+      fs::create_directory(out);
+    }
+    void operator()() {
+      std::string text;
+      ::testing::internal::CaptureStderr();
+      evaluate({(dir / "sweep").string()}, text, out.string());
+      ::testing::internal::GetCapturedStderr();
+    }
+  } command{dir.path(), out};
+  command.reset();
+  plant_links_while(out, {"fleet.json", "findings.jsonl", "drain.txt"}, victim, command);
+}
+
+TEST(Evaluate, OutOwnedByAnotherUserOrOpenToOthersIsExit2) {
+  TempDir dir;
+  synthetic::FleetSpec spec;
+  spec.nodes = 16;
+  synthetic::write_fleet(dir.path() / "sweep", spec);
+  const fs::path out = dir.path() / "eval";
+  fs::create_directory(out);
+  ::chmod(out.c_str(), 0777);
+  std::string text;
+  ::testing::internal::CaptureStderr();
+  EXPECT_EQ(evaluate({(dir.path() / "sweep").string()}, text, out.string()), 2);
+  EXPECT_THAT(::testing::internal::GetCapturedStderr(),
+              HasSubstr("writable by others without the sticky bit"));
+  if (::geteuid() == 0) {
+    ::chmod(out.c_str(), 0755);
+    ASSERT_EQ(::chown(out.c_str(), 65534, 65534), 0);
+    ::testing::internal::CaptureStderr();
+    EXPECT_EQ(evaluate({(dir.path() / "sweep").string()}, text, out.string()), 2);
+    EXPECT_THAT(::testing::internal::GetCapturedStderr(), HasSubstr("owned by uid 65534"));
+  }
+  EXPECT_TRUE(fs::is_empty(out));
+}
+
+TEST(Baseline, NeverWritesThroughALinkPlantedWhileItWorks) {
+  TempDir dir;
+  const fs::path golden = healthy_sweep(dir.path() / "golden", 8);
+  const fs::path victim = dir.path() / "victim";
+  fabcheck::testing::write_whole_file(victim, "root's own file\n");
+  const fs::path profile = dir.path() / "my-cluster.toml";
+  struct {
+    const fs::path& golden;
+    const fs::path& profile;
+    void reset() { fs::remove(profile); }
+    void operator()() {
+      BaselineArgs args;
+      args.dirs = {golden.string()};
+      args.out = profile.string();
+      std::string text;
+      ::testing::internal::CaptureStderr();
+      capture([&](std::FILE* out) { return baseline_command(args, registry(), out); }, text);
+      ::testing::internal::GetCapturedStderr();
+    }
+  } command{golden, profile};
+  command.reset();
+  plant_links_while(dir.path(), {"my-cluster.toml"}, victim, command);
 }
 
 TEST(Compare, AgainstAnEarlierRun) {

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include <signal.h>
+#include <sys/stat.h>
 #include <sys/resource.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -266,8 +267,10 @@ TEST_F(RunWriterTest, TheSpaceReserveLastsAsLongAsTheWriter) {
 }
 
 TEST_F(RunWriterTest, MarkRunIncompleteFromOutsideKeepsEveryLineWhole) {
+  FileIdentity made;
   {
     RunWriter writer(base_);
+    made = writer.identity();
     writer.append(measurement("busbw", 1));
     writer.write_summary({{"verdict", "incomplete"},
                           {"exit_code", 3},
@@ -277,7 +280,7 @@ TEST_F(RunWriterTest, MarkRunIncompleteFromOutsideKeepsEveryLineWhole) {
   }
   std::ofstream(base_ / "findings.jsonl", std::ios::app) << R"({"severity":"pass","mess)";
   std::ofstream(base_ / "measurements.jsonl", std::ios::app) << R"({"probe":"coll.)";
-  mark_run_incomplete(base_, "rank 0 (node-a) was killed by SIGKILL", true);
+  mark_run_incomplete(base_, made, "rank 0 (node-a) was killed by SIGKILL", true);
 
   const std::string findings = read_file(base_ / "findings.jsonl");
   EXPECT_EQ(std::count(findings.begin(), findings.end(), '\n'), 1) << findings;
@@ -294,10 +297,140 @@ TEST_F(RunWriterTest, MarkRunIncompleteFromOutsideKeepsEveryLineWhole) {
   EXPECT_EQ(summary.at("counts").at("pass"), 1);
 
   // A second reason is recorded as a finding, but the first reason stays.
-  mark_run_incomplete(base_, "interrupted by SIGTERM", false);
+  mark_run_incomplete(base_, made, "interrupted by SIGTERM", false);
   summary = nlohmann::json::parse(read_file(base_ / "summary.json"));
   EXPECT_EQ(summary.at("incomplete_reason"), "rank 0 (node-a) was killed by SIGKILL");
   EXPECT_EQ(summary.at("counts").at("error"), 1);
+}
+
+// The attack of issue 23 (2): whoever owns --out's parent renames the new run directory aside and
+// puts a folder of links in its place. Every later write still goes into the directory made; the
+// attacker's folder gets nothing (on main: evidence/ was accepted as it was and written through).
+TEST_F(RunWriterTest, AFolderOfLinksPutInPlaceOfTheRunDirectoryGetsNothing) {
+  const fs::path theirs = base_.string() + "-theirs";
+  const fs::path aside = base_.string() + "-aside";
+  fs::remove_all(theirs);
+  fs::remove_all(aside);
+  fs::create_directories(theirs);
+  std::ofstream(theirs / "victim") << "line one\nline two";
+  RunWriter writer(base_);
+  fs::rename(base_, aside);
+  fs::create_directories(base_);
+  fs::create_directory_symlink(theirs, base_ / "evidence");
+  for (const char* name : {"summary.json", "findings.jsonl", "measurements.jsonl", "junit.xml",
+                           "metrics.prom", "run.h5"})
+    fs::create_symlink(theirs / "victim", base_ / name);
+
+  writer.append(measurement("busbw", 2));
+  Finding finding;
+  finding.severity = Severity::fail;
+  finding.message = "slow";
+  writer.append(finding);
+  writer.write_summary({{"verdict", "fail"}, {"exit_code", 1}});
+  writer.write_evidence("node-a", {{"kernel-log.txt", "NVRM: Xid 79\n"}});
+  writer.write_junit({{"verdict", "fail"}});
+  writer.write_prometheus({{"verdict", "fail"}});
+  writer.write_hdf5();
+
+  EXPECT_EQ(read_file(theirs / "victim"), "line one\nline two");
+  EXPECT_EQ(std::distance(fs::directory_iterator(theirs), fs::directory_iterator()), 1);
+  EXPECT_EQ(read_file(aside / "evidence" / "node-a" / "kernel-log.txt"), "NVRM: Xid 79\n");
+  EXPECT_THAT(read_file(aside / "summary.json"), HasSubstr("\"fail\""));
+  EXPECT_EQ(read_measurements(aside).size(), 1u);
+  fs::remove_all(theirs);
+  fs::remove_all(aside);
+}
+
+// The sentinel's last words (issue 23, 2): into the directory made or nowhere. On main, the
+// swapped folder's links made root cut a file back to its last newline and append a line to
+// another.
+TEST_F(RunWriterTest, LastWordsAreNeverWrittenThroughAReplacedRunDirectory) {
+  const fs::path theirs = base_.string() + "-theirs";
+  const fs::path aside = base_.string() + "-aside";
+  fs::remove_all(theirs);
+  fs::remove_all(aside);
+  fs::create_directories(theirs);
+  std::ofstream(theirs / "cut-me") << "line one\nline two";
+  std::ofstream(theirs / "append-me") << "line one\n";
+  FileIdentity made;
+  {
+    RunWriter writer(base_);
+    made = writer.identity();
+  }
+  fs::rename(base_, aside);
+  fs::create_directories(base_);
+  fs::create_symlink(theirs / "cut-me", base_ / "measurements.jsonl");
+  fs::create_symlink(theirs / "append-me", base_ / "findings.jsonl");
+  EXPECT_THROW(mark_run_incomplete(base_, made, "rank 0 was killed", true), std::runtime_error);
+  // A link in place of the directory itself is refused too.
+  fs::remove_all(base_);
+  fs::create_directory_symlink(aside, base_);
+  EXPECT_THROW(mark_run_incomplete(base_, made, "rank 0 was killed", true), std::runtime_error);
+  EXPECT_EQ(read_file(theirs / "cut-me"), "line one\nline two");
+  EXPECT_EQ(read_file(theirs / "append-me"), "line one\n");
+  // Back under its name, the directory made takes them.
+  fs::remove(base_);
+  fs::rename(aside, base_);
+  mark_run_incomplete(base_, made, "rank 0 was killed", true);
+  EXPECT_THAT(read_file(base_ / "findings.jsonl"), HasSubstr("rank 0 was killed"));
+  fs::remove_all(theirs);
+}
+
+// Issue 23 (15): kernel-log lines under kernel.dmesg_restrict are root's: evidence is no more
+// readable than its sources (folders 0700, files 0600); on main 0755 folders and 0644 files.
+TEST_F(RunWriterTest, EvidenceIsReadableByItsOwnerOnly) {
+  RunWriter writer(base_);
+  writer.write_evidence("node-a", {{"kernel-log.txt", "NVRM: Xid 79\n"}, {"index.txt", "x\n"}});
+  auto mode = [](const fs::path& path) {
+    struct stat info {};
+    ::stat(path.c_str(), &info);
+    return info.st_mode & 07777;
+  };
+  EXPECT_EQ(mode(base_ / "evidence"), 0700u);
+  EXPECT_EQ(mode(base_ / "evidence" / "node-a"), 0700u);
+  EXPECT_EQ(mode(base_ / "evidence" / "node-a" / "kernel-log.txt"), 0600u);
+  EXPECT_EQ(mode(base_ / "evidence" / "node-a" / "index.txt"), 0600u);
+}
+
+// Noticed with issue 23: `--out r` (no folder part) failed with "No such file or directory"
+// (the error code of the existence check was taken for the parent's creation).
+TEST_F(RunWriterTest, ARelativeNameWithoutAFolderIsMadeInTheWorkingDirectory) {
+  fs::create_directories(base_);
+  const fs::path here = fs::current_path();
+  fs::current_path(base_);
+  try {
+    RunWriter writer("r");
+    EXPECT_EQ(writer.dir(), fs::path("r"));
+    writer.append(measurement("busbw", 1));
+  } catch (...) {
+    fs::current_path(here);
+    throw;
+  }
+  fs::current_path(here);
+  EXPECT_EQ(read_measurements(base_ / "r").size(), 1u);
+}
+
+// Issue 23 (17): the default name, taken by another run of the same second, is numbered.
+TEST_F(RunWriterTest, TheDefaultNameTakenIsNumbered) {
+  RunWriter first(base_ / "20261202T101500Z-node-a", true);
+  RunWriter second(base_ / "20261202T101500Z-node-a", true);
+  EXPECT_EQ(first.dir(), base_ / "20261202T101500Z-node-a");
+  EXPECT_EQ(second.dir(), base_ / "20261202T101500Z-node-a-2");
+  // A name the user gave is theirs: taken, it is refused.
+  EXPECT_THROW(RunWriter(base_ / "20261202T101500Z-node-a"), ConfigError);
+}
+
+// Issue 23 (1-4): an --out parent that another user could change is a configuration error.
+TEST_F(RunWriterTest, RefusesAParentOthersCanWriteWithoutTheStickyBit) {
+  fs::create_directories(base_ / "shared");
+  ::chmod((base_ / "shared").c_str(), 0777);
+  try {
+    RunWriter writer(base_ / "shared" / "run");
+    FAIL() << "accepted";
+  } catch (const ConfigError& error) {
+    EXPECT_THAT(error.what(), HasSubstr("writable by others without the sticky bit"));
+  }
+  EXPECT_FALSE(fs::exists(base_ / "shared" / "run"));
 }
 
 }  // namespace

@@ -31,7 +31,7 @@ class MemoryEngine final : public IoEngine {
   }
   std::string name() const override { return "memory"; }
   IoEngineCaps caps() const override { return {.asynchronous = true, .touches_files = true}; }
-  int open(const std::filesystem::path&, const OpenOptions&) override { return 0; }
+  int adopt(UniqueFd) override { return 0; }
   void close(int) override {}
   std::uint32_t queue_depth() const override { return depth_; }
 

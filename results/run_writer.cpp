@@ -20,6 +20,7 @@
 #include "results/hdf5_writer.hpp"
 #include "results/json_text.hpp"
 #include "results/junit_writer.hpp"
+#include "results/node_verdicts.hpp"
 #include "results/prometheus_writer.hpp"
 #include "results/record_json.hpp"
 
@@ -248,6 +249,43 @@ bool RunWriter::write_hdf5() {
   return true;
 }
 
+namespace {
+
+// A run that did not finish proves no node healthy: every node it names that a FAIL does not
+// drain is held with the reason (a rank lost after its last probe left them all "pass", and the
+// answer named nobody). The hosts come from the summary's nodes, else its hosts.
+void hold_unfinished_nodes(nlohmann::json& summary, const std::string& reason) {
+  std::vector<std::string> drained;
+  if (const auto drain = summary.find("drain"); drain != summary.end() && drain->is_array()) {
+    for (const auto& entry : *drain) {
+      if (entry.is_object() && entry.value("host", nlohmann::json()).is_string())
+        drained.push_back(entry["host"].get<std::string>());
+    }
+  }
+  std::vector<std::string> hosts;
+  const auto nodes = summary.find("nodes");
+  if (nodes != summary.end() && nodes->is_array() && !nodes->empty()) {
+    for (auto& node : *nodes) {
+      if (!node.is_object() || !node.value("host", nlohmann::json()).is_string()) continue;
+      if (node.value("verdict", nlohmann::json()) != "fail") node["verdict"] = "incomplete";
+      hosts.push_back(node["host"].get<std::string>());
+    }
+  } else if (const auto listed = summary.find("hosts"); listed != summary.end() && listed->is_array()) {
+    for (const auto& host : *listed) {
+      if (host.is_string()) hosts.push_back(host.get<std::string>());
+    }
+  }
+  if (!summary["drain"].is_array()) summary["drain"] = nlohmann::json::array();
+  auto& hold = summary["hold"];
+  hold = nlohmann::json::array();
+  for (const std::string& host : hosts) {
+    if (std::find(drained.begin(), drained.end(), host) != drained.end()) continue;
+    hold.push_back({{"host", host}, {"reason", scheduler_reason("incomplete: " + reason)}});
+  }
+}
+
+}  // namespace
+
 void mark_run_incomplete(const fs::path& run_dir, const FileIdentity& made,
                          const std::string& reason, bool failed) {
   // Only the directory made: the name alone may lead elsewhere by now (renamed aside, replaced
@@ -306,6 +344,7 @@ void mark_run_incomplete(const fs::path& run_dir, const FileIdentity& made,
   summary["exit_code"] = 3;
   const auto& verdict = summary["verdict"];
   if (!verdict.is_string() || verdict.get<std::string>() != "fail") summary["verdict"] = "incomplete";
+  hold_unfinished_nodes(summary, summary["incomplete_reason"].get<std::string>());
   dir.remove_file(kReserveName);
   replace_file(dir, "summary.json", json_text(summary, 2) + "\n");
   // junit.xml from the findings on disk, so a pipeline reading it sees the run end incomplete.

@@ -303,6 +303,61 @@ TEST_F(RunWriterTest, MarkRunIncompleteFromOutsideKeepsEveryLineWhole) {
   EXPECT_EQ(summary.at("counts").at("error"), 1);
 }
 
+// Issue 22: a rank stopped after its last probe, once the final summary said every node passed.
+// The run is incomplete, so each node a FAIL does not drain is held with the reason: the answer
+// names every node (it named none, and the prolog said "no answer").
+TEST_F(RunWriterTest, MarkRunIncompleteHoldsEveryNodeAFailDoesNotDrain) {
+  FileIdentity made;
+  {
+    RunWriter writer(base_);
+    made = writer.identity();
+    writer.write_summary(
+        {{"verdict", "fail"},
+         {"exit_code", 1},
+         {"incomplete_reason", nullptr},
+         {"hosts", {"node-a", "node-b", "node-c"}},
+         {"nodes",
+          {{{"host", "node-a"}, {"verdict", "pass"}},
+           {{"host", "node-b"}, {"verdict", "fail"}},
+           {{"host", "node-c"}, {"verdict", "warn"}}}},
+         {"drain", {{{"host", "node-b"}, {"reason", "fabcheck: GPU 3 at Gen4 x8"}}}},
+         {"hold", nlohmann::json::array()},
+         {"finished_utc", "20261202T120000Z"}});
+  }
+  mark_run_incomplete(base_, made, "rank 1 (node-c) stopped: no heartbeat for 5 s", true);
+  const auto summary = nlohmann::json::parse(read_file(base_ / "summary.json"));
+  EXPECT_EQ(summary.at("verdict"), "fail");  // a FAIL stays the verdict
+  EXPECT_EQ(summary.at("exit_code"), 3);
+  EXPECT_EQ(summary.at("drain"), nlohmann::json::parse(
+                                     R"([{"host":"node-b","reason":"fabcheck: GPU 3 at Gen4 x8"}])"));
+  const std::string why = "fabcheck: incomplete: rank 1 (node-c) stopped: no heartbeat for 5 s";
+  EXPECT_EQ(summary.at("hold"),
+            nlohmann::json::parse(R"([{"host":"node-a","reason":")" + why +
+                                  R"("},{"host":"node-c","reason":")" + why + R"("}])"));
+  EXPECT_EQ(summary.at("nodes").at(0).at("verdict"), "incomplete");
+  EXPECT_EQ(summary.at("nodes").at(1).at("verdict"), "fail");
+  EXPECT_EQ(summary.at("nodes").at(2).at("verdict"), "incomplete");
+}
+
+// A summary that names no node yet (the run stopped before its first one): the hosts it lists
+// are held.
+TEST_F(RunWriterTest, MarkRunIncompleteHoldsTheListedHostsWhenNoNodeWasJudged) {
+  FileIdentity made;
+  {
+    RunWriter writer(base_);
+    made = writer.identity();
+    writer.write_summary({{"verdict", "incomplete"},
+                          {"incomplete_reason", kRunInProgress},
+                          {"hosts", {"gpu,07"}}});
+  }
+  mark_run_incomplete(base_, made, "interrupted by SIGTERM", false);
+  const auto summary = nlohmann::json::parse(read_file(base_ / "summary.json"));
+  EXPECT_EQ(summary.at("hold"),
+            nlohmann::json::parse(
+                R"([{"host":"gpu,07","reason":"fabcheck: incomplete: interrupted by SIGTERM"}])"));
+  EXPECT_EQ(summary.at("drain"), nlohmann::json::array());
+}
+
 // The attack of issue 23 (2): whoever owns --out's parent renames the new run directory aside and
 // puts a folder of links in its place. Every later write still goes into the directory made; the
 // attacker's folder gets nothing (on main: evidence/ was accepted as it was and written through).

@@ -347,7 +347,7 @@ def scenario_bad_options(a):
             (["--opt", "storage.loader_bytes=1M"],
              ["storage.loader_bytes=1MiB", "smaller than one sample"]),
             (["--placement", "sideways"], ["placement=sideways", "one of out, in, both"]),
-            (["--timeout", "inf"], ["--timeout inf", "finite"]),
+            (["--timeout", "inf"], ['--timeout: "inf" is not a finite number']),
         ]
         for extra, named in cases:
             out = tmp / "out"

@@ -54,7 +54,9 @@ class IbCountersProbe : public Probe {
                // (the sweep); acceptance reads the growth over everything, its RDMA tests and
                // storage too.
                .plans = {{"gate"}, {"acceptance", plan_stage::last}, {"sweep"}},
-               .plan_stage = plan_stage::counters}) {}
+               .plan_stage = plan_stage::counters,
+               .repairs = {{"error_counter_delta", "ib-link-errors", repair_action::replace_cable},
+                           {"", "ib-congestion", repair_action::inspect}}}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;
     const std::string& root = context.options.sysfs_root;

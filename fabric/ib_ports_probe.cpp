@@ -26,7 +26,10 @@ class IbPortsProbe : public Probe {
                .plans = {{"gate"}, {"acceptance"}, {"sweep"}},
                .plan_stage = plan_stage::links,
                // The fabric judge names a port below its rate or its siblings.
-               .peers = {.compared = false}}) {}
+               .peers = {.compared = false},
+               .repairs = {{"saturated_counters", "ib-counters-saturated", repair_action::inspect},
+                           {"port_rate", "ib-port-slow", repair_action::replace_cable},
+                           {"", "ib-port-down", repair_action::replace_cable}}}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;
     std::vector<SysfsProblem> problems;

@@ -33,16 +33,19 @@ std::vector<MetricSpec> transport_metrics() {
 class NcclTransportProbe : public Probe {
  public:
   NcclTransportProbe()
-      : Probe({.id = kProbe,
-               .description = "transports NCCL chose in this run (NET/IB with or without GDRDMA, "
-                              "NET/Socket, P2P, SHM), read from the NCCL debug logs of the NCCL "
-                              "probes",
-               .metrics = transport_metrics(),
-               .scope = ProbeScope::host,
-               .estimate = fixed_estimate(0.2, "reads this run's NCCL logs"),
-               .budget_priority = BudgetPriority::essential,
-               .plans = {{"gate"}, {"acceptance"}},
-               .plan_stage = plan_stage::transport}) {}
+      : Probe(
+            {.id = kProbe,
+             .description = "transports NCCL chose in this run (NET/IB with or without GDRDMA, "
+                            "NET/Socket, P2P, SHM), read from the NCCL debug logs of the NCCL "
+                            "probes",
+             .metrics = transport_metrics(),
+             .scope = ProbeScope::host,
+             .estimate = fixed_estimate(0.2, "reads this run's NCCL logs"),
+             .budget_priority = BudgetPriority::essential,
+             .plans = {{"gate"}, {"acceptance"}},
+             .plan_stage = plan_stage::transport,
+             .repairs = {{"ib_channels_without_gdr", "gpudirect-rdma-off", repair_action::inspect},
+                         {"", "nccl-transport", repair_action::inspect}}}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;
     auto dir = nccl_log_dir(context.run_dir);

@@ -28,7 +28,9 @@ class PcieLinksProbe : public Probe {
                .plans = {{"gate"}, {"acceptance"}, {"sweep"}},
                .plan_stage = plan_stage::links,
                // The fabric judge names a link below its maximum or its siblings.
-               .peers = {.compared = false}}) {}
+               .peers = {.compared = false},
+               .repairs = {{"aer_*", "pcie-errors", repair_action::reseat},
+                           {"", "pcie-link-degraded", repair_action::reseat}}}) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;  // one reading per host

@@ -22,7 +22,8 @@ class TopologyProbe : public Probe {
                .estimate = fixed_estimate(0.2, "reads sysfs"),
                .budget_priority = BudgetPriority::essential,
                .plans = {{"acceptance"}, {"sweep"}},
-               .plan_stage = plan_stage::links}) {}
+               .plan_stage = plan_stage::links,
+               .repairs = {{"", "topology", repair_action::inspect}}}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;
     auto placements = gpu_placements(context.options.sysfs_root);

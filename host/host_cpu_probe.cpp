@@ -68,7 +68,8 @@ class HostCpuProbe final : public Probe {
                    },
                .budget_priority = BudgetPriority::essential,
                .plans = {{"gate"}, {"acceptance"}, {"sweep"}},
-               .plan_stage = plan_stage::node}) {}
+               .plan_stage = plan_stage::node,
+               .repairs = {{"", "cpu-taken", repair_action::inspect}}}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     HostCpuSampling how;
     how.window_s = option_number(context.options, kWindow);

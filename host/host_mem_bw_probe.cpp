@@ -72,7 +72,8 @@ class HostMemBwProbe final : public Probe {
                .options = {kArrayBytes, kRepeats},
                .estimate = estimate_mem_bw,
                .plans = {{"acceptance"}},
-               .plan_stage = plan_stage::node}) {}
+               .plan_stage = plan_stage::node,
+               .repairs = {{"", "memory-bandwidth", repair_action::inspect}}}) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;

@@ -31,7 +31,8 @@ class HostNumaProbe final : public Probe {
                .estimate = fixed_estimate(0.5, "loads the hwloc topology"),
                .budget_priority = BudgetPriority::essential,
                .plans = {{"gate"}, {"acceptance"}},
-               .plan_stage = plan_stage::node}) {}
+               .plan_stage = plan_stage::node,
+               .repairs = {{"", "numa-binding", repair_action::inspect}}}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     const std::string xml =
         option_given(context.options, kTopology) ? option_text(context.options, kTopology) : "";

@@ -113,7 +113,13 @@ class KernelLogProbe final : public Probe {
                .estimate = fixed_estimate(1, "reads the journal or /dev/kmsg"),
                .budget_priority = BudgetPriority::essential,
                .plans = {{"gate"}, {"acceptance"}, {"sweep"}},
-               .plan_stage = plan_stage::node}) {}
+               .plan_stage = plan_stage::node,
+               .repairs = {{"xid_events", "gpu-xid", repair_action::reboot},
+                           {"sxid_events", "nvswitch-xid", repair_action::reboot},
+                           {"link_flaps", "link-flapping", repair_action::replace_cable},
+                           {"pcie_limited", "pcie-link-degraded", repair_action::reseat},
+                           {"aer_errors", "pcie-errors", repair_action::reseat},
+                           {"", "kernel-log", repair_action::inspect}}}) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;  // one reading per host

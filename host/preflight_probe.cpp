@@ -53,8 +53,10 @@ class PreflightProbe final : public Probe {
                    "is the node fit to be measured: no other process on its GPUs, GPUs idle "
                    "(utilisation, memory), persistence mode, fabric manager where NVSwitches are, "
                    "no pending page retirement or row remap; versions (driver, CUDA, NCCL, VBIOS, "
-                   "HCA firmware, rdma-core, OFED, kernel); the NVIDIA GPUs and NVMe controllers on the PCI "
-                   "bus, each GPU with what is missing to use it (driver, NVML, CUDA). Unfit: the heavy probes are waived "
+                   "HCA firmware, rdma-core, OFED, kernel); the NVIDIA GPUs and NVMe controllers "
+                   "on the PCI "
+                   "bus, each GPU with what is missing to use it (driver, NVML, CUDA). Unfit: the "
+                   "heavy probes are waived "
                    "(--opt preflight.enforce=0 runs them anyway)",
                .metrics = preflight_metrics(),
                .scope = ProbeScope::host,
@@ -62,7 +64,18 @@ class PreflightProbe final : public Probe {
                .estimate = fixed_estimate(0.5, "NVML, sysfs and version queries"),
                .budget_priority = BudgetPriority::essential,
                .plans = {{"gate"}, {"acceptance"}, {"sweep"}, {"quick"}},
-               .plan_stage = plan_stage::node}),
+               .plan_stage = plan_stage::node,
+               .repairs = {{"gpus_unusable", "gpu-driver-missing", repair_action::reboot},
+                           {"gpus_on_bus", "gpu-missing", repair_action::reseat},
+                           {"nvme_on_bus", "nvme-missing", repair_action::reseat},
+                           {"row_remap_failure", "gpu-row-remap-failed", repair_action::rma},
+                           {"retired_pages", "gpu-retired-pages", repair_action::rma},
+                           {"*_pending", "gpu-memory-remap-pending", repair_action::reboot},
+                           {"unreadable_gpus", "gpu-unreadable", repair_action::reboot},
+                           {"fabric_manager", "fabric-manager-down", repair_action::reboot},
+                           {"persistence_mode", "gpu-persistence-off", repair_action::inspect},
+                           {"versions", "driver-version", repair_action::inspect},
+                           {"", "gpu-in-use", repair_action::inspect}}}),
         nvml_(std::move(nvml)),
         cuda_(std::move(cuda)),
         nvml_of_the_tree_(nvml_of_the_tree) {}

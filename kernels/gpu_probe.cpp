@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "bench/cuda/cuda_availability.hpp"
+#include "kernels/gpu_repairs.hpp"
 #include "kernels/gpu_requirements.hpp"
 
 namespace fabcheck {
@@ -24,7 +25,8 @@ ProbeInfo info_of(const GpuProbeSpec& spec) {
           .estimate = spec.estimate,
           .plans = spec.plans,
           .plan_stage = plan_stage::gpu,
-          .peers = spec.peers};
+          .peers = spec.peers,
+          .repairs = gpu_repair_rules()};
 }
 
 class GpuProbe final : public Probe {

@@ -2,6 +2,7 @@
 // this run's own ranks is not counted as foreign.
 #include "bench/core/plan_estimate.hpp"
 #include "bench/core/run_processes.hpp"
+#include "kernels/gpu_repairs.hpp"
 #include "kernels/gpu_requirements.hpp"
 #include "kernels/telemetry_measurements.hpp"
 #include "kernels/telemetry_sampling.hpp"
@@ -30,7 +31,8 @@ class GpuHealthProbe final : public Probe {
                .estimate = fixed_estimate(1, "NVML queries"),
                .budget_priority = BudgetPriority::essential,
                .plans = {{"acceptance"}, {"sweep"}},
-               .plan_stage = plan_stage::gpu}) {}
+               .plan_stage = plan_stage::gpu,
+               .repairs = gpu_repair_rules()}) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {
     // Every rank's pids (a World collective), so the other ranks' CUDA contexts are not foreign.

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "results/record_json.hpp"
+#include "results/repair.hpp"
 
 namespace fabcheck {
 namespace {
@@ -125,7 +126,8 @@ std::string scheduler_reason(const std::string& what, std::size_t limit) {
 
 std::vector<NodeAction> node_actions(const std::vector<NodeVerdict>& nodes,
                                      const std::vector<Finding>& findings,
-                                     const std::string& incomplete_reason) {
+                                     const std::string& incomplete_reason,
+                                     const RepairTable& repairs) {
   std::vector<NodeAction> actions;
   for (const NodeVerdict& node : nodes) {
     if (node.verdict == Verdict::fail) {
@@ -133,12 +135,15 @@ std::vector<NodeAction> node_actions(const std::vector<NodeVerdict>& nodes,
       const Finding& first = findings[node.findings.front()];
       std::string what = first.message;
       if (fails > 1) what += " (+" + std::to_string(fails - 1) + " more)";
-      actions.push_back({node.host, "drain", scheduler_reason(what)});
+      const Repair repair = repair_of(first, repairs);
+      actions.push_back({node.host, "drain", scheduler_reason(what), repair.code, repair.action});
     } else if (node.verdict == Verdict::incomplete) {
       std::string why = incomplete_reason;
       if (why.empty() && !node.findings.empty()) why = findings[node.findings.front()].message;
-      actions.push_back(
-          {node.host, "hold", scheduler_reason("incomplete" + (why.empty() ? "" : ": " + why))});
+      const Repair repair = repair_of_incomplete();
+      actions.push_back({node.host, "hold",
+                         scheduler_reason("incomplete" + (why.empty() ? "" : ": " + why)),
+                         repair.code, repair.action});
     }
   }
   return actions;
@@ -171,7 +176,10 @@ nlohmann::json node_answers_json(const std::vector<NodeVerdict>& nodes,
                             {"worst", worst}});
   }
   for (const NodeAction& action : actions)
-    out[action.action].push_back({{"host", action.host}, {"reason", action.reason}});
+    out[action.action].push_back({{"host", action.host},
+                                  {"reason", action.reason},
+                                  {"code", action.code},
+                                  {"repair", action.repair}});
   for (const Finding& f : findings) {
     if (f.severity == Severity::fail && !names_one_node(f, hosts)) {
       nlohmann::json entry = brief(f);

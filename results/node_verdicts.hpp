@@ -11,6 +11,7 @@
 #include <nlohmann/json.hpp>
 
 #include "results/finding.hpp"
+#include "results/repair.hpp"
 #include "results/verdict.hpp"
 
 namespace fabcheck {
@@ -29,6 +30,8 @@ struct NodeAction {
   std::string host;
   std::string action;  // "drain" or "hold"
   std::string reason;  // "fabcheck: <the first FAIL's message> (+2 more)", printable, bounded
+  std::string code;    // what is wrong, for automation (results/repair.hpp): "pcie-link-degraded"
+  std::string repair;  // the first repair to try: "reseat"; a hold's is "rerun"
 };
 
 // The hosts a finding names, decided from `hosts` (the run's hosts), never from a character in a
@@ -49,10 +52,12 @@ std::vector<NodeVerdict> node_verdicts(const std::vector<Finding>& findings,
                                        const std::vector<std::string>& hosts, bool incomplete);
 
 // Drain for FAIL nodes, hold for incomplete ones (with `incomplete_reason`, or the first ERROR),
-// nothing for pass and warn.
+// nothing for pass and warn. A drain's code and repair come from its first FAIL by the rules of
+// that FAIL's probe (`repairs`: every probe's ProbeInfo::repairs).
 std::vector<NodeAction> node_actions(const std::vector<NodeVerdict>& nodes,
                                      const std::vector<Finding>& findings,
-                                     const std::string& incomplete_reason);
+                                     const std::string& incomplete_reason,
+                                     const RepairTable& repairs = {});
 
 // The reason text: "fabcheck: " + `what`, with newlines, quotes and other control characters
 // replaced by spaces and cut to at most `limit` bytes (on a UTF-8 boundary, ending in "...").

@@ -23,6 +23,7 @@
 #include "results/node_verdicts.hpp"
 #include "results/prometheus_writer.hpp"
 #include "results/record_json.hpp"
+#include "results/repair.hpp"
 
 namespace fabcheck {
 namespace {
@@ -280,7 +281,11 @@ void hold_unfinished_nodes(nlohmann::json& summary, const std::string& reason) {
   hold = nlohmann::json::array();
   for (const std::string& host : hosts) {
     if (std::find(drained.begin(), drained.end(), host) != drained.end()) continue;
-    hold.push_back({{"host", host}, {"reason", scheduler_reason("incomplete: " + reason)}});
+    const Repair repair = repair_of_incomplete();
+    hold.push_back({{"host", host},
+                    {"reason", scheduler_reason("incomplete: " + reason)},
+                    {"code", repair.code},
+                    {"repair", repair.action}});
   }
 }
 

@@ -62,8 +62,8 @@ _NESTED = {
         "environment": ("map", "str"),
         "timing": {"wall_s": "num?", "probes": ("list", {"id": "str", "seconds": "num?"})},
         "nodes": ("list", {"host": "str", "verdict": "str", "counts": ("map", "int")}),
-        "drain": ("list", {"host": "str", "reason": "str"}),
-        "hold": ("list", {"host": "str", "reason": "str"}),
+        "drain": ("list", {"host": "str", "reason": "str", "code": "str", "repair": "str"}),
+        "hold": ("list", {"host": "str", "reason": "str", "code": "str", "repair": "str"}),
         "across_nodes": ("list", {"hosts": "str", "message": "str"}),
     },
 }

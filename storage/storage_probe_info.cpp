@@ -19,6 +19,12 @@ ProbeInfo storage_probe_info(ProbeInfo info) {
   info.needs.insert(info.needs.begin(), storage_path_requirement());
   info.heavy = true;
   info.plan_stage = plan_stage::storage;
+  // A storage figure below its tier is the filesystem's or the drive's, never one part's alone;
+  // wrong bits read back are corruption on the path (drive, controller, filesystem, network).
+  if (info.repairs.empty()) {
+    info.repairs = {{"wrong_elements", "data-corruption", repair_action::inspect},
+                    {"", "storage-slow", repair_action::inspect}};
+  }
   // The probe's own options first (those declared in its file), then the shared ones.
   info.check_options = [own = std::move(info.check_options)](const RunOptions& options) {
     if (own) own(options);

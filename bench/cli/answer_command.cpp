@@ -1,5 +1,6 @@
 // `fabcheck answer RUN_DIR`: a run's answer for a scheduler script, read from its summary.json: one
-// line per node to drain or hold, tab-separated, and the run's exit code.
+// line per node to drain or hold (action, host, reason, code, repair; tab-separated), one per FAIL
+// across nodes (across, hosts, reason), and the run's exit code.
 #include <cstdint>
 #include <cstdio>
 #include <filesystem>
@@ -83,7 +84,18 @@ int answer_command(const std::string& run_dir) {
       const std::string said = text == entry.end() ? std::string() : field(*text);
       const bool across = std::string_view(action) == "across_nodes";
       lines += std::string(across ? "across" : action) + "\t" + field(*host) + "\t" +
-               (across ? scheduler_reason(said) : said) + "\n";
+               (across ? scheduler_reason(said) : said);
+      // A drain or hold: its code and first repair (results/repair.hpp), empty in a summary
+      // written before they were.
+      for (const char* key : {"code", "repair"}) {
+        if (across) break;
+        const auto value = entry.find(key);
+        if (value != entry.end() && !value->is_string())
+          return unreadable(where, std::string("an entry of \"") + action + "\" has a \"" + key +
+                                       "\" that is not a string");
+        lines += "\t" + (value == entry.end() ? std::string() : field(*value));
+      }
+      lines += "\n";
     }
   }
   const auto finished = summary.find("finished_utc");

@@ -59,7 +59,9 @@ class CollectiveProbe final : public Probe {
                    },
                .budget_priority = collective.budget_priority,
                .plans = collective.plans,
-               .plan_stage = plan_stage::collectives}),
+               .plan_stage = plan_stage::collectives,
+               .repairs = {{"wrong_elements", "data-corruption", repair_action::inspect},
+                           {"", "collective-slow", repair_action::inspect}}}),
         collective_(collective) {}
 
   const Collective& collective() const { return collective_; }

@@ -48,7 +48,9 @@ class NicLoopbackProbe final : public Probe {
                      return sweep_console_table(find_collective("all_reduce"), measurements);
                    },
                .plans = {{"acceptance"}, {"quick"}},
-               .plan_stage = plan_stage::nic_loopback}),
+               .plan_stage = plan_stage::nic_loopback,
+               .repairs = {{"wrong_elements", "data-corruption", repair_action::inspect},
+                           {"", "nic-loopback-slow", repair_action::inspect}}}),
         proof_(std::move(proof)) {}
 
   Applicability applies(const World& world, const RunOptions& /*options*/) const override {

@@ -13,6 +13,7 @@
 #include "bench/core/world.hpp"
 #include "results/measurement.hpp"
 #include "results/metric_catalog.hpp"
+#include "results/repair.hpp"
 
 namespace fabcheck {
 
@@ -203,6 +204,9 @@ struct ProbeInfo {
   std::vector<PlanPlace> plans{};
   int plan_stage = plan_stage::last;
   PeerComparison peers{};
+  // What a FAIL of each metric is and the first repair to try (results/repair.hpp), in order:
+  // summary.json and `fabcheck answer` give them beside each drain.
+  std::vector<RepairRule> repairs{};
 };
 
 class Probe {

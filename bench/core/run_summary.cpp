@@ -55,8 +55,8 @@ nlohmann::json summary_json(const RunRecord& r, const std::string& incomplete_re
     summary["evidence"] = {{"dir", "evidence"}, {"hosts", r.evidence_hosts}};
   // Per node: its verdict, and the nodes a scheduler should drain or hold, with the reason.
   const auto nodes = node_verdicts(findings, r.hosts, !incomplete_reason.empty());
-  summary.update(
-      node_answers_json(nodes, node_actions(nodes, findings, incomplete_reason), findings));
+  summary.update(node_answers_json(
+      nodes, node_actions(nodes, findings, incomplete_reason, r.repairs), findings));
   return summary;
 }
 

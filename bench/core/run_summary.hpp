@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include "results/finding.hpp"
+#include "results/repair.hpp"
 
 namespace fabcheck {
 
@@ -49,6 +50,7 @@ struct RunRecord {
   std::vector<std::pair<std::string, std::string>> probes_errored;  // id, its first error
   std::vector<std::string> evidence_hosts;  // hosts whose evidence/<host>/ was written
   RunTiming timing;
+  RepairTable repairs;  // the run's probes' ProbeInfo::repairs, by id
 };
 
 class RunSummary {

@@ -400,7 +400,10 @@ bool Runner::start(World& world, RunDirectory directory) {
         run.ranks = world.size();
         RunStart start;
         start.plan = s.request.plan_name;
-        for (const Probe* probe : s.request.probes) start.probes.push_back(&probe->info());
+        for (const Probe* probe : s.request.probes) {
+          start.probes.push_back(&probe->info());
+          run.repairs[probe->id()] = probe->info().repairs;
+        }
         start.hosts = run.hosts;
         start.ranks = run.ranks;
         start.run_dir = s.run_dir;

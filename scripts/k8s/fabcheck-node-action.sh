@@ -60,7 +60,7 @@ run_or_print() {
   fi
 }
 
-while IFS=$'\t' read -r action host reason; do
+while IFS=$'\t' read -r action host reason code repair; do
   case "$action" in
     drain | hold) ;;
     across)
@@ -82,6 +82,10 @@ while IFS=$'\t' read -r action host reason; do
   run_or_print kubectl cordon "$node"
   run_or_print kubectl taint nodes "$node" "fabcheck.io/unhealthy=$action:NoSchedule" --overwrite
   run_or_print kubectl annotate node "$node" "fabcheck.io/reason=$reason" --overwrite
+  # What is wrong and the first repair (lowercase words: nothing else is passed on).
+  if [[ "$code" =~ ^[a-z-]+$ ]] && [[ "$repair" =~ ^[a-z-]+$ ]]; then
+    run_or_print kubectl annotate node "$node" "fabcheck.io/code=$code" "fabcheck.io/repair=$repair" --overwrite
+  fi
 done <<<"$answer"
 
 if [ "$failed" -ne 0 ] && [ "$apply" = yes ]; then exit 4; fi

@@ -166,17 +166,19 @@ fi
 
 # Takes `target` out of service with `reason` (one argument: never split, never evaluated); never a
 # name valid_node_name refuses.
-take_out() {
-  local target="$1" reason
+take_out() {  # node reason [code repair]
+  local target="$1" reason note=""
   reason="$(scheduler_reason "$2")"
+  # The answer's code and first repair (lowercase words only), for the log beside the reason.
+  if [[ "${3:-}" =~ ^[a-z-]+$ ]] && [[ "${4:-}" =~ ^[a-z-]+$ ]]; then note=" [$3; repair: $4]"; fi
   if ! valid_node_name "$target"; then
-    log "refused to drain \"$target\" (not one host name): $reason"
+    log "refused to drain \"$target\" (not one host name): $reason$note"
   elif [ "${conf[FABCHECK_ACTION]}" = report ]; then
-    log "report-only (FABCHECK_ACTION=report): would drain $target: $reason"
+    log "report-only (FABCHECK_ACTION=report): would drain $target: $reason$note"
   elif scontrol update "nodename=$target" state=drain "reason=$reason"; then
-    log "drained $target: $reason"
+    log "drained $target: $reason$note"
   else
-    log "could not drain $target (scontrol failed): $reason"
+    log "could not drain $target (scontrol failed): $reason$note"
   fi
 }
 
@@ -326,12 +328,12 @@ verdict_rc=$answer_rc
 if [ "$rc" -ne 0 ] && [ "$verdict_rc" -eq 0 ]; then verdict_rc=3; fi
 taken=()
 first_reason=""
-while IFS=$'\t' read -r action host reason; do
+while IFS=$'\t' read -r action host reason code repair; do
   [ -n "$action" ] || continue
   case "$action" in
     drain | hold)
       if target="$(slurm_node_of "$host")"; then
-        take_out "$target" "$reason"
+        take_out "$target" "$reason" "$code" "$repair"
         taken+=("$target")
         first_reason="${first_reason:-$reason}"
       else

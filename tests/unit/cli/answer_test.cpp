@@ -37,7 +37,11 @@ class Answer : public ::testing::Test {
             {"verdict", "fail"},
             {"exit_code", 1},
             {"finished_utc", "2026-12-02T00:00:00Z"},
-            {"drain", {{{"host", "node07"}, {"reason", "fabcheck: Xid 79"}}}},
+            {"drain",
+             {{{"host", "node07"},
+               {"reason", "fabcheck: Xid 79"},
+               {"code", "gpu-xid"},
+               {"repair", "reboot"}}}},
             {"hold", {{{"host", "node08"}, {"reason", "fabcheck: incomplete"}}}},
             {"across_nodes", {{{"hosts", "node07,node08"}, {"message", "slow"}}}}};
   }
@@ -49,8 +53,22 @@ TEST_F(Answer, ASummaryAsWrittenIsAnswered) {
   ::testing::internal::CaptureStdout();
   EXPECT_EQ(answer(failing_summary()), 1);
   const std::string out = ::testing::internal::GetCapturedStdout();
-  EXPECT_NE(out.find("drain\tnode07\tfabcheck: Xid 79\n"), std::string::npos) << out;
-  EXPECT_NE(out.find("across\tnode07,node08\t"), std::string::npos) << out;
+  EXPECT_EQ(out,
+            "drain\tnode07\tfabcheck: Xid 79\tgpu-xid\treboot\n"
+            "hold\tnode08\tfabcheck: incomplete\t\t\n"  // written before codes: empty, 5 fields
+            "across\tnode07,node08\tfabcheck: slow\n");
+}
+
+TEST_F(Answer, ACodeThatIsNotAStringIsIncomplete) {
+  nlohmann::json summary = failing_summary();
+  summary["drain"][0]["repair"] = 3;
+  ::testing::internal::CaptureStderr();
+  ::testing::internal::CaptureStdout();
+  EXPECT_EQ(answer(summary), 3);
+  const std::string out = ::testing::internal::GetCapturedStdout();
+  const std::string err = ::testing::internal::GetCapturedStderr();
+  EXPECT_EQ(out, "");
+  EXPECT_NE(err.find("has a \"repair\" that is not a string"), std::string::npos) << err;
 }
 
 TEST_F(Answer, AnExitCodeThatIsAStringIsIncompleteNamingTheFile) {

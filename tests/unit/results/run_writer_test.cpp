@@ -332,8 +332,10 @@ TEST_F(RunWriterTest, MarkRunIncompleteHoldsEveryNodeAFailDoesNotDrain) {
                                      R"([{"host":"node-b","reason":"fabcheck: GPU 3 at Gen4 x8"}])"));
   const std::string why = "fabcheck: incomplete: rank 1 (node-c) stopped: no heartbeat for 5 s";
   EXPECT_EQ(summary.at("hold"),
-            nlohmann::json::parse(R"([{"host":"node-a","reason":")" + why +
-                                  R"("},{"host":"node-c","reason":")" + why + R"("}])"));
+            nlohmann::json::parse(
+                R"([{"host":"node-a","reason":")" + why +
+                R"(","code":"incomplete","repair":"rerun"},{"host":"node-c","reason":")" + why +
+                R"(","code":"incomplete","repair":"rerun"}])"));
   EXPECT_EQ(summary.at("nodes").at(0).at("verdict"), "incomplete");
   EXPECT_EQ(summary.at("nodes").at(1).at("verdict"), "fail");
   EXPECT_EQ(summary.at("nodes").at(2).at("verdict"), "incomplete");
@@ -354,7 +356,8 @@ TEST_F(RunWriterTest, MarkRunIncompleteHoldsTheListedHostsWhenNoNodeWasJudged) {
   const auto summary = nlohmann::json::parse(read_file(base_ / "summary.json"));
   EXPECT_EQ(summary.at("hold"),
             nlohmann::json::parse(
-                R"([{"host":"gpu,07","reason":"fabcheck: incomplete: interrupted by SIGTERM"}])"));
+                R"([{"host":"gpu,07","reason":"fabcheck: incomplete: interrupted by SIGTERM",)"
+                R"("code":"incomplete","repair":"rerun"}])"));
   EXPECT_EQ(summary.at("drain"), nlohmann::json::array());
 }
 

@@ -617,7 +617,10 @@ def scenario_k8s_node_action(a):
         check(calls[2][:3] == ["annotate", "node", host] and
               calls[2][3].startswith("fabcheck.io/reason=fabcheck: coll.all_reduce busbw"),
               f"third call {calls[2]}")
-        check(len(calls) == 3, f"{len(calls)} kubectl calls for one node")
+        # The code and first repair of the run's answer (a collective below its tier: inspect).
+        check(calls[3] == ["annotate", "node", host, "fabcheck.io/code=collective-slow",
+                           "fabcheck.io/repair=inspect", "--overwrite"], f"fourth call {calls[3:]}")
+        check(len(calls) == 4, f"{len(calls)} kubectl calls for one node")
     print(f"cordon + taint + annotate {host}, printed, and run as argument vectors with --apply")
 
 

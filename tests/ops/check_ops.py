@@ -24,6 +24,7 @@
   acceptance      scripts/acceptance.sh HOSTFILE: the acceptance plan under mpirun, report, verdicts
   sweep-sbatch    the nightly sbatch script (run directly): run, report, history, the drain applied
   sweep-names     the sweep refuses host names that are not one host name (a fabcheck double)
+  node-names-random  the node-name check against Slurm's own host-list parser on random names
 Slurm's scontrol, kubectl and (for prolog-job) mpirun are test doubles on PATH recording their
 arguments; fabcheck, the gate and the scripts are the real ones.
 """
@@ -715,6 +716,64 @@ def scenario_sweep_names(a):
               f"scontrol calls {calls}")
         check(result.stdout.count("refused") == 4, "the refused names are not reported")
     print("sweep: only node3 drained; gpu[001-512], ALL, 'node1 state=resume', -x refused")
+
+
+def scenario_node_names_random(a):
+    """Issue 23 (6), a property test of the one node-name check (scripts/lib/node_name.sh) with
+    Slurm's own host-list parser as the oracle: 4000 random names, hostile characters among them
+    (brackets, commas, '=', spaces, quotes, '$', leading '-', ALL in any case, non-ASCII, 254+
+    bytes). Every name it accepts, `scontrol show hostnames` (real Slurm, a local slurm.conf)
+    expands to exactly that one name, which is not an option, not ALL and holds no '='; and every
+    plain host name (labels of letters, digits and '-' joined by '.') is accepted."""
+    import random
+    rng = random.Random(23)
+    hostile = list("[]{},=; \t'\"$`\\*?!&|<>()#~%^:/@+") + ["\u00e9", "\u200b", "\uff0c"]
+    plain = list("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789")
+    names, hosts = [], []
+    for _ in range(4000):
+        kind = rng.randrange(5)
+        if kind == 0:  # a plain host name: must be accepted
+            labels = ["".join(rng.choice(plain) for _ in range(rng.randint(1, 12)))
+                      for _ in range(rng.randint(1, 3))]
+            name = ".".join(labels)
+            hosts.append(name)
+        elif kind == 1:  # names around Slurm's keywords and host lists
+            name = rng.choice(["ALL", "all", "All", "aLl", "gpu[001-512]", "n1,n2", "n1 state=resume",
+                               "-x", "--help", "a=b", "n[1]", "n1\nn2", "", " n1"])
+        elif kind == 2:  # too long
+            name = "n" * rng.randint(253, 300)
+        else:  # mostly plain with hostile characters mixed in
+            alphabet = plain + list("._-") + hostile
+            name = "".join(rng.choice(alphabet) for _ in range(rng.randint(1, 20)))
+        names.append(name)
+    with tempfile.TemporaryDirectory(prefix="fabcheck_names_") as tmp:
+        tmp = pathlib.Path(tmp)
+        (tmp / "names").write_bytes(b"\0".join(n.encode() for n in names) + b"\0")
+        verdicts = subprocess.run(
+            ["bash", "-c", 'source "$1"; while IFS= read -r -d "" name; do '
+             'if valid_node_name "$name"; then echo yes; else echo no; fi; done < "$2"', "names",
+             str(ROOT / "scripts" / "lib" / "node_name.sh"), str(tmp / "names")],
+            capture_output=True, text=True, check=True).stdout.split()
+        check(len(verdicts) == len(names), f"{len(verdicts)} verdicts for {len(names)} names")
+        accepted = [n for n, v in zip(names, verdicts) if v == "yes"]
+        for host in hosts:
+            check(verdicts[names.index(host)] == "yes", f"the plain host name {host!r} is refused")
+        (tmp / "slurm.conf").write_text("ClusterName=names\nSlurmctldHost=localhost\n"
+                                        "NodeName=n1\nPartitionName=p Nodes=n1\n")
+        env = {**os.environ, "SLURM_CONF": str(tmp / "slurm.conf")}
+        distinct = sorted(set(accepted))
+        for name in distinct:
+            check(not name.startswith("-") and "=" not in name and name.lower() != "all",
+                  f"accepted {name!r}")
+        # Slurm's parser on every distinct accepted name, in batches (one scontrol call each).
+        for name in distinct:
+            expanded = subprocess.run(["scontrol", "show", "hostnames", name], capture_output=True,
+                                      text=True, env=env, timeout=30).stdout.split("\n")
+            check(expanded[:-1] == [name] and expanded[-1] == "",
+                  f"accepted {name!r}, which Slurm reads as {expanded[:-1]!r}")
+    refused = len(names) - len(accepted)
+    print(f"node names: {len(names)} random, {len(accepted)} accepted ({len(distinct)} distinct, "
+          f"each one host to Slurm), {refused} refused; {len(hosts)} plain host names all accepted")
 
 
 def main():

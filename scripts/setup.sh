@@ -17,6 +17,7 @@ PACKAGES=(
   fio python3 python3-matplotlib time python3-jsonschema python3-lxml python3-yaml
   chromium
   iproute2 util-linux
+  slurmctld slurmd slurm-client munge
   clang libclang-rt-14-dev clang-format
 )
 

@@ -83,6 +83,11 @@ void install_interrupt_handling() {
   std::call_once(once, [] {
     const sigset_t set = interrupt_signals();
     pthread_sigmask(SIG_BLOCK, &set, nullptr);
+    // A peer rank killed closes its TCP connections: a write to one must fail (EPIPE, which MPI
+    // or the watchdog turns into the dead rank's name), not kill this rank by SIGPIPE before the
+    // dead rank's sentinel is heard (the run then named this rank: cluster_sigkill, under load).
+    // Child processes get the default back before exec (bench/sys/child_process.cpp).
+    ::signal(SIGPIPE, SIG_IGN);
     std::thread(wait_for_interrupt).detach();
   });
 }

@@ -59,6 +59,7 @@ ChildProcess::ChildProcess(const std::vector<std::string>& argv, const std::vect
       }
       sched_setaffinity(0, sizeof set, &set);  // best effort: a wrong list leaves it unpinned
     }
+    ::signal(SIGPIPE, SIG_DFL);  // the rank ignores it (bench/core/interrupt.cpp); tools expect it
     execv(program.c_str(), args.data());
     _exit(127);
   }

@@ -121,6 +121,11 @@ wait_for() {  # seconds pid what log test...
 
 cmd_up() {
   need_root
+  # Each node's mount namespace puts its own folder on /tmp: a checkout (scripts, binary) under
+  # /tmp would vanish there and every prolog fail with Slurm's bare "Prolog error".
+  case "$(readlink -f "$here/..")/" in
+    /tmp/*) die "the checkout $(readlink -f "$here/..") is under /tmp, which each node replaces with its own; clone it elsewhere (e.g. /work or /root)" ;;
+  esac
   local count="${1:-}" extra=""
   [[ "$count" =~ ^[0-9]+$ ]] && [ "$count" -ge 1 ] && [ "$count" -le 16 ] || die "up N: N must be 1..16, not \"$count\""
   shift

@@ -54,10 +54,9 @@ class PreflightProbe final : public Probe {
                    "(utilisation, memory), persistence mode, fabric manager where NVSwitches are, "
                    "no pending page retirement or row remap; versions (driver, CUDA, NCCL, VBIOS, "
                    "HCA firmware, rdma-core, OFED, kernel); the NVIDIA GPUs and NVMe controllers "
-                   "on the PCI "
-                   "bus, each GPU with what is missing to use it (driver, NVML, CUDA). Unfit: the "
-                   "heavy probes are waived "
-                   "(--opt preflight.enforce=0 runs them anyway)",
+                   "on the PCI bus, each GPU with what is missing to use it (driver, NVML, CUDA). "
+                   "Unfit: the heavy probes are waived (--opt preflight.enforce=0 runs them "
+                   "anyway)",
                .metrics = preflight_metrics(),
                .scope = ProbeScope::host,
                .options = {kEnforce},

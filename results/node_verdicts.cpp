@@ -140,13 +140,23 @@ std::vector<NodeAction> node_actions(const std::vector<NodeVerdict>& nodes,
     } else if (node.verdict == Verdict::incomplete) {
       std::string why = incomplete_reason;
       if (why.empty() && !node.findings.empty()) why = findings[node.findings.front()].message;
-      const Repair repair = repair_of_incomplete();
-      actions.push_back({node.host, "hold",
-                         scheduler_reason("incomplete" + (why.empty() ? "" : ": " + why)),
-                         repair.code, repair.action});
+      actions.push_back(hold_action(node.host, why));
     }
   }
   return actions;
+}
+
+NodeAction hold_action(const std::string& host, const std::string& why) {
+  const Repair repair = repair_of_incomplete();
+  return {host, "hold", scheduler_reason("incomplete" + (why.empty() ? "" : ": " + why)),
+          repair.code, repair.action};
+}
+
+nlohmann::json node_action_json(const NodeAction& action) {
+  return {{"host", action.host},
+          {"reason", action.reason},
+          {"code", action.code},
+          {"repair", action.repair}};
 }
 
 std::string remedy_with_operator_action(const Finding& finding,
@@ -175,11 +185,7 @@ nlohmann::json node_answers_json(const std::vector<NodeVerdict>& nodes,
                             {"counts", counts_json(node.counts)},
                             {"worst", worst}});
   }
-  for (const NodeAction& action : actions)
-    out[action.action].push_back({{"host", action.host},
-                                  {"reason", action.reason},
-                                  {"code", action.code},
-                                  {"repair", action.repair}});
+  for (const NodeAction& action : actions) out[action.action].push_back(node_action_json(action));
   for (const Finding& f : findings) {
     if (f.severity == Severity::fail && !names_one_node(f, hosts)) {
       nlohmann::json entry = brief(f);

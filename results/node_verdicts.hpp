@@ -59,6 +59,13 @@ std::vector<NodeAction> node_actions(const std::vector<NodeVerdict>& nodes,
                                      const std::string& incomplete_reason,
                                      const RepairTable& repairs = {});
 
+// A node held because its run did not finish: "fabcheck: incomplete[: why]", code "incomplete",
+// repair "rerun".
+NodeAction hold_action(const std::string& host, const std::string& why);
+
+// One drain or hold as summary.json writes it: {host, reason, code, repair}.
+nlohmann::json node_action_json(const NodeAction& action);
+
 // The reason text: "fabcheck: " + `what`, with newlines, quotes and other control characters
 // replaced by spaces and cut to at most `limit` bytes (on a UTF-8 boundary, ending in "...").
 std::string scheduler_reason(const std::string& what, std::size_t limit = 200);

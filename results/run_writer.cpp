@@ -23,7 +23,6 @@
 #include "results/node_verdicts.hpp"
 #include "results/prometheus_writer.hpp"
 #include "results/record_json.hpp"
-#include "results/repair.hpp"
 
 namespace fabcheck {
 namespace {
@@ -271,7 +270,8 @@ void hold_unfinished_nodes(nlohmann::json& summary, const std::string& reason) {
       if (node.value("verdict", nlohmann::json()) != "fail") node["verdict"] = "incomplete";
       hosts.push_back(node["host"].get<std::string>());
     }
-  } else if (const auto listed = summary.find("hosts"); listed != summary.end() && listed->is_array()) {
+  } else if (const auto listed = summary.find("hosts");
+             listed != summary.end() && listed->is_array()) {
     for (const auto& host : *listed) {
       if (host.is_string()) hosts.push_back(host.get<std::string>());
     }
@@ -281,11 +281,7 @@ void hold_unfinished_nodes(nlohmann::json& summary, const std::string& reason) {
   hold = nlohmann::json::array();
   for (const std::string& host : hosts) {
     if (std::find(drained.begin(), drained.end(), host) != drained.end()) continue;
-    const Repair repair = repair_of_incomplete();
-    hold.push_back({{"host", host},
-                    {"reason", scheduler_reason("incomplete: " + reason)},
-                    {"code", repair.code},
-                    {"repair", repair.action}});
+    hold.push_back(node_action_json(hold_action(host, reason)));
   }
 }
 

@@ -53,6 +53,7 @@ install(CODE "${_fabcheck_split}
 install(DIRECTORY results/profiles/ DESTINATION "${FABCHECK_SHARE_DIR}/profiles"
         COMPONENT runtime FILES_MATCHING PATTERN "*.toml")
 install(PROGRAMS scripts/slurm/fabcheck-slurm.sh scripts/slurm/prolog.sh scripts/slurm/epilog.sh
+                 scripts/slurm/fabcheck-resume.sh
         DESTINATION "${FABCHECK_SHARE_DIR}/scripts/slurm" COMPONENT runtime)
 install(FILES scripts/slurm/fabcheck-sweep.sbatch
         DESTINATION "${FABCHECK_SHARE_DIR}/scripts/slurm" COMPONENT runtime)
@@ -60,7 +61,10 @@ install(PROGRAMS scripts/k8s/fabcheck-node-action.sh
         DESTINATION "${FABCHECK_SHARE_DIR}/scripts/k8s" COMPONENT runtime)
 install(FILES scripts/k8s/fabcheck-sweep-mpijob.yaml
         DESTINATION "${FABCHECK_SHARE_DIR}/scripts/k8s" COMPONENT runtime)
-install(FILES scripts/lib/interruptible.sh DESTINATION "${FABCHECK_SHARE_DIR}/scripts/lib"
+# Every helper the scheduler scripts source (a prolog that cannot source one fails, and Slurm
+# drains the node with a bare "Prolog error").
+file(GLOB FABCHECK_SCRIPT_LIBS CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/scripts/lib/*.sh")
+install(FILES ${FABCHECK_SCRIPT_LIBS} DESTINATION "${FABCHECK_SHARE_DIR}/scripts/lib"
         COMPONENT runtime)
 install(PROGRAMS scripts/mpirun.sh scripts/acceptance.sh scripts/fabcheck-report
         DESTINATION "${FABCHECK_SHARE_DIR}/scripts" COMPONENT runtime)

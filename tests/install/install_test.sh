@@ -116,6 +116,20 @@ case "$mode" in
         ./usr/share/fabcheck/scripts/mpirun.sh ./usr/share/doc/fabcheck/operations.md ./usr/share/man/man1/fabcheck.1; do
       grep -q " $path\( \|$\)" "$tmp/contents.txt" || fail "the package lacks $path"
     done
+    # Every scheduler script and every helper they source: a prolog whose `source` fails drains
+    # every node with Slurm's bare "Prolog error" (node_name.sh and three others were left out).
+    for file in "$source_dir"/scripts/slurm/* "$source_dir"/scripts/k8s/* "$source_dir"/scripts/lib/*; do
+      path="./usr/share/fabcheck/scripts/${file#"$source_dir"/scripts/}"
+      grep -q " $path\( \|$\)" "$tmp/contents.txt" || fail "the package lacks $path"
+    done
+    for file in "$source_dir"/scripts/slurm/* "$source_dir"/scripts/k8s/* "$source_dir"/scripts/*.sh; do
+      for sourced in $(sed -n 's|^ *source "\$here/\([^"]*\)".*|\1|p' "$file"); do
+        rel="$(realpath -m --relative-to="$source_dir/scripts" "$(dirname "$file")/$sourced")"
+        grep -q " ./usr/share/fabcheck/scripts/$rel\( \|$\)" "$tmp/contents.txt" ||
+          fail "${file#"$source_dir"/} sources $sourced, which the package lacks"
+      done
+    done
+    echo "every scheduler script and every file they source is in the package"
     grep -q ' ./usr/lib/debug/usr/bin/fabcheck.debug$' "$tmp/dbg-contents.txt" || fail "fabcheck-dbg lacks /usr/lib/debug/usr/bin/fabcheck.debug"
     start=$SECONDS
     dpkg -i "$deb" >"$tmp/dpkg-i.txt" 2>&1 || { cat "$tmp/dpkg-i.txt"; dpkg -r fabcheck >/dev/null 2>&1 || true; fail "dpkg -i failed"; }

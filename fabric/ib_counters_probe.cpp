@@ -55,8 +55,9 @@ class IbCountersProbe : public Probe {
                // storage too.
                .plans = {{"gate"}, {"acceptance", plan_stage::last}, {"sweep"}},
                .plan_stage = plan_stage::counters,
-               .repairs = {{"error_counter_delta", "ib-link-errors", repair_action::replace_cable},
-                           {"", "ib-congestion", repair_action::inspect}}}) {}
+               .repairs = {
+                   {"error_counter_delta", "ib-link-errors", repair_action::replace_cable},
+                   {"", "ib-congestion", repair_action::inspect, FailKind::noisy_figure}}}) {}
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;
     const std::string& root = context.options.sysfs_root;

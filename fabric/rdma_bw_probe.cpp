@@ -21,7 +21,7 @@ class RdmaBwProbe final : public RdmaPerftestProbe {
              .plans = {{"acceptance"}},
              .plan_stage = plan_stage::rdma,
              // Between node pairs: the slow end is named by the judge, the part by no figure.
-             .repairs = {{"", "rdma-slow", repair_action::inspect}}},
+             .repairs = {{"", "rdma-slow", repair_action::inspect, FailKind::noisy_figure}}},
             PerftestTool::write_bw, 8u << 20) {}
 
  protected:

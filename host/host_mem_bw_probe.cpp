@@ -73,7 +73,8 @@ class HostMemBwProbe final : public Probe {
                .estimate = estimate_mem_bw,
                .plans = {{"acceptance"}},
                .plan_stage = plan_stage::node,
-               .repairs = {{"", "memory-bandwidth", repair_action::inspect}}}) {}
+               .repairs = {
+                   {"", "memory-bandwidth", repair_action::inspect, FailKind::noisy_figure}}}) {}
 
   void run(RunContext& context, MeasurementSink& sink) override {
     if (!context.runs_host_scoped()) return;

@@ -25,7 +25,7 @@ inline std::vector<RepairRule> gpu_repair_rules() {
           {"*clock*", "gpu-throttled", act::inspect},
           {"*_fraction", "gpu-throttled", act::inspect},
           {"power_*", "gpu-throttled", act::inspect},
-          {"", "gpu-slow", act::inspect}};
+          {"", "gpu-slow", act::inspect, FailKind::noisy_figure}};
 }
 
 }  // namespace fabcheck

@@ -136,7 +136,15 @@ std::vector<NodeAction> node_actions(const std::vector<NodeVerdict>& nodes,
       std::string what = first.message;
       if (fails > 1) what += " (+" + std::to_string(fails - 1) + " more)";
       const Repair repair = repair_of(first, repairs);
-      actions.push_back({node.host, "drain", scheduler_reason(what), repair.code, repair.action});
+      FailKind kind = FailKind::noisy_figure;
+      for (const std::size_t index : node.findings) {
+        const Finding& finding = findings[index];
+        if (finding.severity == Severity::fail &&
+            repair_of(finding, repairs).kind == FailKind::fact)
+          kind = FailKind::fact;
+      }
+      actions.push_back(
+          {node.host, "drain", scheduler_reason(what), repair.code, repair.action, kind});
     } else if (node.verdict == Verdict::incomplete) {
       std::string why = incomplete_reason;
       if (why.empty() && !node.findings.empty()) why = findings[node.findings.front()].message;
@@ -153,10 +161,12 @@ NodeAction hold_action(const std::string& host, const std::string& why) {
 }
 
 nlohmann::json node_action_json(const NodeAction& action) {
-  return {{"host", action.host},
-          {"reason", action.reason},
-          {"code", action.code},
-          {"repair", action.repair}};
+  nlohmann::json out = {{"host", action.host},
+                        {"reason", action.reason},
+                        {"code", action.code},
+                        {"repair", action.repair}};
+  if (action.action == "drain") out["noisy"] = action.kind == FailKind::noisy_figure;
+  return out;
 }
 
 std::string remedy_with_operator_action(const Finding& finding,

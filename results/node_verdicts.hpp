@@ -32,6 +32,9 @@ struct NodeAction {
   std::string reason;  // "fabcheck: <the first FAIL's message> (+2 more)", printable, bounded
   std::string code;    // what is wrong, for automation (results/repair.hpp): "pcie-link-degraded"
   std::string repair;  // the first repair to try: "reseat"; a hold's is "rerun"
+  // A drain: noisy_figure when every FAIL naming the node is one (fail_streak may wait for it
+  // to repeat), fact when any is a fact; a hold: fact.
+  FailKind kind = FailKind::fact;
 };
 
 // The hosts a finding names, decided from `hosts` (the run's hosts), never from a character in a
@@ -63,7 +66,7 @@ std::vector<NodeAction> node_actions(const std::vector<NodeVerdict>& nodes,
 // repair "rerun".
 NodeAction hold_action(const std::string& host, const std::string& why);
 
-// One drain or hold as summary.json writes it: {host, reason, code, repair}.
+// One drain or hold as summary.json writes it: {host, reason, code, repair}, and a drain's noisy.
 nlohmann::json node_action_json(const NodeAction& action);
 
 // The reason text: "fabcheck: " + `what`, with newlines, quotes and other control characters

@@ -23,7 +23,8 @@ Repair repair_of(const Finding& finding, const RepairTable& table) {
   const auto rules = table.find(finding.probe);
   if (rules != table.end()) {
     for (const RepairRule& rule : rules->second) {
-      if (repair_metric_matches(rule.metric, finding.metric)) return {rule.code, rule.action};
+      if (repair_metric_matches(rule.metric, finding.metric))
+        return {rule.code, rule.action, rule.kind};
     }
   }
   return {"unclassified", repair_action::inspect};

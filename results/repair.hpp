@@ -23,17 +23,24 @@ inline constexpr const char* inspect = "inspect";              // slow with no o
 inline constexpr const char* rerun = "rerun";                  // the run did not finish
 }  // namespace repair_action
 
+// Whether one FAIL is enough to take a node out: a fact (a link trained low, an Xid, wrong bits,
+// a port down) is; a throughput or latency figure below its tier may be noise, and an operator's
+// fail_streak (results/fail_streak.hpp) may wait for it to repeat before draining.
+enum class FailKind { fact, noisy_figure };
+
 // One rule of a probe: a FAIL of a metric matching `metric` ("" any; "x*" a prefix; "*x" a
 // suffix; "*x*" a part; else the whole name) is `code`, repaired first by `action`.
 struct RepairRule {
   std::string metric;
   std::string code;    // "pcie-link-degraded": lowercase words joined by '-'
   std::string action;  // one of repair_action
+  FailKind kind = FailKind::fact;  // fact unless the rule says a figure (fails closed)
 };
 
 struct Repair {
   std::string code;
   std::string action;
+  FailKind kind = FailKind::fact;
 };
 
 // Probe id -> its rules, in order (the first that matches decides).
@@ -41,7 +48,7 @@ using RepairTable = std::map<std::string, std::vector<RepairRule>, std::less<>>;
 
 bool repair_metric_matches(const std::string& pattern, const std::string& metric);
 
-// The repair for a FAIL by its probe's rules; "unclassified"/"inspect" when none matches.
+// The repair for a FAIL by its probe's rules; "unclassified"/"inspect" (a fact) when none matches.
 Repair repair_of(const Finding& finding, const RepairTable& table);
 
 // A node held because the run did not finish.

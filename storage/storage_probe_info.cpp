@@ -23,7 +23,7 @@ ProbeInfo storage_probe_info(ProbeInfo info) {
   // wrong bits read back are corruption on the path (drive, controller, filesystem, network).
   if (info.repairs.empty()) {
     info.repairs = {{"wrong_elements", "data-corruption", repair_action::inspect},
-                    {"", "storage-slow", repair_action::inspect}};
+                    {"", "storage-slow", repair_action::inspect, FailKind::noisy_figure}};
   }
   // The probe's own options first (those declared in its file), then the shared ones.
   info.check_options = [own = std::move(info.check_options)](const RunOptions& options) {

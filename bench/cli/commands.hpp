@@ -57,10 +57,22 @@ int list_command(const Registry& registry, const ListArgs& args, int argc, char*
 // folder could not be removed.
 int clean_command(const std::vector<std::string>& storage_paths, bool dry_run);
 
-// A run's answer for scheduler scripts, from RUN_DIR/summary.json: "drain|hold<TAB>HOST<TAB>REASON"
-// for each node to take out of service, "across<TAB>HOSTS<TAB>REASON" for each FAIL measured across
-// several hosts (it drains nobody). Exit code: the run's (0 pass or warn, 1 fail, 3 incomplete,
-// also for a run that never finished or has no summary), 2 for a file that cannot be a summary.
-int answer_command(const std::string& run_dir);
+// `fabcheck answer`'s options: with `outcomes`, each node's outcome of the run is appended to that
+// log (results/fail_streak.hpp) and a drain for noisy figures only waits for `fail_streak`.
+struct AnswerArgs {
+  std::string run_dir;
+  std::string outcomes;           // the node outcome log ("": none)
+  std::string fail_streak = "1";  // "N" in a row or "N/M"; needs `outcomes` when N > 1
+};
+
+// A run's answer for scheduler scripts, from RUN_DIR/summary.json: "drain|hold<TAB>HOST<TAB>REASON
+// <TAB>CODE<TAB>REPAIR" for each node to take out of service, "watch<TAB>..." (same fields) for a
+// node failing only noisy figures whose fail streak is not yet long enough (not taken out),
+// "across<TAB>HOSTS<TAB>REASON" for each FAIL measured across several hosts (it drains nobody).
+// Exit code: the run's (0 pass or warn, or a FAIL whose every node is watched; 1 fail; 3
+// incomplete, also for a run that never finished or has no summary), 2 for a file that cannot be
+// a summary or a bad --fail-streak. An outcome log that cannot be used (refused, unreadable) is
+// said on stderr and every FAIL drains.
+int answer_command(const AnswerArgs& args);
 
 }  // namespace fabcheck

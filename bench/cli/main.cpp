@@ -121,10 +121,15 @@ int run_main(int argc, char** argv) {
   fabcheck::CompareArgs compare_args;
   CLI::App* compare = fabcheck::add_compare_command(app, compare_args);
 
-  std::string answer_dir;
+  fabcheck::AnswerArgs answer_args;
   auto* answer = app.add_subcommand(
       "answer", "A run's answer for scheduler scripts: the nodes to drain or hold, and why");
-  answer->add_option("RUN_DIR", answer_dir, "A run directory")->required();
+  answer->add_option("RUN_DIR", answer_args.run_dir, "A run directory")->required();
+  answer->add_option("--outcomes", answer_args.outcomes,
+                     "Append each node's outcome to this log (JSON lines) and judge streaks by it");
+  answer->add_option("--fail-streak", answer_args.fail_streak,
+                     "Drain for noisy figures only after N failing runs in a row, or N of the last "
+                     "M (N/M); facts drain at once (default 1)");
 
   fabcheck::RunArgs sweep_args;
   auto* sweep = app.add_subcommand(
@@ -170,7 +175,7 @@ int run_main(int argc, char** argv) {
   if (evaluate->parsed()) return fabcheck::evaluate_command(evaluate_args, registry, stdout);
   if (baseline->parsed()) return fabcheck::baseline_command(baseline_args, registry, stdout);
   if (compare->parsed()) return fabcheck::compare_command(compare_args, registry, stdout);
-  if (answer->parsed()) return fabcheck::answer_command(answer_dir);
+  if (answer->parsed()) return fabcheck::answer_command(answer_args);
   if (sweep->parsed()) {
     sweep_args.plan = "sweep";
     return fabcheck::run_command(sweep_args, registry, argc, argv);

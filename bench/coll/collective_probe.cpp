@@ -37,31 +37,32 @@ ProbeEstimate estimate_collective(const Collective& collective, const RunOptions
 class CollectiveProbe final : public Probe {
  public:
   explicit CollectiveProbe(const Collective& collective)
-      : Probe({.id = collective.id,
-               .description = collective.description,
-               .metrics = collective_metrics(),
-               .needs = {collective_backend_requirement()},
-               .scope = ProbeScope::world,
-               .heavy = true,
-               .options = {collective_sizes_option("mpi"), collective_sizes_option("nccl"),
-                           placement_option(), mpi_max_count_option(), ops_per_sample_option()},
-               .buffer_need =
-                   [&collective](const RunOptions& options, const std::string& backend, int ranks) {
-                     return collective_buffer_need(collective, options, backend, ranks);
-                   },
-               .console_table =
-                   [&collective](const std::vector<Measurement>& measurements) {
-                     return sweep_console_table(collective, measurements);
-                   },
-               .estimate =
-                   [&collective](const RunOptions& options, const JobShape& job) {
-                     return estimate_collective(collective, options, job);
-                   },
-               .budget_priority = collective.budget_priority,
-               .plans = collective.plans,
-               .plan_stage = plan_stage::collectives,
-               .repairs = {{"wrong_elements", "data-corruption", repair_action::inspect},
-                           {"", "collective-slow", repair_action::inspect}}}),
+      : Probe(
+            {.id = collective.id,
+             .description = collective.description,
+             .metrics = collective_metrics(),
+             .needs = {collective_backend_requirement()},
+             .scope = ProbeScope::world,
+             .heavy = true,
+             .options = {collective_sizes_option("mpi"), collective_sizes_option("nccl"),
+                         placement_option(), mpi_max_count_option(), ops_per_sample_option()},
+             .buffer_need =
+                 [&collective](const RunOptions& options, const std::string& backend, int ranks) {
+                   return collective_buffer_need(collective, options, backend, ranks);
+                 },
+             .console_table =
+                 [&collective](const std::vector<Measurement>& measurements) {
+                   return sweep_console_table(collective, measurements);
+                 },
+             .estimate =
+                 [&collective](const RunOptions& options, const JobShape& job) {
+                   return estimate_collective(collective, options, job);
+                 },
+             .budget_priority = collective.budget_priority,
+             .plans = collective.plans,
+             .plan_stage = plan_stage::collectives,
+             .repairs = {{"wrong_elements", "data-corruption", repair_action::inspect},
+                         {"", "collective-slow", repair_action::inspect, FailKind::noisy_figure}}}),
         collective_(collective) {}
 
   const Collective& collective() const { return collective_; }

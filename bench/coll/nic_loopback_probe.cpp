@@ -50,7 +50,8 @@ class NicLoopbackProbe final : public Probe {
                .plans = {{"acceptance"}, {"quick"}},
                .plan_stage = plan_stage::nic_loopback,
                .repairs = {{"wrong_elements", "data-corruption", repair_action::inspect},
-                           {"", "nic-loopback-slow", repair_action::inspect}}}),
+                           {"", "nic-loopback-slow", repair_action::inspect,
+                            FailKind::noisy_figure}}}),
         proof_(std::move(proof)) {}
 
   Applicability applies(const World& world, const RunOptions& /*options*/) const override {

@@ -165,8 +165,9 @@ class NodePairsProbe final : public Probe {
                .plan_stage = plan_stage::node_pairs,
                // Its own judge localises a slow pair to a node or a link (pair_localisation.hpp).
                .peers = {.compared = false},
-               .repairs = {{"wrong_elements", "data-corruption", repair_action::inspect},
-                           {"", "node-slow-vs-peers", repair_action::inspect}}}) {}
+               .repairs = {
+                   {"wrong_elements", "data-corruption", repair_action::inspect},
+                   {"", "node-slow-vs-peers", repair_action::inspect, FailKind::noisy_figure}}}) {}
 
   Applicability applies(const World& world, const RunOptions& /*options*/) const override {
     const auto hosts = world.distinct_hosts();

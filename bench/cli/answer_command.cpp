@@ -46,6 +46,7 @@ struct AnswerLine {
   std::string code;
   std::string repair;
   bool noisy = false;
+  std::string streak;  // a watch: how far its fail streak is
 };
 
 // Each node's outcome of the run, from the summary's nodes and its drains and holds.
@@ -115,9 +116,9 @@ void apply_fail_streak(const AnswerArgs& args, const FailStreak& streak,
     const unsigned failing = failing_runs(log, line.host, streak);
     if (failing >= streak.fails) continue;
     line.action = "watch";
-    line.text += " (noisy figure: " + std::to_string(failing) +
-                 (failing == 1 ? " failing run" : " failing runs") + "; a drain needs " +
-                 describe(streak) + ")";
+    line.streak = "noisy figure: " + std::to_string(failing) +
+                  (failing == 1 ? " failing run" : " failing runs") + "; a drain needs " +
+                  describe(streak);
   }
 }
 
@@ -191,7 +192,7 @@ int answer_command(const AnswerArgs& args) {
                       across ? scheduler_reason(said) : said,
                       "",
                       "",
-                      false};
+                      false, ""};
       // A drain or hold: its code and first repair (results/repair.hpp), empty in a summary
       // written before they were; whether its FAILs are noisy figures (false when absent).
       if (!across) {
@@ -224,6 +225,7 @@ int answer_command(const AnswerArgs& args) {
   for (const AnswerLine& line : lines) {
     std::string out = line.action + "\t" + line.host + "\t" + line.text;
     if (line.action != "across") out += "\t" + line.code + "\t" + line.repair;
+    if (line.action == "watch") out += "\t" + line.streak;
     std::fputs((out + "\n").c_str(), stdout);
     taken_or_across = taken_or_across || line.action != "watch";
   }

@@ -66,8 +66,9 @@ struct AnswerArgs {
 };
 
 // A run's answer for scheduler scripts, from RUN_DIR/summary.json: "drain|hold<TAB>HOST<TAB>REASON
-// <TAB>CODE<TAB>REPAIR" for each node to take out of service, "watch<TAB>..." (same fields) for a
-// node failing only noisy figures whose fail streak is not yet long enough (not taken out),
+// <TAB>CODE<TAB>REPAIR" for each node to take out of service, "watch<TAB>...<TAB>STREAK" (the same
+// fields and how far its streak is) for a node failing only noisy figures whose fail streak is not
+// yet long enough (not taken out),
 // "across<TAB>HOSTS<TAB>REASON" for each FAIL measured across several hosts (it drains nobody).
 // Exit code: the run's (0 pass or warn, or a FAIL whose every node is watched; 1 fail; 3
 // incomplete, also for a run that never finished or has no summary), 2 for a file that cannot be

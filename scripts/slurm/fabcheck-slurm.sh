@@ -54,6 +54,7 @@ declare -A conf=(
   [FABCHECK_KEEP_PASSED]=no
   [FABCHECK_ON_CONFIG_ERROR]=hold
   [FABCHECK_ACTION]=drain
+  [FABCHECK_FAIL_STREAK]=1
   [FABCHECK_PROMETHEUS_DIR]=""
   [FABCHECK_PATH]=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 )
@@ -208,6 +209,7 @@ hold_and_exit() {  # code decision why
   check "FABCHECK_ACTION=${conf[FABCHECK_ACTION]}: drain or report"
   conf[FABCHECK_ACTION]=drain
 }
+[[ "${conf[FABCHECK_FAIL_STREAK]}" =~ ^[1-9][0-9]{0,3}(/[1-9][0-9]{0,3})?$ ]] || check "FABCHECK_FAIL_STREAK=${conf[FABCHECK_FAIL_STREAK]}: N (failing runs in a row) or N/M (N of the last M runs)"
 [[ "${conf[FABCHECK_KEEP_PASSED]}" =~ ^(yes|no)$ ]] || check "FABCHECK_KEEP_PASSED=${conf[FABCHECK_KEEP_PASSED]}: yes or no"
 [[ "${conf[FABCHECK_PLAN]}" =~ ^[a-z]+$ ]] || check "FABCHECK_PLAN=${conf[FABCHECK_PLAN]}: a plan name"
 [ -z "$trace_error" ] || check "$trace_error"
@@ -321,14 +323,15 @@ slurm_node_of() {
   return 1
 }
 
-answer="$("$bin" answer "$out")"
+# Each node's outcome joins the outcome log; a drain for noisy figures only (a bandwidth below its
+# tier) waits for FABCHECK_FAIL_STREAK failing runs and is a "watch" until then; facts drain now.
+answer="$("$bin" answer "$out" --outcomes "$results/outcomes.jsonl" --fail-streak "${conf[FABCHECK_FAIL_STREAK]}")"
 answer_rc=$?
 verdict_rc=$answer_rc
-# The launcher's code can only make it worse (mpirun: a rank killed, an interrupt).
-if [ "$rc" -ne 0 ] && [ "$verdict_rc" -eq 0 ]; then verdict_rc=3; fi
 taken=()
+watched=()
 first_reason=""
-while IFS=$'\t' read -r action host reason code repair; do
+while IFS=$'\t' read -r action host reason code repair streak; do
   [ -n "$action" ] || continue
   case "$action" in
     drain | hold)
@@ -340,12 +343,27 @@ while IFS=$'\t' read -r action host reason code repair; do
         log "$action $host: no node of this job has that name ($reason)"
       fi
       ;;
+    watch)
+      # Not taken out: the job runs; the run folder is kept as the evidence of this failing run.
+      log "watching $host (not drained, FABCHECK_FAIL_STREAK=${conf[FABCHECK_FAIL_STREAK]}: $streak): $reason"
+      watched+=("$host")
+      first_reason="${first_reason:-($streak) $reason}"
+      ;;
     across) log "FAIL across $host (drains nobody: the fault may be in any of them or between them): $reason" ;;
   esac
 done <<<"$answer"
+# The launcher's code can only make it worse (mpirun: a rank killed, an interrupt), except a FAIL
+# (exit 1) whose every node is watched (the answer's 0 then says the job may run).
+if [ "$rc" -ne 0 ] && [ "$verdict_rc" -eq 0 ] && { [ "$rc" -ne 1 ] || ((${#watched[@]} == 0)); }; then
+  verdict_rc=3
+fi
 
 case "$verdict_rc" in
   0)
+    if ((${#watched[@]})); then
+      trace watch 0 "${watched[*]} watched, run $run_name kept: $first_reason"
+      exit 0
+    fi
     kept="run $run_name kept"
     if [ "${conf[FABCHECK_KEEP_PASSED]}" = no ] && [ -d "$out" ] && [ ! -L "$out" ]; then
       rm -rf -- "$out"

@@ -212,7 +212,8 @@ class SlurmNode:
         return calls
 
     def run_dirs(self):
-        return sorted(self.runs.iterdir()) if self.runs.exists() else []
+        """The run folders (beside them: the outcome log, outcomes.jsonl)."""
+        return sorted(p for p in self.runs.iterdir() if p.is_dir()) if self.runs.exists() else []
 
     def traced(self):
         """The trace file's lines (one a prolog decision)."""
@@ -672,8 +673,10 @@ def scenario_sweep_sbatch(a):
                                 text=True, env=env, timeout=300)
         print(result.stdout, result.stderr[-2000:])
         check(result.returncode == 1, f"exit {result.returncode}, expected 1")
-        runs = sorted(sweeps.iterdir())
+        runs = sorted(p for p in sweeps.iterdir() if p.is_dir())
         check(len(runs) == 1 and runs[0].name.endswith("-job4242"), f"runs {runs}")
+        outcomes = (sweeps / "outcomes.jsonl").read_text().splitlines()
+        check(len(outcomes) == 1 and '"outcome":"fail"' in outcomes[0], f"the outcome log: {outcomes}")
         check((runs[0] / "report.html").is_file(), "no report")
         check("scontrol update nodename=" in result.stdout, "the drain command is not printed")
         # The FAIL night's exit code (1) is not the append's: the run is in the history.

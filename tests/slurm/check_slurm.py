@@ -8,6 +8,9 @@ node), runs real jobs against it, and tears it down, also when it fails.
   prolog-fail     one node's gate FAILs (impossible.toml): exactly that node is drained with the
                   finding as reason, the job requeued held, the other node not drained;
                   fabcheck-resume.sh returns it to idle and leaves a node drained by someone else
+  prolog-streak   FABCHECK_FAIL_STREAK=2: a node failing a noisy figure (a bandwidth below its tier)
+                  is watched, not drained, by its first failing run (the job runs) and drained by
+                  its second; a fact (no GPU driver) drains at its first failing run
   prolog-timeout  a gate past FABCHECK_TIMEOUT: the node held "fabcheck: incomplete (...)"
   prolog-limit    a gate past slurmd's PrologEpilogTimeout: slurmd kills the prolog's group and no
                   process of the gate is left on the node
@@ -185,7 +188,7 @@ def scenario_prolog_fail(a):
         check(len(reason) <= 200, f"reason of {len(reason)} bytes")
         check("DRAIN" not in c.state(good)[0], f"{good} was drained: {c.state(good)}")
         check(any(" decision=drain exit=1 " in line for line in c.trace(bad)), f"{bad}'s trace: {c.trace(bad)}")
-        runs = list((c.node_dir(bad) / "results").iterdir())
+        runs = [p for p in (c.node_dir(bad) / "results").iterdir() if p.is_dir()]
         check(len(runs) == 1 and (runs[0] / "evidence").is_dir(), f"the failing run kept with evidence: {runs}")
         # The operator fixes the node and returns it.
         c.configure(bad, a.fabcheck, PROFILES / "integration.toml")
@@ -200,6 +203,55 @@ def scenario_prolog_fail(a):
         check(c.state(good) == ("DRAIN", "maintenance: PSU swap") or "DRAIN" in c.state(good)[0],
               f"{good} (drained by someone else) was resumed: {c.state(good)}")
         c.record("after fabcheck-resume.sh")
+    finally:
+        c.down()
+
+
+@scenario
+def scenario_prolog_streak(a):
+    c = Cluster(1, PROLOG)
+    try:
+        node = c.nodes[0]
+        outcomes = c.node_dir(node) / "results" / "outcomes.jsonl"
+        c.configure(node, a.fabcheck, PROFILES / "impossible.toml", "FABCHECK_FAIL_STREAK=2")
+        c.record("before")
+        first = c.sbatch("-N1", "--wrap", "hostname")
+        c.wait("the first job to complete", lambda: c.job_state(first)[0] == "COMPLETED", 90)
+        c.record("after the first failing run", first)
+        state, reason = c.state(node)
+        check(state == "IDLE" and reason == "", f"{node} after its first noisy FAIL: {state} {reason!r}")
+        lines = c.trace(node)
+        check(len(lines) == 1 and " decision=watch exit=0 " in lines[0]
+              and "1 failing run; a drain needs 2 runs in a row" in lines[0], f"{node}'s trace: {lines}")
+        print(f"  {node} trace: {lines[0]}")
+        check(len(outcomes.read_text().splitlines()) == 1, "one outcome a run")
+        check(len([p for p in (c.node_dir(node) / "results").iterdir() if p.is_dir()]) == 1,
+              "the watched run's folder kept")
+        second = c.sbatch("-N1", "--wrap", "hostname")
+        c.wait(f"{node} drained by its second failing run", lambda: "DRAIN" in c.state(node)[0], 90)
+        c.wait("the second job requeued", lambda: c.job_state(second)[0] == "PENDING", 30)
+        c.record("after the second failing run", second)
+        state, reason = c.state(node)
+        check(reason.startswith("fabcheck: coll.all_reduce busbw on " + node), f"{node}'s reason: {reason!r}")
+        check(" decision=drain exit=1 " in c.trace(node)[-1], f"{node}'s trace: {c.trace(node)}")
+        print(f"  {node} trace: {c.trace(node)[-1]}")
+        print("  outcomes.jsonl:\n    " + "\n    ".join(outcomes.read_text().splitlines()))
+        # A fact drains at the first failing run whatever the streak: no driver on 8 GPUs (a
+        # synthetic PCI tree), a rank per GPU.
+        c.sh("scancel", second)
+        c.sh("scontrol", "update", f"nodename={node}", "state=resume")
+        c.wait(f"{node} idle", lambda: c.state(node)[0] == "IDLE", 30)
+        c.configure(node, a.fabcheck, PROFILES / "integration.toml", "FABCHECK_FAIL_STREAK=2",
+                    "FABCHECK_RANKS=8",
+                    gate=("--sizes", "64K", "--iters", "3", "--sysfs-root",
+                          str(ROOT / "tests" / "fixtures" / "host" / "pci" / "no-driver")))
+        third = c.sbatch("-N1", "--wrap", "hostname")
+        c.wait(f"{node} drained by a fact", lambda: "DRAIN" in c.state(node)[0], 90)
+        c.record("after a fact's first failing run", third)
+        state, reason = c.state(node)
+        check(reason.startswith("fabcheck: 8 of the 8 NVIDIA GPUs"), f"{node}'s reason: {reason!r}")
+        check(" decision=drain exit=1 " in c.trace(node)[-1], f"{node}'s trace: {c.trace(node)}")
+        print(f"  {node} trace: {c.trace(node)[-1]}")
     finally:
         c.down()
 

@@ -53,7 +53,7 @@ install(CODE "${_fabcheck_split}
 install(DIRECTORY results/profiles/ DESTINATION "${FABCHECK_SHARE_DIR}/profiles"
         COMPONENT runtime FILES_MATCHING PATTERN "*.toml")
 install(PROGRAMS scripts/slurm/fabcheck-slurm.sh scripts/slurm/prolog.sh scripts/slurm/epilog.sh
-                 scripts/slurm/fabcheck-resume.sh
+                 scripts/slurm/fabcheck-resume.sh scripts/slurm/healthcheck.sh
         DESTINATION "${FABCHECK_SHARE_DIR}/scripts/slurm" COMPONENT runtime)
 install(FILES scripts/slurm/fabcheck-sweep.sbatch
         DESTINATION "${FABCHECK_SHARE_DIR}/scripts/slurm" COMPONENT runtime)

@@ -5,9 +5,13 @@
 # setsid (no inherited descriptor) and stopped by its recorded PID (then anything left in the nodes' namespaces or naming
 # the cluster's state folder); `up` removes everything it made when it fails.
 #
-# Usage: scripts/slurmcluster.sh up N [--conf FILE]  N nodes, idle; FILE: more slurm.conf lines
+# Usage: scripts/slurmcluster.sh up N [--conf FILE] [--node-conf FILE]
+#                                                    N nodes, idle; --conf: more slurm.conf lines
 #                                                    (Prolog=..., PrologEpilogTimeout=...);
-#                                                    prints the cluster's name and its SLURM_CONF
+#                                                    --node-conf: each node's /etc/fabcheck/slurm.conf
+#                                                    before its slurmd starts (@NODE_DIR@: the
+#                                                    node's folder; a HealthCheckProgram runs at
+#                                                    once); prints the name and its SLURM_CONF
 #        scripts/slurmcluster.sh down               stop the daemons, remove the nodes and files
 #        scripts/slurmcluster.sh env                export lines (SLURMCLUSTER, SIMCLUSTER, SLURM_CONF)
 #        scripts/slurmcluster.sh exec NODE CMD...   run a command on a node (its net, uts, mount
@@ -24,8 +28,9 @@
 # How each node is made (each step cost time to find, see issue 22):
 #  - slurmd runs under `nsenter --net=/run/netns/NODE unshare --uts --mount`: `ip netns exec`
 #    remounts /sys and hides /sys/fs/cgroup, and slurmd 22.05 then refuses to start.
-#  - the node's mount namespace binds its own etc-fabcheck/ on /etc/fabcheck, tmp/ on /tmp
-#    (TmpFS; srun --mpi=pmix fails on a shared /tmp) and its hosts file on /etc/hosts.
+#  - the node's mount namespace binds its own etc-fabcheck/ on /etc/fabcheck, etc-slurm/ (the
+#    cluster's slurm.conf) on /etc/slurm, tmp/ on /tmp (TmpFS; srun --mpi=pmix fails on a shared
+#    /tmp) and its hosts file on /etc/hosts.
 #  - per-node (%n) SlurmdSpoolDir, SlurmdPidFile, SlurmdLogFile; munge on its own socket
 #    (AuthInfo=socket=...); SlurmctldHost=NAME(ADDR) (the name resolves to loopback otherwise);
 #    slurmctld's state owned by SlurmUser (slurm).
@@ -126,12 +131,13 @@ cmd_up() {
   case "$(readlink -f "$here/..")/" in
     /tmp/*) die "the checkout $(readlink -f "$here/..") is under /tmp, which each node replaces with its own; clone it elsewhere (e.g. /work or /root)" ;;
   esac
-  local count="${1:-}" extra=""
+  local count="${1:-}" extra="" node_conf=""
   [[ "$count" =~ ^[0-9]+$ ]] && [ "$count" -ge 1 ] && [ "$count" -le 16 ] || die "up N: N must be 1..16, not \"$count\""
   shift
   while [ $# -gt 0 ]; do
     case "$1" in
       --conf) [ $# -ge 2 ] && [ -f "$2" ] || die "up: --conf needs a file"; extra="$2"; shift 2 ;;
+      --node-conf) [ $# -ge 2 ] && [ -f "$2" ] || die "up: --node-conf needs a file"; node_conf="$2"; shift 2 ;;
       *) die "up: unknown option \"$1\"" ;;
     esac
   done
@@ -228,13 +234,21 @@ cmd_up() {
   # One slurmd a node, in the node's namespaces.
   while read -r index host address veth; do
     local nd="$dir/nodes.d/$host"
-    mkdir -p -m 0755 "$nd/spool" "$nd/etc-fabcheck" "$nd/tmp"
+    mkdir -p -m 0755 "$nd/spool" "$nd/etc-fabcheck" "$nd/etc-slurm" "$nd/tmp"
     chmod 1777 "$nd/tmp"
+    # /etc/slurm/slurm.conf as on a real node: what scontrol and squeue read when slurmd gives no
+    # SLURM_CONF (a HealthCheckProgram, PrologSlurmctld).
+    ln -sfn "$dir/slurm.conf" "$nd/etc-slurm/slurm.conf"
+    if [ -n "$node_conf" ]; then
+      sed "s|@NODE_DIR@|$nd|g" "$node_conf" >"$nd/etc-fabcheck/slurm.conf"
+      chmod 0644 "$nd/etc-fabcheck/slurm.conf"
+    fi
     cp "/etc/netns/$host/hosts" "$nd/hosts"
     start_daemon "$dir" "slurmd $host" "$nd/slurmd.out" \
       nsenter --net="/run/netns/$host" unshare --uts --mount --propagation private -- \
-      /bin/sh -c 'hostname "$1" && mkdir -p /etc/fabcheck &&
-        mount --bind "$2/etc-fabcheck" /etc/fabcheck && mount --bind "$2/tmp" /tmp &&
+      /bin/sh -c 'hostname "$1" && mkdir -p /etc/fabcheck /etc/slurm &&
+        mount --bind "$2/etc-fabcheck" /etc/fabcheck && mount --bind "$2/etc-slurm" /etc/slurm &&
+        mount --bind "$2/tmp" /tmp &&
         mount --bind "$2/hosts" /etc/hosts && exec slurmd -D -N "$1" -f "$3"' \
       slurmd-node "$host" "$nd" "$dir/slurm.conf" >/dev/null
   done <"$dir/nodes"

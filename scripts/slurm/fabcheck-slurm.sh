@@ -1,9 +1,16 @@
 #!/usr/bin/env bash
-# The fabcheck gate as a Slurm Prolog or Epilog (per node, run by slurmd) or PrologSlurmctld (per
-# job, run by slurmctld): runs the gate, drains each node a FAIL names with the finding as reason,
+# The fabcheck gate as a Slurm Prolog or Epilog (per node, run by slurmd), PrologSlurmctld (per
+# job, run by slurmctld) or HealthCheckProgram (per node, run by slurmd every HealthCheckInterval):
+# runs the gate, drains each node a FAIL names with the finding as reason,
 # holds (drains with "fabcheck: incomplete ...") each node whose run did not finish or did not
 # answer in time, and exits as Slurm expects. Configuration: docs/operations.md.
-# Usage (from prolog.sh / epilog.sh): fabcheck-slurm.sh prolog|epilog
+# Usage (from prolog.sh / epilog.sh / healthcheck.sh): fabcheck-slurm.sh prolog|epilog|health
+# health: slurmd gives it SLURMD_NODENAME only and logs its output only when it fails, and Slurm
+# kills it at 60 s. While a job runs on the node it runs no gate (answers 0, traced "busy"); when the
+# node's last outcome (outcomes.jsonl) is a pass younger than FABCHECK_HEALTH_MAX_AGE it answers at
+# once from it ("recent"); else (no outcome, a fail, a hold, too old, unreadable) it runs the gate now
+# within FABCHECK_HEALTH_TIMEOUT and answers as the prolog does; with FABCHECK_RESUME_ON_PASS=yes
+# its pass resumes the node when fabcheck drained it (reason "fabcheck: ...").
 #
 # Exit codes: 0 the job may run (gate passed, or only warnings; also a configuration error under
 # the explicit opt-out FABCHECK_ON_CONFIG_ERROR=allow), 1 a FAIL (the nodes named are drained),
@@ -25,9 +32,9 @@ set -uo pipefail
 
 mode="${1:-}"
 case "$mode" in
-  prolog | epilog) ;;
+  prolog | epilog | health) ;;
   *)
-    echo "usage: fabcheck-slurm.sh prolog|epilog" >&2
+    echo "usage: fabcheck-slurm.sh prolog|epilog|health" >&2
     exit 2
     ;;
 esac
@@ -55,6 +62,9 @@ declare -A conf=(
   [FABCHECK_ON_CONFIG_ERROR]=hold
   [FABCHECK_ACTION]=drain
   [FABCHECK_FAIL_STREAK]=1
+  [FABCHECK_HEALTH_MAX_AGE]=86400
+  [FABCHECK_HEALTH_TIMEOUT]=45
+  [FABCHECK_RESUME_ON_PASS]=no
   [FABCHECK_PROMETHEUS_DIR]=""
   [FABCHECK_PATH]=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 )
@@ -141,7 +151,12 @@ trace() {
 
 # ---- this node and job ------------------------------------------------------------------------
 job="${SLURM_JOB_ID:-}"
-[[ "$job" =~ ^[0-9]+$ ]] || { check "SLURM_JOB_ID \"$job\" is not a number"; job=0; }
+if [ "$mode" = health ]; then
+  job=0  # no job: slurmd runs the health check on its own clock
+elif [[ ! "$job" =~ ^[0-9]+$ ]]; then
+  check "SLURM_JOB_ID \"$job\" is not a number"
+  job=0
+fi
 node="${SLURMD_NODENAME:-}"
 nodes=()
 if [ "${conf[FABCHECK_SCOPE]}" = job ]; then
@@ -210,6 +225,13 @@ hold_and_exit() {  # code decision why
   conf[FABCHECK_ACTION]=drain
 }
 [[ "${conf[FABCHECK_FAIL_STREAK]}" =~ ^[1-9][0-9]{0,3}(/[1-9][0-9]{0,3})?$ ]] || check "FABCHECK_FAIL_STREAK=${conf[FABCHECK_FAIL_STREAK]}: N (failing runs in a row) or N/M (N of the last M runs)"
+[[ "${conf[FABCHECK_RESUME_ON_PASS]}" =~ ^(yes|no)$ ]] || check "FABCHECK_RESUME_ON_PASS=${conf[FABCHECK_RESUME_ON_PASS]}: yes or no"
+[[ "${conf[FABCHECK_HEALTH_MAX_AGE]}" =~ ^[1-9][0-9]*$ ]] || check "FABCHECK_HEALTH_MAX_AGE=${conf[FABCHECK_HEALTH_MAX_AGE]}: seconds, a whole number above 0"
+[[ "${conf[FABCHECK_HEALTH_TIMEOUT]}" =~ ^[1-9][0-9]?$ ]] && ((conf[FABCHECK_HEALTH_TIMEOUT] <= 50)) ||
+  check "FABCHECK_HEALTH_TIMEOUT=${conf[FABCHECK_HEALTH_TIMEOUT]}: seconds, 1 to 50 (Slurm kills a health check at 60 s)"
+if [ "$mode" = health ] && [ "${conf[FABCHECK_SCOPE]}" != node ]; then
+  check "FABCHECK_SCOPE=${conf[FABCHECK_SCOPE]}: the health check runs per node (FABCHECK_SCOPE=node)"
+fi
 [[ "${conf[FABCHECK_KEEP_PASSED]}" =~ ^(yes|no)$ ]] || check "FABCHECK_KEEP_PASSED=${conf[FABCHECK_KEEP_PASSED]}: yes or no"
 [[ "${conf[FABCHECK_PLAN]}" =~ ^[a-z]+$ ]] || check "FABCHECK_PLAN=${conf[FABCHECK_PLAN]}: a plan name"
 [ -z "$trace_error" ] || check "$trace_error"
@@ -244,6 +266,37 @@ if [ -n "$config_error" ]; then
     exit 0
   fi
   hold_and_exit 2 config-error "configuration error: $config_error"
+fi
+
+# ---- health: answer from the last outcome when it is a recent pass -----------------------------
+limit="${conf[FABCHECK_TIMEOUT]}"
+if [ "$mode" = health ]; then
+  limit="${conf[FABCHECK_HEALTH_TIMEOUT]}"
+  # A job on the node: no gate while it runs (it would measure the job, and slow it).
+  if running="$(squeue -h -w "$node" -t RUNNING,COMPLETING -o %i 2>/dev/null)" && [ -n "$running" ]; then
+    trace busy 0 "$node: job(s) $(echo $running) running: no gate while they run"
+    exit 0
+  fi
+  # The node's last outcome, as `fabcheck answer --outcomes` writes it (keys sorted); a line of any
+  # other shape is no outcome.
+  log_file="$results/outcomes.jsonl"
+  last=""
+  if [ -f "$log_file" ] && [ ! -L "$log_file" ]; then
+    last="$(grep -F "\"host\":\"$node\",\"kind\":\"node-outcome\"" -- "$log_file" | tail -n 1)"
+  fi
+  why="no outcome of $node in $log_file yet"
+  if [[ "$last" =~ \"outcome\":\"(pass|fail|hold)\",\"run\":\"([^\"]*)\",\"utc\":\"([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}Z)\"\}$ ]]; then
+    outcome="${BASH_REMATCH[1]}" last_run="${BASH_REMATCH[2]}"
+    age=$(($(date -u +%s) - $(date -u -d "${BASH_REMATCH[3]}" +%s)))
+    if [ "$outcome" = pass ] && ((age >= 0 && age <= conf[FABCHECK_HEALTH_MAX_AGE])); then
+      trace recent 0 "$node: pass ${age} s ago (run $last_run; FABCHECK_HEALTH_MAX_AGE=${conf[FABCHECK_HEALTH_MAX_AGE]})"
+      exit 0
+    fi
+    why="last outcome $outcome ${age} s ago (run $last_run)"
+  elif [ -n "$last" ]; then
+    why="the last outcome line of $node in $log_file is not one fabcheck writes"
+  fi
+  log "$why: the gate runs now (limit $limit s)"
 fi
 
 # ---- the run --------------------------------------------------------------------------------------
@@ -286,14 +339,14 @@ else
   args+=(--single-process)
 fi
 
-log "job $job: ${conf[FABCHECK_PLAN]} on ${nodes[*]} ($ranks rank(s) a node, limit ${conf[FABCHECK_TIMEOUT]} s): $out"
+log "job $job: ${conf[FABCHECK_PLAN]} on ${nodes[*]} ($ranks rank(s) a node, limit $limit s): $out"
 # The limit: TERM at FABCHECK_TIMEOUT (fabcheck's ranks write their last words), KILL to the rest of
 # this process group 10 s later. The launcher stays in this script's process group, so slurmd's own
 # limit (PrologEpilogTimeout: TERM then KILL to the group) ends every process of the gate too.
-run_limited "${conf[FABCHECK_TIMEOUT]}" 10 "${launch[@]}" "${args[@]}"
+run_limited "$limit" 10 "${launch[@]}" "${args[@]}"
 rc=$?
 if [ "$rc" -eq 124 ]; then
-  hold_and_exit 3 hold "incomplete (no answer within ${conf[FABCHECK_TIMEOUT]} s; run $run_name)"
+  hold_and_exit 3 hold "incomplete (no answer within $limit s; run $run_name)"
 fi
 if [ "$rc" -eq 2 ] && [ ! -e "$out/summary.json" ]; then
   log "fabcheck refused its configuration (exit 2): see the messages above"
@@ -368,6 +421,21 @@ case "$verdict_rc" in
     if [ "${conf[FABCHECK_KEEP_PASSED]}" = no ] && [ -d "$out" ] && [ ! -L "$out" ]; then
       rm -rf -- "$out"
       kept="run folder removed"
+    fi
+    # The health check's pass returns a node fabcheck took out (its reason starts "fabcheck:"),
+    # never one drained by someone else, with FABCHECK_RESUME_ON_PASS=yes.
+    if [ "$mode" = health ] && [ "${conf[FABCHECK_RESUME_ON_PASS]}" = yes ]; then
+      reason_now="$(sinfo -h -N -n "$node" -o '%E' 2>/dev/null | head -1)"
+      if [[ "$reason_now" == fabcheck:* ]]; then
+        if [ "${conf[FABCHECK_ACTION]}" = report ]; then
+          log "report-only (FABCHECK_ACTION=report): would resume $node (was: $reason_now)"
+        elif scontrol update "nodename=$node" state=resume; then
+          trace resume 0 "$node: pass ($kept); resumed, was: $reason_now"
+          exit 0
+        else
+          log "could not resume $node (scontrol failed)"
+        fi
+      fi
     fi
     trace pass 0 "${nodes[*]}: pass ($kept)"
     exit 0

@@ -11,6 +11,12 @@ node), runs real jobs against it, and tears it down, also when it fails.
   prolog-streak   FABCHECK_FAIL_STREAK=2: a node failing a noisy figure (a bandwidth below its tier)
                   is watched, not drained, by its first failing run (the job runs) and drained by
                   its second; a fact (no GPU driver) drains at its first failing run
+  healthcheck     the HealthCheckProgram (every 5 s): at slurmd's start it runs the gate (no outcome
+                  yet); then answers at once from the recent pass; runs no gate while a job runs;
+                  a gate older than FABCHECK_HEALTH_MAX_AGE runs again and its FAIL drains the node;
+                  after the repair the next check runs the gate again and its pass resumes the
+                  node (FABCHECK_RESUME_ON_PASS=yes), never one drained by someone else; a broken
+                  configuration drains it
   prolog-timeout  a gate past FABCHECK_TIMEOUT: the node held "fabcheck: incomplete (...)"
   prolog-limit    a gate past slurmd's PrologEpilogTimeout: slurmd kills the prolog's group and no
                   process of the gate is left on the node
@@ -48,17 +54,22 @@ def check(condition, message):
 
 
 class Cluster:
-    def __init__(self, nodes, conf_lines=()):
+    def __init__(self, nodes, conf_lines=(), node_conf=()):
         self.nodes_count = nodes
         extra = pathlib.Path(f"/tmp/fabcheck-slurm-test-{os.getpid()}.conf")
         extra.write_text("".join(line + "\n" for line in conf_lines))
+        # Each node's /etc/fabcheck/slurm.conf before its slurmd starts (@NODE_DIR@: its folder).
+        per_node = pathlib.Path(f"/tmp/fabcheck-slurm-test-{os.getpid()}.node.conf")
+        per_node.write_text("".join(line + "\n" for line in node_conf))
+        node_args = ["--node-conf", str(per_node)] if node_conf else []
         env = {**os.environ, "SIMCLUSTER_OWNER": str(os.getpid())}
         # Clusters of tests that died: removed first (their owner is gone).
         subprocess.run(["flock", LOCK, str(CLUSTER), "gc"], env=env, capture_output=True)
         start = time.monotonic()
-        up = subprocess.run(["flock", LOCK, str(CLUSTER), "up", str(nodes), "--conf", str(extra)],
+        up = subprocess.run(["flock", LOCK, str(CLUSTER), "up", str(nodes), "--conf", str(extra), *node_args],
                             capture_output=True, text=True, env=env, timeout=120)
         extra.unlink()
+        per_node.unlink()
         print(up.stdout + up.stderr)
         check(up.returncode == 0, f"the Slurm cluster did not come up (exit {up.returncode})")
         self.name = re.search(r"export SLURMCLUSTER=(\S+)", up.stdout).group(1)
@@ -83,12 +94,17 @@ class Cluster:
     def node_dir(self, node):
         return self.dir / "nodes.d" / node
 
+    @staticmethod
+    def conf_lines(d, fabcheck, profile, *lines, gate=("--sizes", "64K", "--iters", "3")):
+        """A node's /etc/fabcheck/slurm.conf, its folder `d`."""
+        text = [f"FABCHECK_BIN={fabcheck}", "FABCHECK_RANKS=2", f"FABCHECK_PROFILE={profile}",
+                f"FABCHECK_RESULTS_DIR={d}/results", f"FABCHECK_TRACE={d}/log/gate.log"]
+        return text + [f"FABCHECK_GATE_ARG={arg}" for arg in gate] + list(lines)
+
     def configure(self, node, fabcheck, profile, *lines, gate=("--sizes", "64K", "--iters", "3")):
         """The node's /etc/fabcheck/slurm.conf (its own mount namespace)."""
         d = self.node_dir(node)
-        text = [f"FABCHECK_BIN={fabcheck}", "FABCHECK_RANKS=2", f"FABCHECK_PROFILE={profile}",
-                f"FABCHECK_RESULTS_DIR={d}/results", f"FABCHECK_TRACE={d}/log/gate.log"]
-        text += [f"FABCHECK_GATE_ARG={arg}" for arg in gate] + list(lines)
+        text = self.conf_lines(d, fabcheck, profile, *lines, gate=gate)
         conf = d / "etc-fabcheck" / "slurm.conf"
         conf.write_text("\n".join(text) + "\n")
         conf.chmod(0o644)
@@ -252,6 +268,74 @@ def scenario_prolog_streak(a):
         check(reason.startswith("fabcheck: 8 of the 8 NVIDIA GPUs"), f"{node}'s reason: {reason!r}")
         check(" decision=drain exit=1 " in c.trace(node)[-1], f"{node}'s trace: {c.trace(node)}")
         print(f"  {node} trace: {c.trace(node)[-1]}")
+    finally:
+        c.down()
+
+
+@scenario
+def scenario_healthcheck(a):
+    health = [f"HealthCheckProgram={ROOT}/scripts/slurm/healthcheck.sh", "HealthCheckInterval=5"]
+    fresh = "FABCHECK_HEALTH_MAX_AGE=12"
+    c = Cluster(1, health, Cluster.conf_lines("@NODE_DIR@", a.fabcheck, PROFILES / "integration.toml", fresh))
+    try:
+        node = c.nodes[0]
+
+        def decisions():
+            return [re.search(r" decision=(\S+) ", line).group(1) for line in c.trace(node)]
+
+        def wait_decision(decision, seconds):
+            start = len(c.trace(node))
+            c.wait(f"a health check deciding {decision}", lambda: decision in decisions()[start:], seconds)
+            line = [x for x in c.trace(node)[start:] if f" decision={decision} " in x][0]
+            print(f"  {node} trace: {line}")
+            return line
+
+        # slurmd ran it at its start (the node registered after it passed): the gate ran.
+        check(decisions()[:1] == ["pass"], f"slurmd's first health check: {c.trace(node)}")
+        print(f"  {node} trace: {c.trace(node)[0]}")
+        c.record("after slurmd's start")
+        line = wait_decision("recent", 15)  # the next: answered from that pass, no gate
+        # SECONDS counts whole seconds: 0 or 1 for an answer that ran no gate (a gate takes 2-4 s).
+        check(re.search(r" secs=[01]: ", line), "the recent answer took more than a second")
+        job = c.sbatch("-N1", "--wrap", "sleep 20")
+        c.wait("the job running", lambda: c.job_state(job)[0] == "RUNNING", 30)
+        wait_decision("busy", 15)  # no gate while a job runs
+        c.sh("scancel", job)
+        # The node breaks; once the pass is older than FABCHECK_HEALTH_MAX_AGE the gate runs again.
+        c.configure(node, a.fabcheck, PROFILES / "impossible.toml", fresh)
+        c.wait(f"{node} drained by a health check", lambda: "DRAIN" in c.state(node)[0], 60)
+        c.record("after the health check's FAIL")
+        state, reason = c.state(node)
+        check(reason.startswith("fabcheck: coll.all_reduce busbw on " + node), f"{node}'s reason: {reason!r}")
+        check(decisions()[-1] == "drain", f"{node}'s trace: {c.trace(node)[-3:]}")
+        print(f"  {node} trace: {c.trace(node)[-1]}")
+        # Repaired: the last outcome is a fail, so each check runs the gate again; its pass returns
+        # the node (FABCHECK_RESUME_ON_PASS=yes: the reason is fabcheck's).
+        c.configure(node, a.fabcheck, PROFILES / "integration.toml", fresh, "FABCHECK_RESUME_ON_PASS=yes")
+        c.wait(f"{node} resumed by a passing health check", lambda: c.state(node) == ("IDLE", ""), 40)
+        line = wait_decision("pass", 15) if "resume" not in decisions() else \
+            [x for x in c.trace(node) if " decision=resume " in x][-1]
+        print(f"  {node} trace: {line}")
+        check(" decision=resume " in line and "was: fabcheck: coll.all_reduce" in line, f"the resume: {line}")
+        c.record("after the repair and a passing health check")
+        # A node drained by someone else is never resumed by a pass.
+        c.sh("scontrol", "update", f"nodename={node}", "state=drain", "reason=maintenance: PSU swap")
+        c.wait("a health check after the maintenance drain", lambda: "recent" in decisions()[-1:] or "pass" in decisions()[-1:], 20)
+        start = len(c.trace(node))
+        c.wait("another check", lambda: len(c.trace(node)) > start, 20)
+        check(c.state(node) == ("DRAIN", "maintenance: PSU swap") or "DRAIN" in c.state(node)[0],
+              f"a maintenance drain was resumed: {c.state(node)}")
+        c.sh("scontrol", "update", f"nodename={node}", "state=resume")
+        # A broken configuration (an unknown key) drains the node at the next check (fails closed).
+        c.configure(node, a.fabcheck, PROFILES / "integration.toml", fresh, "FABCHECK_HEALTH_MAXAGE=1")
+        c.wait(f"{node} drained by a configuration error", lambda: "DRAIN" in c.state(node)[0], 30)
+        state, reason = c.state(node)
+        check(reason.startswith("fabcheck: configuration error: ") and "unknown key FABCHECK_HEALTH_MAXAGE" in reason,
+              f"{node}'s reason: {reason!r}")
+        check(decisions()[-1] == "config-error", f"{node}'s trace: {c.trace(node)[-1:]}")
+        c.record("after a broken configuration")
+        log = (c.node_dir(node) / "slurmd.log").read_text()
+        print("  slurmd.log health_check lines:", [x for x in log.splitlines() if "health" in x.lower()][-3:])
     finally:
         c.down()
 

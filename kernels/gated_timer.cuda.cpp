@@ -4,6 +4,7 @@
 #include <stdexcept>
 
 #include "bench/cuda/scoped_device.hpp"
+#include "kernels/kernels.cuh"
 
 namespace fabcheck {
 
@@ -18,6 +19,14 @@ Event& GatedTimer::event_on(int device, std::size_t slot) {
 
 void GatedTimer::queue(const std::vector<Lane>& lanes, const std::function<void()>& enqueue) {
   if (!queued_.empty()) throw std::logic_error("GatedTimer: queue() twice without complete()");
+  // Every kernel loaded on each lane's devices while the gate is still open (kernels.cuh: preload).
+  for (const Lane& lane : lanes) {
+    for (const DeviceStream& member : lane) {
+      if (!preloaded_.insert(member.device).second) continue;
+      ScopedDevice device(member.device);
+      FABCHECK_CUDA(kernels::preload());
+    }
+  }
   gate_.close();
   try {
     std::map<int, std::size_t> next_slot;

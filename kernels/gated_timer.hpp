@@ -12,6 +12,7 @@
 #include <functional>
 #include <map>
 #include <memory>
+#include <set>
 #include <vector>
 
 #include "bench/cuda/cuda_stream.hpp"
@@ -51,6 +52,7 @@ class GatedTimer {
   SpinGate gate_;
   // Per device, reused: the start, stop and join events of the lanes queued on it.
   std::map<int, std::vector<std::unique_ptr<Event>>> events_;
+  std::set<int> preloaded_;  // devices whose kernels are loaded (before the gate first closes)
   struct Interval {
     int device;
     Event* start;

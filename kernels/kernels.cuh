@@ -10,6 +10,12 @@
 
 namespace fabcheck::kernels {
 
+// Loads every kernel below on the current device (cudaFuncGetAttributes on each), so that none is
+// loaded lazily (CUDA's default since 12.2) while a spin gate holds the device: a module load may
+// wait for a context synchronisation, i.e. for the gate's own timeout (~10 s a device). nvbandwidth
+// preloads its kernels for this reason. GatedTimer calls it for each device before it closes.
+cudaError_t preload();
+
 // An empty kernel, for launch latency.
 cudaError_t launch_empty(cudaStream_t stream);
 

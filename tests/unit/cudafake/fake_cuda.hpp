@@ -47,6 +47,9 @@ std::vector<Window> windows();
 std::vector<std::string> races();
 // A host wait on a stream held by a closed gate (it would never return on a GPU).
 std::vector<std::string> deadlocks();
+// A kernel launched for the first time on a device (not preloaded: kernels::preload) while a spin
+// gate was closed: with CUDA's lazy loading its module load would wait for the gate's timeout.
+std::vector<std::string> lazy_loads();
 // Devices on which a CUDA context was created (cudaSetDevice, allocations, streams, events), per
 // thread that created it, in order: "thread <n> device <d>".
 std::vector<int> devices_with_context_on_this_thread();

@@ -82,6 +82,8 @@ struct State {
   std::vector<std::string> races;
   std::vector<std::string> deadlocks;
   std::vector<const volatile int*> gates;
+  std::set<std::pair<int, std::string>> loaded;  // (device, kernel): loaded, as CUDA loads lazily
+  std::vector<std::string> lazy_loads;
   double logical_time = 0;
 };
 
@@ -253,6 +255,8 @@ void reset(const Config& config) {
   s.races.clear();
   s.deadlocks.clear();
   s.gates.clear();
+  s.loaded.clear();
+  s.lazy_loads.clear();
   s.pending.clear();
   thread_contexts.clear();
   current_device = 0;
@@ -273,6 +277,10 @@ std::vector<std::string> races() {
 std::vector<std::string> deadlocks() {
   const std::lock_guard lock(state().mutex);
   return state().deadlocks;
+}
+std::vector<std::string> lazy_loads() {
+  const std::lock_guard lock(state().mutex);
+  return state().lazy_loads;
 }
 std::vector<int> devices_with_context_on_this_thread() { return thread_contexts; }
 std::vector<const volatile int*> gates() {
@@ -581,6 +589,16 @@ cudaError_t launch(cudaStream_t stream, const std::string& what,
                    std::function<void()> run, std::size_t bytes) {
   const std::lock_guard lock(state().mutex);
   touch_context(current_device);
+  // CUDA loads a kernel's module at its first launch on a device (lazy loading); behind a closed
+  // spin gate that load would wait for the gate's timeout.
+  if (state().loaded.insert({current_device, what}).second) {
+    for (const volatile int* gate : state().gates) {
+      if (*gate != 0) continue;
+      state().lazy_loads.push_back("kernel " + what + " first loaded on device " +
+                                   std::to_string(current_device) + " behind a closed gate");
+      break;
+    }
+  }
   FakeStream* on = stream_of(stream);
   for (const auto& [pointer, size, write] : accesses) access(on, pointer, size, write, what);
   enqueue_work(on, std::move(run), bytes);
@@ -588,6 +606,15 @@ cudaError_t launch(cudaStream_t stream, const std::string& what,
 }
 
 }  // namespace
+
+cudaError_t preload() {
+  const std::lock_guard lock(state().mutex);
+  touch_context(current_device);
+  for (const char* kernel : {"empty", "fill_pattern", "count_pattern", "count_triad", "sm_copy",
+                             "byte_copy", "triad", "fill_gemm_input"})
+    state().loaded.insert({current_device, kernel});
+  return cudaSuccess;
+}
 
 cudaError_t launch_empty(cudaStream_t stream) {
   return launch(

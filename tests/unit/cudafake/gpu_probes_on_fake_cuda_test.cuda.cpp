@@ -103,6 +103,20 @@ TEST(FakeCuda, AGatedSampleTimesTheWorkQueuedBehindTheGate) {
   EXPECT_EQ(fake_cuda::deadlocks(), std::vector<std::string>{});
 }
 
+// Issue 24 (4): CUDA loads a kernel's module at its first launch (lazy loading); behind a closed
+// gate that load waits for the gate's own timeout (~10 s a device). Every probe that times
+// kernels behind the gate has them loaded on each device before the gate first closes.
+TEST(FakeCuda, NoKernelIsFirstLoadedBehindAClosedGate) {
+  for (const char* probe : {"gpu.hbm_bw", "gpu.p2p", "gpu.launch_latency"}) {
+    fake_cuda::reset();
+    CollectingSink sink;
+    run_probe({"node-a"}, small_copies(), sink, probe);
+    EXPECT_FALSE(sink.measurements.empty()) << probe;
+    EXPECT_EQ(fake_cuda::lazy_loads(), std::vector<std::string>{}) << probe;
+    EXPECT_EQ(fake_cuda::deadlocks(), std::vector<std::string>{}) << probe;
+  }
+}
+
 // Defect 9 and 13: every ordered pair of two GPUs; nvbandwidth issues each direction of a
 // bidirectional copy from its source GPU, on a stream of that GPU; the receive buffers are cleared
 // in order with the timed copies (a legacy-stream cudaMemset is not ordered with non-blocking

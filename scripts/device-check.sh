@@ -87,6 +87,7 @@ fabcheck_status() {
     1) set_last FAIL "exit 1: a FAIL finding" ;;
     2) set_last FAIL "exit 2: usage or configuration error" ;;
     3) set_last INCOMPLETE "exit 3: a probe error or timeout" ;;
+    124 | 137) ;;  # stopped by its limit: TIMEOUT, already recorded
     125) ;;  # skipped, already recorded
     *) set_last FAIL "exit $1" ;;
   esac

@@ -75,11 +75,23 @@ def write_profile(profiles_dir, model, gpu_count, out_file):
     return out_file
 
 
-def read_jsonl(path):
+def read_jsonl(path, cut=None):
+    """The records of a JSON lines file; a line that is not whole JSON (a run cut off mid-write) ends
+    the reading and is named in `cut` (a list), so the report says so instead of crashing."""
     if not os.path.exists(path):
         return []
-    with open(path) as f:
-        return [json.loads(line) for line in f if line.strip()]
+    records = []
+    with open(path, errors="replace") as f:
+        for number, line in enumerate(f, 1):
+            if not line.strip():
+                continue
+            try:
+                records.append(json.loads(line))
+            except ValueError:
+                if cut is not None:
+                    cut.append(f"{path}:{number}: not a whole JSON line (the run was cut off)")
+                break
+    return records
 
 
 def read_steps(out):
@@ -122,12 +134,13 @@ def number(value):
 
 def summarize(out):
     steps = read_steps(out)
-    runs = {name: read_jsonl(os.path.join(out, name, "measurements.jsonl"))
+    cut = []
+    runs = {name: read_jsonl(os.path.join(out, name, "measurements.jsonl"), cut)
             for name in ("fabcheck-gpu", "fabcheck-nccl")}
-    findings = read_jsonl(os.path.join(out, "fabcheck-gpu", "findings.jsonl")) + \
-        read_jsonl(os.path.join(out, "fabcheck-nccl", "findings.jsonl"))
+    findings = read_jsonl(os.path.join(out, "fabcheck-gpu", "findings.jsonl"), cut) + \
+        read_jsonl(os.path.join(out, "fabcheck-nccl", "findings.jsonl"), cut)
     problems = []    # what makes it FAIL
-    incomplete = []  # what keeps it from PASS
+    incomplete = list(cut)  # what keeps it from PASS
 
     by_name = {s["step"]: s for s in steps}
     for step in steps:

@@ -108,6 +108,36 @@ class DeviceCheckReport(unittest.TestCase):
             self.assertIn("| unit_kernels | SKIPPED |", text)
             self.assertIn("step unit_kernels: SKIPPED", text)
 
+    def test_a_run_cut_off_mid_line_is_incomplete_naming_the_line(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            f = Folder(tmp)
+            gpu, findings = healthy_gpu()
+            f.run("fabcheck-gpu", gpu, findings)
+            f.run("fabcheck-nccl", nccl_one_gpu(300.0))
+            f.nccl_tests("all_reduce", [(64 << 20, 224.0, 299.0, 0.0)])
+            path = f.out / "fabcheck-gpu" / "measurements.jsonl"
+            path.write_text(path.read_text() + '{"probe": "gpu.hbm_bw", "met')  # killed mid-write
+            code, text = f.summarize()
+            self.assertEqual(code, 3, text)
+            self.assertIn("**Verdict: INCOMPLETE**", text)
+            self.assertIn("measurements.jsonl:6: not a whole JSON line", text)
+            self.assertIn("| gpu.h2d | bw | gpu0 | 256 MiB | 53 GB/s |", text)  # what was whole
+
+    def test_a_fabcheck_step_stopped_by_its_limit_stays_timeout(self):
+        script = (ROOT / "scripts" / "device-check.sh").read_text()
+        body = script[script.index("fabcheck_status() {"):]
+        body = body[:body.index("\n}\n") + 3]
+        with tempfile.TemporaryDirectory() as tmp:
+            steps = pathlib.Path(tmp) / "steps.tsv"
+            steps.write_text("step\tstatus\tseconds\tnote\nfabcheck_gpu\tTIMEOUT\t120\tstopped after 120s\n")
+            import subprocess
+            subprocess.run(["bash", "-c", body + "\nset_last() { echo \"$1 $2\" >\"$out/set\"; }\nfabcheck_status 124"],
+                           env={**os.environ, "out": tmp}, check=True)
+            self.assertFalse((pathlib.Path(tmp) / "set").exists(), "a timed-out step was rewritten")
+            subprocess.run(["bash", "-c", body + "\nset_last() { echo \"$1 $2\" >\"$out/set\"; }\nfabcheck_status 7"],
+                           env={**os.environ, "out": tmp}, check=True)
+            self.assertEqual((pathlib.Path(tmp) / "set").read_text().strip(), "FAIL exit 7")
+
     def test_nothing_built_on_a_machine_without_a_gpu_is_incomplete(self):
         steps = [("find_nccl", "FAIL"), ("configure", "SKIPPED"), ("fabcheck_nccl", "SKIPPED"),
                  ("fabcheck_gpu", "SKIPPED")]

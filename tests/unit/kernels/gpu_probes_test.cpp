@@ -50,13 +50,22 @@ TEST(GpuProbes, MetricsCarryFabchecksUnits) {
 }
 
 TEST(GpuProbes, WaivedWithTheReasonWhereThereIsNoGpu) {
-  if (cuda_availability().available || process_nvml().ok()) {
-    GTEST_SKIP() << "a GPU is present";
-  }
   Registry registry;
   register_kernel_probes(registry);
   auto world = make_single_world();
   const RunOptions options;
+  if (cuda_availability().available && process_nvml().ok()) {
+    // A GPU machine (the device check): never "no CUDA device"; a probe that does not apply
+    // (gpu.p2p on one GPU) says why.
+    for (Probe* probe : registry.all()) {
+      const Applicability applicability = applicability_of(*probe, *world, options);
+      if (applicability.applies) continue;
+      EXPECT_NE(applicability.reason, "") << probe->id();
+      EXPECT_EQ(applicability.reason.find("no CUDA device"), std::string::npos)
+          << probe->id() << ": " << applicability.reason;
+    }
+    return;
+  }
   for (Probe* probe : registry.all()) {
     const Applicability applicability = applicability_of(*probe, *world, options);
     EXPECT_FALSE(applicability.applies) << probe->id();

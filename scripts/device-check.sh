@@ -4,8 +4,10 @@
 # .deps/, see scripts/device-prepare.sh; warnings not errors, the compiler there is another), runs
 # the GPU unit tests, the single-process NCCL probes, the gpu.* probes judged by the profile of the
 # GPU's family (its one-GPU subset on a machine with fewer GPUs than the profile's node) and, when
-# its source was carried, nccl-tests for comparison; leaves the results, a log per step and
-# summary.md (one table, a verdict) in OUT_DIR. Bounded to under 8 minutes; every step's status is
+# its source was carried, nccl-tests for comparison; fabcheck is built alone first, the figures
+# come next, the unit tests last. Leaves three files in OUT_DIR: summary.md (one table, a verdict;
+# also printed), steps.tsv and details.tar.gz (the results, a log per step, the environment).
+# Bounded to under 8 minutes; every step's status is
 # recorded and a failed step does not stop the later ones. The verdict (scripts/device_check_report.py):
 # PASS only when every required step ran and passed and figures were measured; a skipped step is
 # SKIPPED, never PASS; all probes WAIVED is INCOMPLETE. Exit 0 PASS, 1 FAIL, 3 INCOMPLETE, 2 usage.
@@ -78,6 +80,23 @@ set_last() {
   last="$(tail -n 1 "$out/steps.tsv")"
   sed -i '$d' "$out/steps.tsv"
   printf '%s\t%s\t%s\t%s\n' "$(cut -f1 <<<"$last")" "$1" "$(cut -f3 <<<"$last")" "$2" >>"$out/steps.tsv"
+}
+
+# pack_details DIR: everything in DIR but summary.md and steps.tsv into DIR/details.tar.gz (logs,
+# the runs' JSON lines, environment, JUnit files), then removed: a GPU machine may give back only a
+# few files, two folders deep, so the top level holds three.
+pack_details() {
+  local dir="$1" entries=()
+  mapfile -t entries < <(cd "$dir" && find . -mindepth 1 -maxdepth 1 ! -name summary.md ! -name steps.tsv \
+    ! -name details.tar.gz -printf '%P\n' | sort)
+  ((${#entries[@]})) || return 0
+  if tar -C "$dir" -czf "$dir/details.tar.gz.part" -- "${entries[@]}" &&
+    mv -f "$dir/details.tar.gz.part" "$dir/details.tar.gz"; then
+    (cd "$dir" && rm -rf -- "${entries[@]}")
+  else
+    rm -f "$dir/details.tar.gz.part"
+    echo "device-check: could not pack $dir (left as it is)" >&2
+  fi
 }
 
 # After a fabcheck run: its exit code as a step status (3, a probe error or timeout, is INCOMPLETE).
@@ -168,13 +187,14 @@ nccl_tests_pid=""
 if [[ -n "$nccl_found" && -f "$nccl_tests_src/src/common.cu" ]]; then
   gencode=""
   for arch in ${archs//;/ }; do gencode+=" -gencode=arch=compute_$arch,code=sm_$arch"; done
-  export JOBS="$jobs"
+  # Few jobs: it builds beside fabcheck, which the figures wait for.
+  JOBS=$((jobs / 4 > 2 ? jobs / 4 : 2))
+  export JOBS
   # Its own process group (setsid), so it can be stopped whole if the budget runs out.
   # shellcheck disable=SC2016  # expanded by the inner bash
   setsid -w bash -c '
     src="$1" bin="$2"; shift 2
     cd "$src/src" &&
-      timeout 300 make -j "$JOBS" "$@" "BUILDDIR=$bin" os.build &&
       timeout 300 make -j "$JOBS" "$@" "BUILDDIR=$bin" "$bin/all_reduce_perf" "$bin/all_gather_perf"
   ' _ "$nccl_tests_src" "$nccl_tests_bin" MPI=0 "CUDA_HOME=$cuda_home" \
     "NCCL_HOME=$build/nccl-home" "NVCC_GENCODE=$gencode" >"$out/logs/nccl_tests_build.log" 2>&1 &
@@ -209,46 +229,19 @@ fi
 generator=()
 command -v ninja >/dev/null && generator=(-G Ninja)
 [[ -f "$build/CMakeCache.txt" ]] && generator=()  # keep the generator an earlier run chose
-built=0
 if [[ -n "$nccl_found" ]]; then
   if run_step configure 90 cmake -S "$root" -B "$build" "${generator[@]}" \
     -DCMAKE_BUILD_TYPE=RelWithDebInfo -DFABCHECK_WITH_CUDA=ON -DFABCHECK_WITH_MPI=OFF \
     -DFABCHECK_WITH_HDF5=OFF -DFABCHECK_WERROR=OFF -DCMAKE_CUDA_ARCHITECTURES="$archs" \
     -DFABCHECK_NCCL_INCLUDE="$build/nccl-home/include" \
     -DFABCHECK_NCCL_LIBRARY="$build/nccl-home/lib/libnccl.so" "${gtest_args[@]}"; then
-    targets=(fabcheck)
-    for unit in unit_coll unit_kernels; do
-      cmake --build "$build" --target help 2>/dev/null | grep -qw "$unit" && targets+=("$unit")
-    done
-    run_step build 300 cmake --build "$build" -j "$jobs" --target "${targets[@]}" && built=1
-    if ((!built)) && [[ ! -x "$build/bench/cli/fabcheck" ]]; then
-      run_step build_fabcheck_only 120 cmake --build "$build" -j "$jobs" --target fabcheck
-    fi
+    # fabcheck alone first: the figures wait for it; the unit tests are built after them.
+    run_step build 240 cmake --build "$build" -j "$jobs" --target fabcheck
   fi
 else
   record configure SKIPPED 0 "NCCL not found"
 fi
 fabcheck="$build/bench/cli/fabcheck"
-
-# ---- GPU unit tests ------------------------------------------------------------------------------
-for unit in unit_coll unit_kernels; do
-  binary="$build/tests/$unit"
-  filter='*'
-  [[ "$unit" == unit_coll ]] && filter='Nccl*'  # the GPU-facing part of coll; the rest is CI's
-  if [[ -x "$binary" ]]; then
-    run_step "$unit" 120 "$binary" --gtest_filter="$filter" --gtest_output="xml:$out/$unit.xml"
-    rc=$?
-    counts="$(grep -oE '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?' "$out/logs/$unit.log" |
-      sed -E 's/\[ +([A-Z]+) +\] ([0-9]+).*/\2 \1/' | tr 'A-Z\n' 'a-z ')"
-    if ((rc == 0)) && grep -qE '^\[  SKIPPED ' "$out/logs/$unit.log"; then
-      set_last INCOMPLETE "exit 0 but tests skipped: ${counts}"  # a skipped test is not a pass
-    elif ((rc != 125)); then
-      set_last "$( ((rc == 0)) && echo PASS || echo FAIL)" "exit $rc: ${counts:-no test counts}"
-    fi
-  else
-    record "$unit" SKIPPED 0 "not built (see configure/build)"
-  fi
-done
 
 # ---- the profile: the GPU family's, or its one-GPU subset with fewer GPUs than its node ----------
 model="$(nvidia-smi --query-gpu=name --format=csv,noheader 2>/dev/null | head -1)"
@@ -300,6 +293,36 @@ if [[ -n "$nccl_tests_pid" ]]; then
   fi
 fi
 
+# ---- GPU unit tests ------------------------------------------------------------------------------
+# Last: built once the figures are in (fabcheck's own objects are built already).
+unit_targets=()
+if [[ -f "$build/CMakeCache.txt" ]]; then
+  for unit in unit_coll unit_kernels; do
+    cmake --build "$build" --target help 2>/dev/null | grep -qw "$unit" && unit_targets+=("$unit")
+  done
+fi
+if ((${#unit_targets[@]})); then
+  run_step build_unit_tests 240 cmake --build "$build" -j "$jobs" --target "${unit_targets[@]}"
+fi
+for unit in unit_coll unit_kernels; do
+  binary="$build/tests/$unit"
+  filter='*'
+  [[ "$unit" == unit_coll ]] && filter='Nccl*'  # the GPU-facing part of coll; the rest is CI's
+  if [[ -x "$binary" ]]; then
+    run_step "$unit" 120 "$binary" --gtest_filter="$filter" --gtest_output="xml:$out/$unit.xml"
+    rc=$?
+    counts="$(grep -oE '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?' "$out/logs/$unit.log" |
+      sed -E 's/\[ +([A-Z]+) +\] ([0-9]+).*/\2 \1/' | tr 'A-Z\n' 'a-z ')"
+    if ((rc == 0)) && grep -qE '^\[  SKIPPED ' "$out/logs/$unit.log"; then
+      set_last INCOMPLETE "exit 0 but tests skipped: ${counts}"  # a skipped test is not a pass
+    elif ((rc != 125)); then
+      set_last "$( ((rc == 0)) && echo PASS || echo FAIL)" "exit $rc: ${counts:-no test counts}"
+    fi
+  else
+    record "$unit" SKIPPED 0 "not built (see configure/build)"
+  fi
+done
+
 # ---- summary: one table and the verdict (scripts/device_check_report.py) -------------------------
 if command -v python3 >/dev/null; then
   python3 "$root/scripts/device_check_report.py" summarize "$out"
@@ -309,5 +332,6 @@ else
   cat "$out/summary.md"
   verdict=3
 fi
-say "done in $(($(date +%s) - started_at))s"
+pack_details "$out"
+say "done in $(($(date +%s) - started_at))s; in $out: summary.md, steps.tsv, details.tar.gz"
 exit "$verdict"

@@ -138,6 +138,34 @@ class DeviceCheckReport(unittest.TestCase):
                            env={**os.environ, "out": tmp}, check=True)
             self.assertEqual((pathlib.Path(tmp) / "set").read_text().strip(), "FAIL exit 7")
 
+    def test_the_results_come_back_as_three_files_at_the_top(self):
+        """A GPU machine gives back at most 8 files, two folders deep: summary, steps, one archive."""
+        import subprocess
+        import tarfile
+        script = (ROOT / "scripts" / "device-check.sh").read_text()
+        body = script[script.index("pack_details() {"):]
+        body = body[:body.index("\n}\n") + 3]
+        with tempfile.TemporaryDirectory() as tmp:
+            out = pathlib.Path(tmp)
+            (out / "summary.md").write_text("# summary\n")
+            (out / "steps.tsv").write_text("step\tstatus\n")
+            (out / "environment.txt").write_text("env\n")
+            for name in ("fabcheck-gpu", "fabcheck-nccl"):
+                deep = out / name / "evidence" / "host-a"
+                deep.mkdir(parents=True)
+                (deep / "nvidia-smi.txt").write_text("x\n")
+                (out / name / "measurements.jsonl").write_text("{}\n")
+            (out / "logs").mkdir()
+            for i in range(30):
+                (out / "logs" / f"step{i}.log").write_text("log\n")
+            subprocess.run(["bash", "-c", body + '\npack_details "$1"', "_", str(out)], check=True)
+            self.assertEqual(sorted(p.name for p in out.iterdir()), ["details.tar.gz", "steps.tsv", "summary.md"])
+            with tarfile.open(out / "details.tar.gz") as archive:
+                names = archive.getnames()
+            self.assertIn("fabcheck-gpu/evidence/host-a/nvidia-smi.txt", names)
+            self.assertIn("logs/step29.log", names)
+            self.assertIn("environment.txt", names)
+
     def test_nothing_built_on_a_machine_without_a_gpu_is_incomplete(self):
         steps = [("find_nccl", "FAIL"), ("configure", "SKIPPED"), ("fabcheck_nccl", "SKIPPED"),
                  ("fabcheck_gpu", "SKIPPED")]

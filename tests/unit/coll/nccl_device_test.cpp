@@ -39,7 +39,14 @@ TEST(NcclDevice, EveryCollectiveRunsAndVerifiesOnTheGpus) {
       backend->fill_inputs(11);
       backend->run_untimed(1);
       backend->queue_sample(3);
-      EXPECT_GT(backend->complete_sample(), 0.0);
+      // One rank in place: NCCL has nothing to move and launches nothing (the interval may be 0).
+      const bool nothing_to_move = backend->comm_size() == 1 && placement == Placement::in_place;
+      const double sample_s = backend->complete_sample();
+      if (nothing_to_move) {
+        EXPECT_GE(sample_s, 0.0);
+      } else {
+        EXPECT_GT(sample_s, 0.0);
+      }
       backend->fill_inputs(12);
       backend->run_untimed(1);
       EXPECT_EQ(backend->count_wrong(12), zeros);

@@ -64,9 +64,9 @@ std::vector<NodeOutcome> outcomes_of(const nlohmann::json& summary,
     for (const auto& node : *nodes) {
       if (!node.is_object() || !node.contains("host") || !node["host"].is_string()) continue;
       const std::string host = node["host"].get<std::string>();
-      const std::string verdict = node.value("verdict", nlohmann::json()).is_string()
-                                      ? node["verdict"].get<std::string>()
-                                      : std::string();
+      const auto found = node.find("verdict");
+      const std::string verdict =
+          found != node.end() && found->is_string() ? found->get<std::string>() : std::string();
       // A node that neither passed nor failed judged nothing (incomplete, or unreadable).
       const std::string outcome = verdict == "pass" || verdict == "warn" ? "pass"
                                   : verdict == "fail"                    ? "fail"
@@ -221,18 +221,18 @@ int answer_command(const AnswerArgs& args) {
     return unreadable(where, "\"exit_code\" is not an integer");
   if (!args.outcomes.empty()) apply_fail_streak(args, *streak, summary, lines);
 
-  bool taken_or_across = false;
+  bool anything_but_watch = false;
   for (const AnswerLine& line : lines) {
     std::string out = line.action + "\t" + line.host + "\t" + line.text;
     if (line.action != "across") out += "\t" + line.code + "\t" + line.repair;
     if (line.action == "watch") out += "\t" + line.streak;
     std::fputs((out + "\n").c_str(), stdout);
-    taken_or_across = taken_or_across || line.action != "watch";
+    anything_but_watch = anything_but_watch || line.action != "watch";
   }
   if (finished == summary.end() || !finished->is_string() || exit_code == summary.end()) return 3;
   const auto code = exit_code->get<std::int64_t>();
   // A FAIL whose every node is watched (noisy figures, streak not reached): the job may run.
-  if (code == 1 && !taken_or_across) return 0;
+  if (code == 1 && !anything_but_watch) return 0;
   return code == 0 || code == 1 || code == 3 ? static_cast<int>(code) : 3;
 }
 

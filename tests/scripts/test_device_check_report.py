@@ -6,7 +6,9 @@ import importlib.util
 import json
 import os
 import pathlib
+import subprocess
 import sys
+import tarfile
 import tempfile
 import unittest
 
@@ -39,6 +41,13 @@ def finding(m, severity, expected, warn_at):
             "source": "h200 datasheet"}
 
 
+def shell_function(name):
+    """The definition of function `name` in scripts/device-check.sh, to run on its own."""
+    script = (ROOT / "scripts" / "device-check.sh").read_text()
+    body = script[script.index(f"{name}() {{"):]
+    return body[:body.index("\n}\n") + 3]
+
+
 class Folder:
     def __init__(self, tmp, steps=STEPS_OK):
         self.out = pathlib.Path(tmp)
@@ -56,6 +65,14 @@ class Folder:
             f"{size:>12} {size // 4:>12} float sum -1 {t:>8.1f} {alg:>7.2f} {bus:>7.2f} 0 {t:>8.1f} {alg:>7.2f} {bus:>7.2f} 0\n"
             for size, t, alg, bus in rows)
         (self.out / "logs" / f"nccl_tests_{collective}_perf.log").write_text(text)
+
+    def healthy(self):
+        """A healthy one-GPU machine's runs and nccl-tests' all-reduce at 64 MiB."""
+        gpu, findings = healthy_gpu()
+        self.run("fabcheck-gpu", gpu, findings)
+        self.run("fabcheck-nccl", nccl_one_gpu(300.0))
+        self.nccl_tests("all_reduce", [(64 << 20, 224.0, 299.0, 0.0)])
+        return self
 
     def summarize(self):
         code = report.summarize(str(self.out))
@@ -81,11 +98,7 @@ def nccl_one_gpu(alg=300.0, size=64 << 20):
 class DeviceCheckReport(unittest.TestCase):
     def test_healthy_one_gpu_machine_passes_with_one_table(self):
         with tempfile.TemporaryDirectory() as tmp:
-            f = Folder(tmp)
-            gpu, findings = healthy_gpu()
-            f.run("fabcheck-gpu", gpu, findings)
-            f.run("fabcheck-nccl", nccl_one_gpu(300.0))
-            f.nccl_tests("all_reduce", [(64 << 20, 224.0, 299.0, 0.0)])
+            f = Folder(tmp).healthy()
             code, text = f.summarize()
             self.assertEqual(code, 0, text)
             self.assertIn("**Verdict: PASS**", text)
@@ -110,11 +123,7 @@ class DeviceCheckReport(unittest.TestCase):
 
     def test_a_run_cut_off_mid_line_is_incomplete_naming_the_line(self):
         with tempfile.TemporaryDirectory() as tmp:
-            f = Folder(tmp)
-            gpu, findings = healthy_gpu()
-            f.run("fabcheck-gpu", gpu, findings)
-            f.run("fabcheck-nccl", nccl_one_gpu(300.0))
-            f.nccl_tests("all_reduce", [(64 << 20, 224.0, 299.0, 0.0)])
+            f = Folder(tmp).healthy()
             path = f.out / "fabcheck-gpu" / "measurements.jsonl"
             path.write_text(path.read_text() + '{"probe": "gpu.hbm_bw", "met')  # killed mid-write
             code, text = f.summarize()
@@ -124,13 +133,10 @@ class DeviceCheckReport(unittest.TestCase):
             self.assertIn("| gpu.h2d | bw | gpu0 | 256 MiB | 53 GB/s |", text)  # what was whole
 
     def test_a_fabcheck_step_stopped_by_its_limit_stays_timeout(self):
-        script = (ROOT / "scripts" / "device-check.sh").read_text()
-        body = script[script.index("fabcheck_status() {"):]
-        body = body[:body.index("\n}\n") + 3]
+        body = shell_function("fabcheck_status")
         with tempfile.TemporaryDirectory() as tmp:
             steps = pathlib.Path(tmp) / "steps.tsv"
             steps.write_text("step\tstatus\tseconds\tnote\nfabcheck_gpu\tTIMEOUT\t120\tstopped after 120s\n")
-            import subprocess
             subprocess.run(["bash", "-c", body + "\nset_last() { echo \"$1 $2\" >\"$out/set\"; }\nfabcheck_status 124"],
                            env={**os.environ, "out": tmp}, check=True)
             self.assertFalse((pathlib.Path(tmp) / "set").exists(), "a timed-out step was rewritten")
@@ -140,11 +146,7 @@ class DeviceCheckReport(unittest.TestCase):
 
     def test_the_results_come_back_as_three_files_at_the_top(self):
         """A GPU machine gives back at most 8 files, two folders deep: summary, steps, one archive."""
-        import subprocess
-        import tarfile
-        script = (ROOT / "scripts" / "device-check.sh").read_text()
-        body = script[script.index("pack_details() {"):]
-        body = body[:body.index("\n}\n") + 3]
+        body = shell_function("pack_details")
         with tempfile.TemporaryDirectory() as tmp:
             out = pathlib.Path(tmp)
             (out / "summary.md").write_text("# summary\n")

@@ -109,6 +109,19 @@ class Cluster:
         conf.write_text("\n".join(text) + "\n")
         conf.chmod(0o644)
 
+    def run_dirs(self, node):
+        """The node's run folders (beside them: the outcome log, outcomes.jsonl)."""
+        return [p for p in (self.node_dir(node) / "results").iterdir() if p.is_dir()]
+
+    def drained_by_job(self, node, title, *sbatch_args):
+        """Submits a batch job, waits for `node` drained and the job requeued; prints the state
+        after (`title`) and returns the job and the node's reason."""
+        job = self.sbatch(*sbatch_args, "--wrap", "hostname")
+        self.wait(f"{node} drained", lambda: "DRAIN" in self.state(node)[0], 90)
+        self.wait("the job requeued", lambda: self.job_state(job)[0] == "PENDING", 30)
+        self.record(title, job)
+        return job, self.state(node)[1]
+
     def trace(self, node):
         path = self.node_dir(node) / "log" / "gate.log"
         return path.read_text().splitlines() if path.exists() else []
@@ -195,16 +208,12 @@ def scenario_prolog_fail(a):
         c.configure(good, a.fabcheck, PROFILES / "integration.toml")
         c.configure(bad, a.fabcheck, PROFILES / "impossible.toml")
         c.record("before")
-        job = c.sbatch("-N2", "--wrap", "hostname")
-        c.wait(f"{bad} drained", lambda: "DRAIN" in c.state(bad)[0], 90)
-        c.wait("the job requeued", lambda: c.job_state(job)[0] == "PENDING", 30)
-        c.record("after", job)
-        state, reason = c.state(bad)
+        job, reason = c.drained_by_job(bad, "after", "-N2")
         check(reason.startswith("fabcheck: coll.all_reduce busbw on " + bad), f"{bad}'s reason: {reason!r}")
         check(len(reason) <= 200, f"reason of {len(reason)} bytes")
         check("DRAIN" not in c.state(good)[0], f"{good} was drained: {c.state(good)}")
         check(any(" decision=drain exit=1 " in line for line in c.trace(bad)), f"{bad}'s trace: {c.trace(bad)}")
-        runs = [p for p in (c.node_dir(bad) / "results").iterdir() if p.is_dir()]
+        runs = c.run_dirs(bad)
         check(len(runs) == 1 and (runs[0] / "evidence").is_dir(), f"the failing run kept with evidence: {runs}")
         # The operator fixes the node and returns it.
         c.configure(bad, a.fabcheck, PROFILES / "integration.toml")
@@ -241,13 +250,9 @@ def scenario_prolog_streak(a):
               and "1 failing run; a drain needs 2 runs in a row" in lines[0], f"{node}'s trace: {lines}")
         print(f"  {node} trace: {lines[0]}")
         check(len(outcomes.read_text().splitlines()) == 1, "one outcome a run")
-        check(len([p for p in (c.node_dir(node) / "results").iterdir() if p.is_dir()]) == 1,
+        check(len(c.run_dirs(node)) == 1,
               "the watched run's folder kept")
-        second = c.sbatch("-N1", "--wrap", "hostname")
-        c.wait(f"{node} drained by its second failing run", lambda: "DRAIN" in c.state(node)[0], 90)
-        c.wait("the second job requeued", lambda: c.job_state(second)[0] == "PENDING", 30)
-        c.record("after the second failing run", second)
-        state, reason = c.state(node)
+        second, reason = c.drained_by_job(node, "after the second failing run", "-N1")
         check(reason.startswith("fabcheck: coll.all_reduce busbw on " + node), f"{node}'s reason: {reason!r}")
         check(" decision=drain exit=1 " in c.trace(node)[-1], f"{node}'s trace: {c.trace(node)}")
         print(f"  {node} trace: {c.trace(node)[-1]}")

@@ -29,6 +29,7 @@ Each case prints `scontrol show node` (state, reason), the job's state and `sinf
 after, and its wall time. Needs root; a cluster that cannot come up fails the test (never a skip).
 """
 import argparse
+import json
 import os
 import pathlib
 import re
@@ -122,6 +123,14 @@ class Cluster:
         self.record(title, job)
         return job, self.state(node)[1]
 
+    def traced(self, node, job):
+        """Waits for the gate's trace line of `job` on `node` (written after the node is taken
+        out: a DRAIN is seen before it) and returns it."""
+        def line():
+            return next((l for l in self.trace(node) if f" job={job} " in l), None)
+        self.wait(f"{node}'s trace line of job {job}", lambda: line() is not None, 30)
+        return line()
+
     def trace(self, node):
         path = self.node_dir(node) / "log" / "gate.log"
         return path.read_text().splitlines() if path.exists() else []
@@ -147,6 +156,15 @@ class Cluster:
         print("  sinfo -R -o '%100E %N':")
         for line in self.sh("sinfo", "-R", "-o", "%100E %N").splitlines():
             print("    " + line)
+        # Each node's newest run: its verdict and why it did not finish (a failing case's evidence).
+        for node in self.nodes:
+            runs = sorted(self.run_dirs(node), key=lambda p: p.stat().st_mtime) if (
+                self.node_dir(node) / "results").is_dir() else []
+            summary = runs[-1] / "summary.json" if runs else None
+            if summary and summary.is_file():
+                s = json.loads(summary.read_text())
+                print(f"  {node} newest run {runs[-1].name}: verdict={s.get('verdict')} "
+                      f"exit_code={s.get('exit_code')} incomplete_reason={s.get('incomplete_reason')!r}")
 
     def sbatch(self, *args):
         # The job's output in the cluster's folder (sbatch's default is the submit folder: the checkout).
@@ -212,7 +230,7 @@ def scenario_prolog_fail(a):
         check(reason.startswith("fabcheck: coll.all_reduce busbw on " + bad), f"{bad}'s reason: {reason!r}")
         check(len(reason) <= 200, f"reason of {len(reason)} bytes")
         check("DRAIN" not in c.state(good)[0], f"{good} was drained: {c.state(good)}")
-        check(any(" decision=drain exit=1 " in line for line in c.trace(bad)), f"{bad}'s trace: {c.trace(bad)}")
+        check(" decision=drain exit=1 " in c.traced(bad, job), f"{bad}'s trace: {c.trace(bad)}")
         runs = c.run_dirs(bad)
         check(len(runs) == 1 and (runs[0] / "evidence").is_dir(), f"the failing run kept with evidence: {runs}")
         # The operator fixes the node and returns it.
@@ -254,7 +272,7 @@ def scenario_prolog_streak(a):
               "the watched run's folder kept")
         second, reason = c.drained_by_job(node, "after the second failing run", "-N1")
         check(reason.startswith("fabcheck: coll.all_reduce busbw on " + node), f"{node}'s reason: {reason!r}")
-        check(" decision=drain exit=1 " in c.trace(node)[-1], f"{node}'s trace: {c.trace(node)}")
+        check(" decision=drain exit=1 " in c.traced(node, second), f"{node}'s trace: {c.trace(node)}")
         print(f"  {node} trace: {c.trace(node)[-1]}")
         print("  outcomes.jsonl:\n    " + "\n    ".join(outcomes.read_text().splitlines()))
         # A fact drains at the first failing run whatever the streak: no driver on 8 GPUs (a
@@ -271,8 +289,14 @@ def scenario_prolog_streak(a):
         c.record("after a fact's first failing run", third)
         state, reason = c.state(node)
         check(reason.startswith("fabcheck: 8 of the 8 NVIDIA GPUs"), f"{node}'s reason: {reason!r}")
-        check(" decision=drain exit=1 " in c.trace(node)[-1], f"{node}'s trace: {c.trace(node)}")
-        print(f"  {node} trace: {c.trace(node)[-1]}")
+        # Not watched: taken out at once with the fact as its reason. A run cut short after the
+        # fact was found (CI saw one, 8 ranks on 2 cores) exits 3 and holds with that same reason;
+        # `record` above printed the run's incomplete_reason.
+        last = c.traced(node, third)
+        check(" decision=drain exit=1 " in last or (" decision=hold exit=3 " in last and
+                                                     " held: fabcheck: 8 of the 8 NVIDIA GPUs" in last),
+              f"{node}'s trace: {c.trace(node)}")
+        print(f"  {node} trace: {last}")
     finally:
         c.down()
 
@@ -307,12 +331,14 @@ def scenario_healthcheck(a):
         wait_decision("busy", 15)  # no gate while a job runs
         c.sh("scancel", job)
         # The node breaks; once the pass is older than FABCHECK_HEALTH_MAX_AGE the gate runs again.
+        broken_at = len(c.trace(node))
         c.configure(node, a.fabcheck, PROFILES / "impossible.toml", fresh)
         c.wait(f"{node} drained by a health check", lambda: "DRAIN" in c.state(node)[0], 60)
         c.record("after the health check's FAIL")
         state, reason = c.state(node)
         check(reason.startswith("fabcheck: coll.all_reduce busbw on " + node), f"{node}'s reason: {reason!r}")
-        check(decisions()[-1] == "drain", f"{node}'s trace: {c.trace(node)[-3:]}")
+        # The trace line follows the drain.
+        c.wait("the health check's drain traced", lambda: "drain" in decisions()[broken_at:], 15)
         print(f"  {node} trace: {c.trace(node)[-1]}")
         # Repaired: the last outcome is a fail, so each check runs the gate again; its pass returns
         # the node (FABCHECK_RESUME_ON_PASS=yes: the reason is fabcheck's).

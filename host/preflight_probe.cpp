@@ -138,6 +138,7 @@ class PreflightProbe final : public Probe {
       versions.params["gpus"] = "none (" + nvml.reason + ")";
     }
     versions.params["nccl"] = nccl_library_version();
+    versions.params["nccl_library"] = nccl_library_path();  // which copy this node loads
     std::set<std::string> firmware;
     for (const auto& [device, version] : hca_firmware(options.sysfs_root)) firmware.insert(version);
     versions.params["hca_firmware"] = text::join(firmware, ",");

@@ -223,6 +223,7 @@ void run_type(const std::vector<int>& ordinals, const GemmType& type, const RunO
       Measurement m = gpu_measurement(runner.label(), kProbe, type.metric, stats.median, "TFLOP/s");
       m.stats = stats;
       label_params(m);
+      m.params["cublas_library"] = process_cublas().path;  // which copy gave this figure
       sink.emit(std::move(m));
     }
     Measurement checked =

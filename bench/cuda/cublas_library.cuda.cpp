@@ -33,6 +33,7 @@ CublasLibrary load_cublas(const std::string& library) {
     return loaded;
   }
   loaded.api = std::move(api);
+  loaded.path = opened.path;
   return loaded;
 }
 

@@ -29,6 +29,7 @@ struct CublasFunctions {
 struct CublasLibrary {
   std::shared_ptr<const CublasFunctions> api;  // null when cuBLAS could not load
   std::string reason;
+  std::string path;  // the file loaded, links resolved (SharedLibrary::path); "" when not loaded
 
   bool ok() const { return api != nullptr; }
 };

@@ -69,4 +69,8 @@ std::string nccl_library_version() {
          std::to_string(code % 100);
 }
 
+std::string nccl_library_path() { return process_nccl().path; }
+
+std::string cublas_library_path() { return process_cublas().path; }
+
 }  // namespace fabcheck

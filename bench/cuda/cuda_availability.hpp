@@ -38,4 +38,10 @@ std::string cublas_missing();
 // build without CUDA, "unknown" when NCCL does not say, "none (<why>)" when it cannot load.
 std::string nccl_library_version();
 
+// The files this process loads NCCL and cuBLAS from, links resolved
+// ("/usr/lib/x86_64-linux-gnu/libnccl.so.2.28.9"): which of several installed copies runs. ""
+// where it cannot load or in a build without CUDA. The first call loads the library.
+std::string nccl_library_path();
+std::string cublas_library_path();
+
 }  // namespace fabcheck

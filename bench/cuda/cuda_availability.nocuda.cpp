@@ -11,4 +11,8 @@ std::string cublas_missing() { return "built without CUDA"; }
 
 std::string nccl_library_version() { return ""; }
 
+std::string nccl_library_path() { return ""; }
+
+std::string cublas_library_path() { return ""; }
+
 }  // namespace fabcheck

@@ -48,6 +48,7 @@ NcclLibrary load_nccl(const std::string& library) {
   std::string optional_missing;
   resolve_symbol(h, "ncclResetDebugInit", api->reset_debug_init, optional_missing);
   loaded.api = std::move(api);
+  loaded.path = opened.path;
   return loaded;
 }
 

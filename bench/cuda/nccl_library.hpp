@@ -38,6 +38,7 @@ struct NcclFunctions {
 struct NcclLibrary {
   std::shared_ptr<const NcclFunctions> api;  // null when NCCL could not load
   std::string reason;
+  std::string path;  // the file loaded, links resolved (SharedLibrary::path); "" when not loaded
 
   bool ok() const { return api != nullptr; }
 };

@@ -3,12 +3,26 @@
 #include "bench/sys/shared_library.hpp"
 
 #include <dlfcn.h>
+#include <link.h>
+
+#include <filesystem>
 
 namespace fabcheck {
 namespace {
 
 bool not_found(const std::string& message) {
   return message.find("No such file or directory") != std::string::npos;
+}
+
+// The file behind an opened handle (the loader's link map), links resolved; "" when unknown.
+std::string opened_path(void* handle) {
+  link_map* map = nullptr;
+  if (dlinfo(handle, RTLD_DI_LINKMAP, &map) != 0 || map == nullptr || map->l_name == nullptr ||
+      *map->l_name == '\0')
+    return "";
+  std::error_code error;
+  const std::filesystem::path resolved = std::filesystem::canonical(map->l_name, error);
+  return error ? std::string(map->l_name) : resolved.string();
 }
 
 std::string base_name(const std::string& name) {
@@ -30,7 +44,10 @@ SharedLibrary open_shared_library(const std::string& name,
   std::string first_other_error;
   for (const std::string& candidate : candidates) {
     library.handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
-    if (library.handle != nullptr) return library;
+    if (library.handle != nullptr) {
+      library.path = opened_path(library.handle);
+      return library;
+    }
     const char* error = dlerror();
     const std::string message = error != nullptr ? error : "";
     if (!not_found(message) && first_other_error.empty()) first_other_error = message;

@@ -10,6 +10,9 @@ namespace fabcheck {
 struct SharedLibrary {
   void* handle = nullptr;  // never closed: kept for the process's lifetime
   std::string reason;      // when handle is null: "libnccl.so.2 not found", or dlerror's text
+  // The file the loader opened, links resolved ("/usr/lib/x86_64-linux-gnu/libnccl.so.2.28.9"):
+  // which of several installed copies this process uses. Empty when none was opened.
+  std::string path;
 };
 
 // dlopen of `name` (a soname searched on the library path, or a path), then of each

@@ -2,6 +2,8 @@
 // entry points are named, and the toolkit's libnccl.so.2 resolves every function fabcheck calls.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "bench/cuda/nccl_library.hpp"
 
 namespace fabcheck {
@@ -35,6 +37,16 @@ TEST(NcclLibrary, TheInstalledNcclResolvesEveryFunctionFabcheckCalls) {
   EXPECT_NE(nccl.api->recv, nullptr);
   EXPECT_STREQ(nccl.api->get_error_string(ncclInvalidArgument),
                "invalid argument (run with NCCL_DEBUG=WARN for details)");
+  // Which file: absolute, the file itself (no link), a libnccl.so.2*.
+  const std::filesystem::path file = nccl.path;
+  EXPECT_TRUE(file.is_absolute()) << nccl.path;
+  EXPECT_TRUE(std::filesystem::is_regular_file(std::filesystem::symlink_status(file))) << nccl.path;
+  EXPECT_EQ(file.filename().string().rfind("libnccl.so.2", 0), 0u) << nccl.path;
+}
+
+TEST(NcclLibrary, NoPathWhereNothingLoaded) {
+  EXPECT_EQ(load_nccl("/nonexistent/libnccl.so.2").path, "");
+  EXPECT_EQ(load_nccl("libm.so.6").path, "");  // opened, but not NCCL
 }
 
 }  // namespace

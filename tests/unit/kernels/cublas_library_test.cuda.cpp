@@ -2,6 +2,8 @@
 // cuBLAS's entry points are named, and the toolkit's cuBLAS resolves every function gpu.gemm calls.
 #include <gtest/gtest.h>
 
+#include <filesystem>
+
 #include "bench/cuda/cublas_library.hpp"
 
 namespace fabcheck {
@@ -32,6 +34,17 @@ TEST(CublasLibrary, TheInstalledCublasResolvesEveryFunctionGemmCalls) {
   EXPECT_NE(cublas.api->set_stream, nullptr);
   EXPECT_STREQ(cublas.api->get_status_string(CUBLAS_STATUS_NOT_INITIALIZED),
                "the library was not initialized");
+  // Which file: absolute, the file itself (no link), named after the soname.
+  const std::filesystem::path file = cublas.path;
+  EXPECT_TRUE(file.is_absolute()) << cublas.path;
+  EXPECT_TRUE(std::filesystem::is_regular_file(std::filesystem::symlink_status(file)))
+      << cublas.path;
+  EXPECT_EQ(file.filename().string().rfind(cublas_soname(), 0), 0u) << cublas.path;
+}
+
+TEST(CublasLibrary, NoPathWhereNothingLoaded) {
+  EXPECT_EQ(load_cublas("/nonexistent/libcublas.so.13").path, "");
+  EXPECT_EQ(load_cublas("libm.so.6").path, "");  // opened, but not cuBLAS
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // path, then the fallback folders), the loader's message when a file is there but cannot load.
 #include <gtest/gtest.h>
 
+#include <filesystem>
 #include <fstream>
 
 #include "bench/sys/shared_library.hpp"
@@ -14,6 +15,23 @@ TEST(SharedLibrary, NotFoundAnywhereIsSaidSo) {
   const SharedLibrary library = open_shared_library("libfabcheck-absent.so.1", {"/nonexistent"});
   EXPECT_EQ(library.handle, nullptr);
   EXPECT_EQ(library.reason, "libfabcheck-absent.so.1 not found");
+  EXPECT_EQ(library.path, "");
+}
+
+TEST(SharedLibrary, ThePathIsTheFileOpenedWithItsLinksResolved) {
+  // A soname found on the library path: the absolute file behind it.
+  const SharedLibrary by_soname = open_shared_library("libm.so.6");
+  ASSERT_NE(by_soname.handle, nullptr);
+  const std::filesystem::path file = by_soname.path;
+  EXPECT_TRUE(file.is_absolute()) << by_soname.path;
+  EXPECT_TRUE(std::filesystem::is_regular_file(std::filesystem::symlink_status(file)))
+      << by_soname.path << " is a link or missing";
+  // Opened through a link in a fallback folder: the link's target, not the link.
+  testing::TempDir dir;
+  std::filesystem::create_symlink(file, dir.path() / "libfabcheck-link.so.1");
+  const SharedLibrary by_link = open_shared_library("libfabcheck-link.so.1", {dir.path().string()});
+  ASSERT_NE(by_link.handle, nullptr) << by_link.reason;
+  EXPECT_EQ(by_link.path, by_soname.path);
 }
 
 TEST(SharedLibrary, AFallbackFolderIsSearchedAfterTheLibraryPath) {

@@ -339,6 +339,13 @@ void parse_nccl_log_line_into(std::string_view raw, const std::string& file,
               message.rfind("NCCL_NET set by environment to ", 0) == 0) &&
              log.network_set_by_environment.size() < kMaxExamples) {
     log.network_set_by_environment.push_back(source);
+  } else if (message.rfind("NCCL_NET_GDR_LEVEL set by environment to ", 0) == 0) {
+    if (log.gdr_set_by_environment.size() < kMaxExamples)
+      log.gdr_set_by_environment.push_back(source);
+  } else if (message.rfind("NCCL_P2P_DISABLE set by environment to ", 0) == 0 ||
+             message.rfind("NCCL_P2P_LEVEL set by environment to ", 0) == 0) {
+    if (log.p2p_set_by_environment.size() < kMaxExamples)
+      log.p2p_set_by_environment.push_back(source);
   }
 }
 

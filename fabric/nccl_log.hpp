@@ -119,6 +119,11 @@ struct NcclLog {
   std::vector<NcclLogSource> gdr_disabled_by_distance;
   // "NCCL_IB_DISABLE set by environment to 1." / "NCCL_NET set by environment to Socket."
   std::vector<NcclLogSource> network_set_by_environment;
+  // "NCCL_NET_GDR_LEVEL set by environment to LOC." (GPUDirect RDMA limited by hand), and
+  // "NCCL_P2P_DISABLE set by environment to 1." / "NCCL_P2P_LEVEL set by environment to LOC."
+  // (P2P between GPUs of one node limited by hand).
+  std::vector<NcclLogSource> gdr_set_by_environment;
+  std::vector<NcclLogSource> p2p_set_by_environment;
 };
 
 // Adds what `text` (a whole log or a piece of one) says to `log`; `file` names it in evidence.

@@ -119,7 +119,8 @@ NcclTransportFacts nccl_transport_facts(const NcclLog& log) {
   const auto hosts = hosts_by_rank(log);
   const bool one_node = single_node_job(log);
   std::set<std::string> non_p2p_hosts;
-  QuotedLines socket, no_gdr, non_p2p, searched, env, hca, distance, unrecognised, beside;
+  QuotedLines socket, no_gdr, non_p2p, searched, env, hca, distance, unrecognised, beside, gdr_env,
+      p2p_env;
   for (const auto& choice : log.networks) {
     if (text::equal_ignoring_case(choice.network, "Socket")) socket.add(choice.source);
   }
@@ -139,6 +140,8 @@ NcclTransportFacts nccl_transport_facts(const NcclLog& log) {
     if (list.transport == "IB") searched.add(list.source);
   }
   for (const auto& source : log.network_set_by_environment) env.add(source);
+  for (const auto& source : log.gdr_set_by_environment) gdr_env.add(source);
+  for (const auto& source : log.p2p_set_by_environment) p2p_env.add(source);
   for (const auto& source : log.gdr_disabled_for_hca) hca.add(source);
   for (const auto& source : log.gdr_disabled_by_distance) distance.add(source);
   for (const auto& source : log.unrecognised_examples) unrecognised.add(source);
@@ -147,6 +150,8 @@ NcclTransportFacts nccl_transport_facts(const NcclLog& log) {
   facts.non_p2p_lines = non_p2p.text();
   facts.ib_searched = searched.text();
   facts.network_env = env.text();
+  facts.gdr_env = gdr_env.text();
+  facts.p2p_env = p2p_env.text();
   facts.gdr_hca_disabled = hca.text();
   facts.gdr_distance = distance.text();
   facts.unrecognised_lines = unrecognised.text();

@@ -40,6 +40,8 @@ struct NcclTransportFacts {
   std::string socket_lines;      // NET/Socket channels, "Using network Socket"
   std::string ib_searched;       // NCCL looked for IB: "NET/IB : No device found." or its list
   std::string network_env;       // "NCCL_IB_DISABLE set by environment to 1."
+  std::string gdr_env;           // "NCCL_NET_GDR_LEVEL set by environment to LOC."
+  std::string p2p_env;           // "NCCL_P2P_DISABLE set by environment to 1.", NCCL_P2P_LEVEL
   std::string no_gdr_lines;      // NET/IB channels without GDRDMA
   std::string gdr_hca_disabled;  // "GPU Direct RDMA Disabled for HCA 0 'mlx5_0' (no module)"
   std::string gdr_distance;      // "GPU Direct RDMA Disabled for GPU 0 / HCA 0 (distance 8 > 5)"

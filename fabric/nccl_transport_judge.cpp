@@ -17,6 +17,9 @@ constexpr const char* kTransportProbe = "fabric.nccl_transport";
 // The evidence of the node it reads beside (nccl_node_evidence).
 constexpr const char* kActivePortsMetric = "active_ports";
 constexpr const char* kHcaHopsMetric = "nearest_hca_hops";
+// NVML's count of a GPU's NVLinks, whichever probe sampled the GPU's telemetry (the GPU family's:
+// read by its metric alone, families never name each other's probes).
+constexpr const char* kNvlinkLinksMetric = "nvlink_links";
 // A GPU and a HCA below one PCIe switch are 4 hops apart (two downstream ports); fewer is closer.
 constexpr double kSameSwitchHops = 4;
 
@@ -96,6 +99,14 @@ NcclNodeEvidence nccl_node_evidence(const std::vector<Measurement>& measurements
       evidence.ports_evidence = "fabric.ib_ports on " + (host.empty() ? "the node" : host) + ": " +
                                 std::to_string(static_cast<int>(m.value)) + " of " +
                                 param_of(m, "ports") + " RDMA ports active";
+    } else if (m.metric == kNvlinkLinksMetric) {
+      if (m.value > 0 && !evidence.gpus_have_nvlink.value_or(false)) {
+        const std::string bus = param_of(m, "bus_id");
+        evidence.nvlink_evidence = m.probe + " on " + (host.empty() ? "the node" : host) + ": " +
+                                   m.subject + (bus.empty() ? "" : " (" + bus + ")") + " has " +
+                                   std::to_string(static_cast<int>(m.value)) + " NVLinks";
+      }
+      evidence.gpus_have_nvlink = evidence.gpus_have_nvlink.value_or(false) || m.value > 0;
     } else if (m.probe == kTopologyProbe && m.metric == kHcaHopsMetric &&
                !evidence.gpu_hca_share_path.value_or(false)) {
       const std::string gpu_numa = param_of(m, "gpu_numa_node");
@@ -158,8 +169,10 @@ Judge make_nccl_transport_judge() {
     return judge_nccl_transport_measurements(measurements, nccl_expectations_from(profile));
   };
   judge.scope = JudgeScope::whole_run;
-  judge.reads = {
-      {kTransportProbe, ""}, {kIbPortsProbe, kActivePortsMetric}, {kTopologyProbe, kHcaHopsMetric}};
+  judge.reads = {{kTransportProbe, ""},
+                 {kIbPortsProbe, kActivePortsMetric},
+                 {kTopologyProbe, kHcaHopsMetric},
+                 {"*", kNvlinkLinksMetric}};
   return judge;
 }
 

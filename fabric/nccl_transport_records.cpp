@@ -29,6 +29,8 @@ std::string first_line_with(const std::string& lines, const std::string& marker)
 constexpr const char* kSocketLines = "socket_lines";
 constexpr const char* kIbSearched = "ib_searched";
 constexpr const char* kNetworkEnv = "network_env";
+constexpr const char* kGdrEnv = "gdr_env";
+constexpr const char* kP2pEnv = "p2p_env";
 constexpr const char* kNoGdrLines = "no_gdr_lines";
 constexpr const char* kGdrHcaDisabled = "gdr_hca_disabled";
 constexpr const char* kGdrDistance = "gdr_distance";
@@ -54,10 +56,16 @@ std::vector<Measurement> nccl_transport_measurements(const NcclLog& log, const s
     m.params[kMultiNode] = std::string(s.multi_node ? "1" : "0");
     m.params[kIntraWhereP2p] = std::to_string(s.intra_node_non_p2p_where_p2p);
     const std::pair<const char*, const std::string*> lines[] = {
-        {kSocketLines, &f.socket_lines},        {kIbSearched, &f.ib_searched},
-        {kNetworkEnv, &f.network_env},          {kNoGdrLines, &f.no_gdr_lines},
-        {kGdrHcaDisabled, &f.gdr_hca_disabled}, {kGdrDistance, &f.gdr_distance},
-        {kNonP2pLines, &f.non_p2p_lines},       {kP2pBeside, &f.p2p_beside}};
+        {kSocketLines, &f.socket_lines},
+        {kIbSearched, &f.ib_searched},
+        {kNetworkEnv, &f.network_env},
+        {kNoGdrLines, &f.no_gdr_lines},
+        {kGdrHcaDisabled, &f.gdr_hca_disabled},
+        {kGdrDistance, &f.gdr_distance},
+        {kNonP2pLines, &f.non_p2p_lines},
+        {kP2pBeside, &f.p2p_beside},
+        {kGdrEnv, &f.gdr_env},
+        {kP2pEnv, &f.p2p_env}};
     for (const auto& [key, text] : lines) {
       if (!text->empty()) m.params[key] = *text;
     }
@@ -124,6 +132,8 @@ NcclTransportFacts nccl_transport_facts_from(const std::vector<const Measurement
   f.socket_lines = param_of(any, kSocketLines);
   f.ib_searched = param_of(any, kIbSearched);
   f.network_env = param_of(any, kNetworkEnv);
+  f.gdr_env = param_of(any, kGdrEnv);
+  f.p2p_env = param_of(any, kP2pEnv);
   f.no_gdr_lines = param_of(any, kNoGdrLines);
   f.gdr_hca_disabled = param_of(any, kGdrHcaDisabled);
   f.gdr_distance = param_of(any, kGdrDistance);

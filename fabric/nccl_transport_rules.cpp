@@ -19,6 +19,14 @@ Finding base_finding(Severity severity, const std::string& probe, const std::str
   return finding;
 }
 
+// What a quoted log line ("file:12: host:1:1 [0] NCCL INFO NCCL_P2P_DISABLE set by environment
+// to 1.") says after "NCCL INFO ", in quotes, for a message.
+std::string quoted_message(const std::string& lines) {
+  const std::string line = first_quoted_line(lines);
+  const std::size_t at = line.find("NCCL INFO ");
+  return "\"" + (at == std::string::npos ? line : line.substr(at + 10)) + "\"";
+}
+
 // The expectation's words when it was given, for messages.
 std::string given(const NcclTransportExpectations& e) {
   return e.given_by.empty() ? std::string("given") : e.given_by;
@@ -108,14 +116,14 @@ void judge_gdr(const NcclTransportFacts& f, const NcclTransportExpectations& e,
                std::vector<Finding>& findings) {
   const NcclTransportSummary& s = f.counts;
   if (s.net_ib <= s.net_ib_gdr || e.gdr == false) return;
+  const std::size_t without = s.net_ib - s.net_ib_gdr;
   Severity severity = Severity::fail;
   std::string inferred;
   std::string evidence = f.no_gdr_lines;
   if (e.gdr == true) {
     inferred = "GPUDirect RDMA expected (" + given(e) + ")";
   } else if (node.gpu_hca_share_path.value_or(false)) {
-    severity = Severity::warn;
-    inferred = "expected GPUDirect RDMA, inferred from the placement: " + node.placement_evidence;
+    inferred = "GPUDirect RDMA expected, inferred from the topology: " + node.placement_evidence;
     evidence = text::join_non_empty({evidence, f.gdr_distance}, "\n");
   } else if (!f.gdr_hca_disabled.empty()) {
     severity = Severity::warn;
@@ -124,59 +132,92 @@ void judge_gdr(const NcclTransportFacts& f, const NcclTransportExpectations& e,
         "HCA (the peer-memory module or dma-buf support is missing): " +
         first_quoted_line(f.gdr_hca_disabled);
     evidence = text::join_non_empty({first_quoted_line(f.gdr_hca_disabled), evidence}, "\n");
+  } else if (s.net_ib_gdr == 0) {
+    // No connection at all used GDR: on a GPU cluster with IB that is the peer-memory module
+    // missing or GDR lowered by hand far more often than a design without it.
+    severity = Severity::warn;
+    inferred =
+        "expected GPUDirect RDMA, inferred: no NET/IB connection of the job used it, which on a "
+        "GPU cluster with InfiniBand is a misconfiguration far more often than the design (a "
+        "site without GDR says so: nccl_gdr = false in the profile, or --no-expect-gdr)";
+    evidence = text::join_non_empty(
+        {first_quoted_line(f.gdr_env), evidence, first_quoted_line(f.gdr_distance)}, "\n");
   } else {
-    return;  // no sign GDR was possible here: NCCL's choice stands (the PASS line counts it)
+    return;  // some connections used GDR and nothing says all should: NCCL's choice stands
   }
   Finding finding = base_finding(severity, probe, subject);
   finding.metric = "ib_channels_without_gdr";
-  finding.observed = static_cast<double>(s.net_ib - s.net_ib_gdr);
+  finding.observed = static_cast<double>(without);
   finding.expected = 0;
-  finding.message = "GPUDirect RDMA not in effect: " + std::to_string(s.net_ib - s.net_ib_gdr) +
-                    " of " + std::to_string(s.net_ib) + " NET/IB connections without GDRDMA; " +
-                    inferred;
+  finding.message = "GPUDirect RDMA not in effect: " + std::to_string(without) + " of " +
+                    std::to_string(s.net_ib) + " NET/IB connections without GDRDMA; " + inferred;
+  if (!f.gdr_env.empty()) finding.message += "; NCCL read " + quoted_message(f.gdr_env);
   finding.evidence = evidence;
   finding.source = e.gdr == true ? "expectation " + given(e) : "inferred: " + inferred;
   finding.remedy =
-      "load nvidia-peermem (or use dma-buf), check that GPU and HCA share a PCIe switch "
-      "(nvidia-smi topo -m), ACS disabled on the switch, NCCL_NET_GDR_LEVEL not lowered";
+      "likely causes, most likely first: the peer-memory module not loaded or dma-buf "
+      "unavailable (confirm: lsmod | grep nvidia_peermem; NCCL_DEBUG=INFO shows \"GPU Direct "
+      "RDMA Disabled for HCA\"; fix: modprobe nvidia-peermem); NCCL_NET_GDR_LEVEL set in the "
+      "job's environment (confirm: env | grep NCCL_NET_GDR, the log's \"set by environment\" "
+      "line); GPU and HCA far apart on PCIe, or ACS enabled on the switch between them "
+      "(confirm: nvidia-smi topo -m shows PIX or PXB for each GPU and its HCA; lspci -vvv | grep "
+      "ACSCtl)";
   findings.push_back(std::move(finding));
 }
 
 void judge_intra_node(const NcclTransportFacts& f, const NcclTransportExpectations& e,
-                      const std::string& probe, const std::string& subject,
-                      std::vector<Finding>& findings) {
+                      const NcclNodeEvidence& node, const std::string& probe,
+                      const std::string& subject, std::vector<Finding>& findings) {
   const NcclTransportSummary& s = f.counts;
   if (s.intra_node_non_p2p == 0 || e.intra_node_p2p == false) return;
-  Severity severity = Severity::fail;
-  std::size_t judged = s.intra_node_non_p2p;
-  std::string inferred;
+  // Hosts where other GPU pairs did use P2P (so it works there), and hosts where none did.
+  const std::size_t beside_p2p = s.intra_node_non_p2p_where_p2p;
+  const std::size_t without_any_p2p = s.intra_node_non_p2p - beside_p2p;
+  Severity severity = Severity::warn;
+  std::vector<std::string> inferred;
   std::string evidence = f.non_p2p_lines;
   if (e.intra_node_p2p == true) {
-    inferred = "P2P expected (" + given(e) + ")";
-  } else if (s.intra_node_non_p2p_where_p2p > 0) {
-    severity = Severity::warn;
-    judged = s.intra_node_non_p2p_where_p2p;
-    inferred =
-        "P2P/NVLink is available there, inferred from other GPUs of the same node talking "
-        "over P2P: " +
-        first_quoted_line(f.p2p_beside);
+    severity = Severity::fail;
+    inferred.push_back("P2P expected (" + given(e) + ")");
+  } else if (node.gpus_have_nvlink.value_or(false)) {
+    severity = Severity::fail;
+    inferred.push_back("P2P expected, inferred from the topology: " + node.nvlink_evidence);
+  }
+  if (e.intra_node_p2p != true && beside_p2p > 0) {
+    inferred.push_back(
+        "P2P/NVLink is available there, inferred from other GPUs of the same node talking over "
+        "P2P: " +
+        first_quoted_line(f.p2p_beside));
     evidence = text::join_non_empty({evidence, first_quoted_line(f.p2p_beside)}, "\n");
-  } else {
-    return;
+  }
+  if (e.intra_node_p2p != true && without_any_p2p > 0) {
+    inferred.push_back(std::to_string(without_any_p2p) +
+                       " of them on a node where no GPU pair used P2P at all, which is what "
+                       "NCCL_P2P_DISABLE=1 left in a job's environment or P2P refused under a "
+                       "VM's or PCIe switch's ACS looks like; on NVLink systems it moves every "
+                       "byte inside the node through host memory");
   }
   Finding finding = base_finding(severity, probe, subject);
   finding.metric = "intra_node_non_p2p_channels";
-  finding.observed = static_cast<double>(judged);
+  finding.observed = static_cast<double>(s.intra_node_non_p2p);
   finding.expected = 0;
-  finding.message = std::to_string(judged) +
+  finding.message = std::to_string(s.intra_node_non_p2p) +
                     " connections between GPUs of one node went over SHM or NET instead of "
                     "P2P/NVLink; " +
-                    inferred;
+                    text::join(inferred, "; ");
+  if (!f.p2p_env.empty()) {
+    finding.message += "; NCCL read " + quoted_message(f.p2p_env);
+    evidence = text::join_non_empty({first_quoted_line(f.p2p_env), evidence}, "\n");
+  }
   finding.evidence = evidence;
-  finding.source = e.intra_node_p2p == true ? "expectation " + given(e) : "inferred: " + inferred;
+  finding.source = e.intra_node_p2p == true ? "expectation " + given(e)
+                                            : "inferred: " + text::join(inferred, "; ");
   finding.remedy =
-      "check NVLink/NVSwitch health (nvidia-smi nvlink -s, fabric manager running), "
-      "NCCL_P2P_DISABLE / NCCL_P2P_LEVEL not set, IOMMU/ACS blocking PCIe P2P";
+      "likely causes: NCCL_P2P_DISABLE or NCCL_P2P_LEVEL set in the job's environment (confirm: "
+      "env | grep NCCL_P2P, the log's \"set by environment\" line); NVLink down or the fabric "
+      "manager not running (nvidia-smi nvlink -s, systemctl status nvidia-fabricmanager); PCIe "
+      "P2P refused by IOMMU or ACS, as in a VM (nvidia-smi topo -p2p r, lspci -vvv | grep "
+      "ACSCtl)";
   findings.push_back(std::move(finding));
 }
 
@@ -202,7 +243,7 @@ std::vector<Finding> judge_nccl_transport_facts(const NcclTransportFacts& facts,
   }
   judge_network(facts, expectations, node, probe, subject, findings);
   judge_gdr(facts, expectations, node, probe, subject, findings);
-  judge_intra_node(facts, expectations, probe, subject, findings);
+  judge_intra_node(facts, expectations, node, probe, subject, findings);
 
   if (facts.unrecognised > 0) {
     Finding finding = base_finding(Severity::warn, probe, subject);

@@ -38,13 +38,14 @@ CLI::App* add_nccl_log_command(CLI::App& app, NcclLogArgs& args) {
                       "IB, Socket or any (default: inferred from the log and the node: inter-node "
                       "sockets FAIL where NCCL looked for IB devices, else WARN)");
   auto* gdr = command->add_flag("--expect-gdr", args.expect_gdr,
-                                "NET/IB must use GPUDirect RDMA (default: WARN where NCCL said GDR "
-                                "is disabled for the HCA)");
+                                "NET/IB must use GPUDirect RDMA (default: FAIL where a GPU and a "
+                                "HCA share a PCIe switch or NUMA node, WARN where NCCL said GDR is "
+                                "disabled for the HCA or no connection used GDR)");
   command->add_flag("--no-expect-gdr", args.no_expect_gdr, "Do not judge GPUDirect RDMA use")
       ->excludes(gdr);
   auto* p2p = command->add_flag("--expect-p2p", args.expect_p2p,
                                 "GPUs of one node must talk over P2P (default: WARN where other "
-                                "GPUs of that node do)");
+                                "GPUs of that node do, or where none of them did)");
   command->add_flag("--no-expect-p2p", args.no_expect_p2p, "Do not judge P2P inside a node")
       ->excludes(p2p);
   command->add_option("--sysfs-root", args.options.sysfs_root,

@@ -352,20 +352,136 @@ TEST(NcclDefaults, IbWithoutGdrWhereNcclSaysTheHcaCannotIsAWarn) {
   EXPECT_NE(warns[0].message.find("(no module)"), std::string::npos) << warns[0].message;
 }
 
-TEST(NcclDefaults, IbWithoutGdrWhereGpuAndHcaShareASwitchIsAWarn) {
+TEST(NcclDefaults, IbWithoutGdrWhereGpuAndHcaShareASwitchIsAFail) {
   NcclLog log = read_nccl_logs({fixture("ib_gdr_distance.log")});
-  // NCCL's own distance verdict alone: its choice stands, and the PASS line says why.
-  auto alone = judge_nccl_transports(log, kFromEvidence, "nccl-log", "job");
-  ASSERT_TRUE(problems_of(alone).empty());
-  EXPECT_NE(alone.back().message.find("distance 8 > 5"), std::string::npos);
+  // NCCL's own distance verdict alone, no connection with GDR: a WARN (no GDR anywhere), citing
+  // NCCL's line.
+  auto alone =
+      of_severity(judge_nccl_transports(log, kFromEvidence, "nccl-log", "job"), Severity::warn);
+  ASSERT_EQ(alone.size(), 1u);
+  EXPECT_NE(alone[0].evidence.find("distance 8 > 5"), std::string::npos) << alone[0].evidence;
+  // The topology says GDR was possible: a FAIL.
   NcclNodeEvidence node;
   node.gpu_hca_share_path = true;
   node.placement_evidence = "GPU 0000:18:00.0 and mlx5_0 share a PCIe switch (4 hops)";
-  auto warns = of_severity(judge_nccl_transports(log, kFromEvidence, "nccl-log", "job", node),
-                           Severity::warn);
+  auto fails = of_severity(judge_nccl_transports(log, kFromEvidence, "nccl-log", "job", node),
+                           Severity::fail);
+  ASSERT_EQ(fails.size(), 1u);
+  EXPECT_NE(fails[0].message.find("inferred from the topology"), std::string::npos);
+  EXPECT_NE(fails[0].message.find("share a PCIe switch"), std::string::npos);
+  EXPECT_NE(fails[0].evidence.find("distance 8 > 5"), std::string::npos);
+}
+
+// Synthetic logs (the line formats of ../shared/reference/interfaces.md), not recorded ones.
+TEST(NcclDefaults, NoConnectionWithGdrIsAWarnNamingTheCausesAndHowToConfirm) {
+  NcclLog log = read_nccl_logs({fixture("ib_gdr_nowhere.log")});
+  auto findings = judge_nccl_transports(log, kFromEvidence, "nccl-log", "job");
+  auto warns = of_severity(findings, Severity::warn);
+  ASSERT_EQ(warns.size(), 1u) << findings.size();
+  EXPECT_TRUE(of_severity(findings, Severity::fail).empty());
+  const Finding& warn = warns[0];
+  EXPECT_EQ(warn.metric, "ib_channels_without_gdr");
+  EXPECT_EQ(warn.observed, 4.0);
+  EXPECT_NE(warn.message.find("4 of 4 NET/IB connections without GDRDMA"), std::string::npos)
+      << warn.message;
+  EXPECT_NE(warn.message.find("no NET/IB connection of the job used it"), std::string::npos);
+  EXPECT_NE(warn.message.find("NCCL read \"NCCL_NET_GDR_LEVEL set by environment to LOC.\""),
+            std::string::npos)
+      << warn.message;
+  EXPECT_EQ(warn.source.rfind("inferred: ", 0), 0u) << warn.source;
+  // The evidence: the environment line first, then the channels.
+  const std::string first = warn.evidence.substr(0, warn.evidence.find('\n'));
+  EXPECT_NE(first.find("ib_gdr_nowhere.log:1: node-a:4101:4101 [0] NCCL INFO NCCL_NET_GDR_LEVEL"),
+            std::string::npos)
+      << warn.evidence;
+  EXPECT_NE(warn.evidence.find("ib_gdr_nowhere.log:5: "), std::string::npos) << warn.evidence;
+  // The causes in order, each with how to confirm it.
+  const std::size_t peermem = warn.remedy.find("lsmod | grep nvidia_peermem");
+  const std::size_t level = warn.remedy.find("env | grep NCCL_NET_GDR");
+  const std::size_t placement = warn.remedy.find("nvidia-smi topo -m");
+  ASSERT_NE(peermem, std::string::npos) << warn.remedy;
+  ASSERT_NE(level, std::string::npos) << warn.remedy;
+  ASSERT_NE(placement, std::string::npos) << warn.remedy;
+  EXPECT_LT(peermem, level);
+  EXPECT_LT(level, placement);
+  // A site without GDR says so, and it is quiet; a profile or flag expecting it makes a FAIL.
+  NcclTransportExpectations no_gdr;
+  no_gdr.gdr = false;
+  EXPECT_TRUE(problems_of(judge_nccl_transports(log, no_gdr, "nccl-log", "job")).empty());
+  NcclTransportExpectations gdr;
+  gdr.gdr = true;
+  EXPECT_EQ(of_severity(judge_nccl_transports(log, gdr, "nccl-log", "job"), Severity::fail).size(),
+            1u);
+}
+
+TEST(NcclDefaults, GdrOnEveryIbConnectionIsQuiet) {
+  NcclLog log =
+      read_nccl_logs({fixture("ib_gdr.node-a.1201.log"), fixture("ib_gdr.node-a.1202.log"),
+                      fixture("ib_gdr.node-b.2201.log"), fixture("ib_gdr.node-b.2202.log")});
+  NcclTransportSummary s = summarise_nccl_transports(log);
+  ASSERT_GT(s.net_ib, 0u);
+  ASSERT_EQ(s.net_ib_gdr, s.net_ib);
+  EXPECT_TRUE(problems_of(judge_nccl_transports(log, kFromEvidence, "nccl-log", "job")).empty());
+}
+
+TEST(NcclDefaults, EveryGpuPairOfANodeOverShmIsAWarnAndAFailWhereTheGpusHaveNvlink) {
+  NcclLog log = read_nccl_logs({fixture("single_node_all_shm.log")});
+  auto findings = judge_nccl_transports(log, kFromEvidence, "nccl-log", "job");
+  auto warns = of_severity(findings, Severity::warn);
   ASSERT_EQ(warns.size(), 1u);
-  EXPECT_NE(warns[0].message.find("share a PCIe switch"), std::string::npos);
-  EXPECT_NE(warns[0].evidence.find("distance 8 > 5"), std::string::npos);
+  EXPECT_TRUE(of_severity(findings, Severity::fail).empty());
+  const Finding& warn = warns[0];
+  EXPECT_EQ(warn.metric, "intra_node_non_p2p_channels");
+  EXPECT_EQ(warn.observed, 4.0);
+  EXPECT_NE(warn.message.find("4 connections between GPUs of one node went over SHM or NET"),
+            std::string::npos)
+      << warn.message;
+  EXPECT_NE(warn.message.find("4 of them on a node where no GPU pair used P2P at all"),
+            std::string::npos)
+      << warn.message;
+  EXPECT_NE(warn.message.find("NCCL read \"NCCL_P2P_DISABLE set by environment to 1.\""),
+            std::string::npos)
+      << warn.message;
+  const std::string first = warn.evidence.substr(0, warn.evidence.find('\n'));
+  EXPECT_NE(
+      first.find("single_node_all_shm.log:1: node-d:6101:6101 [0] NCCL INFO NCCL_P2P_DISABLE"),
+      std::string::npos)
+      << warn.evidence;
+  EXPECT_NE(warn.evidence.find("0[0] -> 1[1] via SHM/direct/direct"), std::string::npos);
+  EXPECT_NE(warn.remedy.find("NCCL_P2P_DISABLE"), std::string::npos);
+  EXPECT_NE(warn.remedy.find("ACS"), std::string::npos);
+  // The node's GPUs have NVLink (gpu.health): a FAIL, saying so.
+  NcclNodeEvidence node;
+  node.gpus_have_nvlink = true;
+  node.nvlink_evidence = "gpu.health on node-d: gpu0 (0000:18:00.0) has 18 NVLinks";
+  auto fails = of_severity(judge_nccl_transports(log, kFromEvidence, "nccl-log", "job", node),
+                           Severity::fail);
+  ASSERT_EQ(fails.size(), 1u);
+  EXPECT_NE(fails[0].message.find("inferred from the topology: gpu.health on node-d: gpu0 "
+                                  "(0000:18:00.0) has 18 NVLinks"),
+            std::string::npos)
+      << fails[0].message;
+  // GPUs without NVLink (NVML says 0): still the WARN.
+  node.gpus_have_nvlink = false;
+  EXPECT_TRUE(of_severity(judge_nccl_transports(log, kFromEvidence, "nccl-log", "job", node),
+                          Severity::fail)
+                  .empty());
+  // P2P not expected: quiet.
+  NcclTransportExpectations no_p2p;
+  no_p2p.intra_node_p2p = false;
+  EXPECT_TRUE(problems_of(judge_nccl_transports(log, no_p2p, "nccl-log", "job")).empty());
+}
+
+TEST(NcclDefaults, EveryGpuPairOfANodeOverP2pIsQuiet) {
+  NcclLog log = read_nccl_logs({fixture("single_node_p2p.log")});
+  NcclNodeEvidence node;
+  node.gpus_have_nvlink = true;
+  node.nvlink_evidence = "gpu.health on node-d: gpu0 has 18 NVLinks";
+  auto findings = judge_nccl_transports(log, kFromEvidence, "nccl-log", "job", node);
+  EXPECT_TRUE(problems_of(findings).empty());
+  ASSERT_FALSE(findings.empty());
+  EXPECT_NE(findings.back().message.find("4 P2P, 0 SHM"), std::string::npos)
+      << findings.back().message;
 }
 
 TEST(NcclDefaults, ShmWhereOtherGpusOfTheNodeUseP2pIsAWarn) {
@@ -392,7 +508,8 @@ TEST(NcclDefaults, HealthyLogsPass) {
 TEST(NcclDefaults, MeasurementsCarryTheFactsToTheRunsJudge) {
   // The run's path: log -> measurements -> facts -> findings, same verdicts as the log's own.
   for (const char* name : {"socket_fallback.log", "socket_ib_disabled.log", "ib_gdr_no_module.log",
-                           "single_node_p2p_shm.log", "ib_no_gdr.log"}) {
+                           "single_node_p2p_shm.log", "ib_no_gdr.log", "ib_gdr_nowhere.log",
+                           "single_node_all_shm.log"}) {
     NcclLog log = read_nccl_logs({fixture(name)});
     auto records = nccl_transport_measurements(log, "fabric.nccl_transport", "coll.all_reduce");
     for (auto& m : records) m.host = "node-a";
@@ -405,6 +522,7 @@ TEST(NcclDefaults, MeasurementsCarryTheFactsToTheRunsJudge) {
     for (std::size_t i = 0; i < direct.size(); ++i) {
       EXPECT_EQ(direct[i].severity, rebuilt[i].severity) << name;
       EXPECT_EQ(direct[i].metric, rebuilt[i].metric) << name;
+      EXPECT_EQ(direct[i].message, rebuilt[i].message) << name;
     }
   }
 }
@@ -442,10 +560,10 @@ TEST(NcclLogCommand, TheNodesSysfsIsEvidence) {
   EXPECT_EQ(run_command({fixture("socket_ib_disabled.log")}, with_node, text), 1);
   EXPECT_NE(text.find("inferred from the node's 8 active RDMA port(s)"), std::string::npos) << text;
   EXPECT_NE(text.find("8 of 8 RDMA ports active"), std::string::npos) << text;
-  // IB without GDR: passes by the log alone; a WARN where GPU and HCA share a PCIe switch.
+  // IB partly without GDR: passes by the log alone; a FAIL where GPU and HCA share a PCIe switch.
   EXPECT_EQ(run_command({fixture("ib_no_gdr.log")}, from_log, text), 0);
   EXPECT_EQ(text.find("WARN"), std::string::npos) << text;
-  EXPECT_EQ(run_command({fixture("ib_no_gdr.log")}, with_node, text), 0);
+  EXPECT_EQ(run_command({fixture("ib_no_gdr.log")}, with_node, text), 1);
   EXPECT_NE(text.find("GPUDirect RDMA not in effect"), std::string::npos) << text;
   EXPECT_NE(text.find("share a PCIe switch (4 hops)"), std::string::npos) << text;
 }

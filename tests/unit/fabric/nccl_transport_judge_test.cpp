@@ -109,5 +109,30 @@ TEST(NcclNodeEvidence, ActivePortsOfThisHost) {
   EXPECT_EQ(evidence.ports_evidence, "fabric.ib_ports on a: 7 of 8 RDMA ports active");
 }
 
+Measurement nvlink_links(const std::string& host, const std::string& gpu, double links) {
+  Measurement m;
+  m.probe = "gpu.health";
+  m.metric = "nvlink_links";
+  m.host = host;
+  m.subject = gpu;
+  m.value = links;
+  m.params = {{"bus_id", "0000:18:00.0"}, {"phase", "idle"}};
+  return m;
+}
+
+TEST(NcclNodeEvidence, NvlinksOfThisHostsGpus) {
+  const auto with = nccl_node_evidence(
+      {nvlink_links("a", "gpu0", 0), nvlink_links("a", "gpu1", 18), nvlink_links("b", "gpu0", 0)},
+      "a");
+  EXPECT_EQ(with.gpus_have_nvlink, true);
+  EXPECT_EQ(with.nvlink_evidence, "gpu.health on a: gpu1 (0000:18:00.0) has 18 NVLinks");
+  // NVML answered 0 links on every GPU: known to have none.
+  const auto without = nccl_node_evidence({nvlink_links("a", "gpu0", 0)}, "a");
+  EXPECT_EQ(without.gpus_have_nvlink, false);
+  EXPECT_TRUE(without.nvlink_evidence.empty());
+  // Not measured on this host: unknown.
+  EXPECT_FALSE(nccl_node_evidence({nvlink_links("b", "gpu0", 18)}, "a").gpus_have_nvlink);
+}
+
 }  // namespace
 }  // namespace fabcheck

@@ -182,17 +182,37 @@ Severity judge(const Expectation& e, double observed) {
   return Severity::fail;
 }
 
+// What an expectation bounds of a measurement: its value, or a statistic of its samples
+// (nullopt when it has none to give).
+std::optional<double> bounded_figure(const Expectation& e, const Measurement& m) {
+  if (e.stat.empty()) return m.value;
+  if (!m.stats || m.stats->count == 0) return std::nullopt;
+  if (e.stat == "p99") return m.stats->p99;
+  if (e.stat == "max") return m.stats->max;
+  if (!(m.stats->median > 0)) return std::nullopt;
+  return m.stats->p99 / m.stats->median;
+}
+
 Finding threshold_finding(const Expectation& e, const Measurement& m) {
   const bool higher = e.better == Better::higher;
+  const std::string figure_name = m.probe + " " + m.metric + (e.stat.empty() ? "" : " " + e.stat);
+  const std::optional<double> observed = bounded_figure(e, m);
   Finding finding;
-  if (!std::isfinite(m.value)) {
+  if (!observed) {
+    // Bounded, and nothing to judge it by: never a silent pass.
     finding = finding_from(m, Severity::error);
-    finding.message = m.probe + " " + m.metric + location_of(m) + size_part(m) +
-                      ": the measured value is not a finite number";
+    finding.message = figure_name + location_of(m) + size_part(m) +
+                      ": the figure carries no sample statistics (or a median of 0) to judge its " +
+                      e.stat + " by (profile line " + std::to_string(e.line) + ")";
+  } else if (!std::isfinite(*observed)) {
+    finding = finding_from(m, Severity::error);
+    finding.message =
+        figure_name + location_of(m) + size_part(m) + ": the measured value is not a finite number";
   } else {
-    finding = finding_from(m, judge(e, m.value));
-    std::string message = m.probe + " " + m.metric + location_of(m) + size_part(m) + ": " +
-                          format_value(m.value) + " " + m.unit + ", expected " +
+    finding = finding_from(m, judge(e, *observed));
+    if (!e.stat.empty()) finding.observed = *observed;
+    std::string message = figure_name + location_of(m) + size_part(m) + ": " +
+                          format_value(*observed) + " " + e.unit + ", expected " +
                           (higher ? ">= " : "<= ") + format_value(e.pass) + " " + e.unit;
     if (finding.severity == Severity::warn) {
       message += (higher ? " (WARN from " : " (WARN up to ") + format_value(e.warn) + ")";
@@ -335,6 +355,8 @@ std::optional<std::size_t> count_passes(const FigureView& figure, const ProfileL
   std::size_t passes = 0;
   for (const Expectation* expectation : candidates.expectations) {
     if (!expectation_applies(*expectation, figure)) continue;
+    // A bound on the samples' statistics needs the whole measurement: judged the full way.
+    if (!expectation->stat.empty()) return std::nullopt;
     if (!finite || judge(*expectation, figure.value) != Severity::pass) return std::nullopt;
     ++passes;
   }

@@ -31,6 +31,10 @@ struct Expectation {
   std::optional<std::uint64_t> max_size;  // inclusive
   std::optional<std::string> backend;     // "mpi" or "nccl": only figures of that backend
   std::optional<HostScope> hosts;         // only figures of one host / of several hosts
+  // What of the figure is bounded: "" its value; for a time with its samples' statistics (unit
+  // "us"), "p99" or "max" of the samples (same unit), or "p99/median" (unit "ratio"; lower is
+  // better) — the tail of a collective's operations, size by size.
+  std::string stat;
   double pass = 0;  // higher-is-better: observed >= pass passes; lower-is-better: observed <= pass
   double warn = 0;  // between pass and warn (inclusive): WARN; beyond warn: FAIL
   std::string source;  // where the figure comes from

@@ -10,7 +10,7 @@ namespace {
 
 // The keys an [[expect]] table may hold, in alphabetical order (as error messages list them).
 constexpr const char* kExpectKeys =
-    "backend, hosts, metric, pass, probe, remedy, sizes, source, subject, unit, warn";
+    "backend, hosts, metric, pass, probe, remedy, sizes, source, stat, subject, unit, warn";
 
 void read_sizes(const ProfileToml& reader, const toml::node& node, Expectation& expectation) {
   const auto [min_size, max_size] = reader.read_size_range(node);
@@ -44,6 +44,7 @@ Expectation read_expectation(const ProfileToml& reader, const toml::table& table
   const toml::node* unit_node = nullptr;
   const toml::node* metric_node = nullptr;
   const toml::node* probe_node = nullptr;
+  const toml::node* stat_node = nullptr;
   std::set<std::string> seen;
   for (auto&& [key, value] : table) {
     const std::string name(key.str());
@@ -69,6 +70,15 @@ Expectation read_expectation(const ProfileToml& reader, const toml::table& table
       if (expectation.source.find_first_not_of(" \t") == std::string::npos) {
         reader.fail(toml_line(value),
                     "key \"source\" must not be empty: say where the figure comes from");
+      }
+    } else if (name == "stat") {
+      expectation.stat = reader.read_string(value, name);
+      stat_node = &value;
+      if (expectation.stat != "p99" && expectation.stat != "max" &&
+          expectation.stat != "p99/median") {
+        reader.fail(toml_line(value), "stat \"" + expectation.stat +
+                                          "\" is not one of p99, max, p99/median (leave it out "
+                                          "to bound the figure itself)");
       }
     } else if (name == "remedy") {
       expectation.remedy = reader.read_string(value, name);
@@ -105,7 +115,7 @@ Expectation read_expectation(const ProfileToml& reader, const toml::table& table
                   "[[expect]] is missing required key \"" + std::string(required) + "\"");
     }
   }
-  reader.check_against_catalog(expectation, *probe_node, *metric_node, *unit_node);
+  reader.check_against_catalog(expectation, *probe_node, *metric_node, *unit_node, stat_node);
   check_threshold_order(reader, expectation, *warn_node);
   return expectation;
 }

@@ -79,8 +79,8 @@ std::pair<std::uint64_t, std::uint64_t> ProfileToml::read_size_range(const toml:
 }
 
 void ProfileToml::check_against_catalog(Expectation& expectation, const toml::node& probe_node,
-                                        const toml::node& metric_node,
-                                        const toml::node& unit_node) const {
+                                        const toml::node& metric_node, const toml::node& unit_node,
+                                        const toml::node* stat_node) const {
   const auto probe = catalog_.find(expectation.probe);
   if (probe == catalog_.end()) {
     std::vector<std::string> known;
@@ -96,6 +96,24 @@ void ProfileToml::check_against_catalog(Expectation& expectation, const toml::no
     fail(toml_line(metric_node), "unknown metric \"" + expectation.metric + "\" for probe " +
                                      expectation.probe + " (known: " + text::join(known, ", ") +
                                      ")");
+  }
+  if (!expectation.stat.empty()) {
+    // The samples' statistics are kept with times: a stat of anything else bounds nothing.
+    if (metric->second.unit != "us") {
+      fail(toml_line(*stat_node), "stat \"" + expectation.stat +
+                                      "\" bounds the samples of a time (unit \"us\"); " +
+                                      expectation.probe + " " + expectation.metric + " is in \"" +
+                                      metric->second.unit + "\"");
+    }
+    const bool ratio = expectation.stat == "p99/median";
+    const std::string unit = ratio ? "ratio" : metric->second.unit;
+    if (expectation.unit != unit) {
+      fail(toml_line(unit_node), "unit \"" + expectation.unit + "\" does not match " +
+                                     expectation.stat + " of " + expectation.probe + " " +
+                                     expectation.metric + " (\"" + unit + "\")");
+    }
+    expectation.better = Better::lower;
+    return;
   }
   if (metric->second.unit != expectation.unit) {
     fail(toml_line(unit_node), "unit \"" + expectation.unit + "\" does not match the unit of " +

@@ -43,8 +43,10 @@ class ProfileToml {
 
   // The expectation's probe, metric and unit against the catalog (each node for the line of its
   // error); sets `better` from the catalog.
+  // Also the unit of a `stat` (the node of its key, null when none was given) and `better`.
   void check_against_catalog(Expectation& expectation, const toml::node& probe_node,
-                             const toml::node& metric_node, const toml::node& unit_node) const;
+                             const toml::node& metric_node, const toml::node& unit_node,
+                             const toml::node* stat_node = nullptr) const;
 
  private:
   const std::string& source_name_;

@@ -38,21 +38,33 @@ std::uint32_t seed_for(std::uint64_t size, Placement placement, int round) {
 }  // namespace
 
 std::string sweep_table_header() {
-  return fmt::format("#{:>12} {:>12} {:>7} {:>6} {:>5} {:>5} {:>10} {:>8} {:>8} {:>7}\n", "size",
-                     "count", "type", "redop", "root", "place", "time", "algbw", "busbw",
-                     "#wrong") +
-         fmt::format("#{:>12} {:>12} {:>7} {:>6} {:>5} {:>5} {:>10} {:>8} {:>8} {:>7}\n", "(B)",
-                     "(elements)", "", "", "", "", "(us)", "(GB/s)", "(GB/s)", "");
+  // The time of one operation, as the median of the timed samples (what algbw and busbw come
+  // from), their 99th percentile and the slowest: a stalled sample shows beside the median.
+  return fmt::format(
+             "#{:>12} {:>12} {:>7} {:>6} {:>5} {:>5} {:>10} {:>10} {:>10} {:>8} {:>8} "
+             "{:>7}\n",
+             "size", "count", "type", "redop", "root", "place", "median", "p99", "max", "algbw",
+             "busbw", "#wrong") +
+         fmt::format(
+             "#{:>12} {:>12} {:>7} {:>6} {:>5} {:>5} {:>10} {:>10} {:>10} {:>8} {:>8} "
+             "{:>7}\n",
+             "(B)", "(elements)", "", "", "", "", "(us)", "(us)", "(us)", "(GB/s)", "(GB/s)", "");
 }
 
 std::string sweep_table_row(const SweepRow& row, const Collective& collective,
                             const std::string& type_name) {
   const bool reduces = collective.expected.reduced;
   const int root = collective.root;
-  return fmt::format(" {:>12} {:>12} {:>7} {:>6} {:>5} {:>5} {:>10.2f} {:>8.2f} {:>8.2f} {:>7}\n",
-                     row.shape.size_bytes, row.shape.count, type_name, reduces ? "sum" : "none",
-                     root, placement_name(row.placement), row.time_us.median, row.algbw_gbps,
-                     row.busbw_gbps, row.wrong_total);
+  // A row read back without its samples' statistics has no p99 or max to show.
+  const auto tail = [&](double value) {
+    return row.time_us.count == 0 ? std::string("-") : fmt::format("{:.2f}", value);
+  };
+  return fmt::format(
+      " {:>12} {:>12} {:>7} {:>6} {:>5} {:>5} {:>10.2f} {:>10} {:>10} {:>8.2f} "
+      "{:>8.2f} {:>7}\n",
+      row.shape.size_bytes, row.shape.count, type_name, reduces ? "sum" : "none", root,
+      placement_name(row.placement), row.time_us.median, tail(row.time_us.p99),
+      tail(row.time_us.max), row.algbw_gbps, row.busbw_gbps, row.wrong_total);
 }
 
 std::string meaningless_figure_reason(const Collective& collective, Placement placement, int nranks,
@@ -181,6 +193,8 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
       row.placement = placement;
       for (auto& sample : samples) sample *= 1e6;
       row.time_us = compute_stats(samples);
+      // Which timed sample was the slowest (1-based), for a finding about a stall.
+      const auto slowest = std::max_element(samples.begin(), samples.end());
       row.algbw_gbps = algbw_gbps(shape.size_bytes, row.time_us.median * 1e-6);
       row.busbw_gbps = row.algbw_gbps * factor;
       for (const auto& figure : wrong_by_rank) {
@@ -212,7 +226,13 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
         m.metric = metric;
         m.value = value;
         m.unit = unit;
-        if (with_stats) m.stats = row.time_us;
+        if (with_stats) {
+          m.stats = row.time_us;
+          if (slowest != samples.end()) {
+            m.params["max_sample"] =
+                fmt::format("{} of {}", slowest - samples.begin() + 1, samples.size());
+          }
+        }
         const std::string meaningless =
             meaningless_figure_reason(collective, placement, nranks, metric);
         if (!meaningless.empty()) {
@@ -266,6 +286,9 @@ std::string sweep_console_table(const Collective& collective,
     row.shape.count = std::stoull(any.params.at("count"));
     row.placement = std::get<1>(key) == "in" ? Placement::in_place : Placement::out_of_place;
     row.time_us.median = value("time_us");
+    if (const auto time = figures.find("time_us"); time != figures.end() && time->second->stats) {
+      row.time_us = *time->second->stats;
+    }
     row.algbw_gbps = value("algbw");
     row.busbw_gbps = value("busbw");
     row.wrong_total = static_cast<std::uint64_t>(value("wrong_elements"));

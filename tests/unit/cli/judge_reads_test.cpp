@@ -373,6 +373,36 @@ std::vector<Measurement> node_pair_inputs() {
   return out;
 }
 
+// Collective times with their samples: one size stalled (max 94 ms at a 10.6 us median), one
+// healthy, and a bandwidth beside them.
+std::vector<Measurement> collective_time_inputs() {
+  std::vector<Measurement> out;
+  for (const auto& [size, max] : {std::pair{65536ull, 94000.0}, std::pair{1048576ull, 14.0}}) {
+    Measurement m;
+    m.probe = "coll.all_reduce";
+    m.metric = "time_us";
+    m.unit = "us";
+    m.host = "cs0,cs1";
+    m.subject = "world";
+    m.rank = -1;
+    m.size_bytes = size;
+    m.value = 10.6;
+    SampleStats stats;
+    stats.count = 20;
+    stats.median = 10.6;
+    stats.p99 = max * 0.8;
+    stats.max = max;
+    m.stats = stats;
+    m.params = {{"placement", "out"}, {"max_sample", "7 of 20"}};
+    out.push_back(m);
+    m.metric = "busbw";
+    m.unit = "GB/s";
+    m.stats.reset();
+    out.push_back(m);
+  }
+  return out;
+}
+
 // The sysfs trees of fabric_judge_test.cpp: PCIe links, ports, and counters that grew.
 std::vector<Measurement> sysfs_inputs() {
   std::vector<Measurement> out;
@@ -520,6 +550,7 @@ TEST(JudgeReads, EveryJudgeFindsTheSameFromWhatItDeclaresAsFromEverything) {
       {"kernel logs", kernel_log_inputs()},
       {"NCCL logs with their nodes' evidence", nccl_inputs()},
       {"node pairs", node_pair_inputs()},
+      {"collective times", collective_time_inputs()},
       {"sysfs trees", sysfs_inputs()},
   };
   std::vector<Measurement> everything = fleet_all;

@@ -59,6 +59,18 @@ Measurement figure(const std::string& metric, double value, std::uint64_t size) 
   return m;
 }
 
+// A time with its samples' statistics: median 10, p99 76000.5, max 94000.25 (one stalled sample).
+Measurement timed(Measurement m) {
+  SampleStats stats;
+  stats.count = 20;
+  stats.min = 9;
+  stats.median = m.value;
+  stats.p99 = 76000.5;
+  stats.max = 94000.25;
+  m.stats = stats;
+  return m;
+}
+
 Finding judged(Severity severity, const std::string& subject, const std::string& host,
                const std::string& message) {
   Finding f;
@@ -80,10 +92,10 @@ struct RecordedRun {
                        }};
   ProbeInfo waived{.id = "test.waived"};
   std::vector<Measurement> measurements = {
-      figure("time_us", 10, 1024), figure("algbw", 0.1, 1024),
-      figure("busbw", 0.1, 1024),  figure("wrong_elements", 0, 1024),
-      figure("time_us", 20, 4096), figure("algbw", 0.2, 4096),
-      figure("busbw", 0.2, 4096),  figure("wrong_elements", 0, 4096)};
+      timed(figure("time_us", 10, 1024)), figure("algbw", 0.1, 1024),
+      figure("busbw", 0.1, 1024),         figure("wrong_elements", 0, 1024),
+      figure("time_us", 20, 4096),        figure("algbw", 0.2, 4096),
+      figure("busbw", 0.2, 4096),         figure("wrong_elements", 0, 4096)};
   std::vector<Finding> findings = {
       judged(Severity::warn, "world", "node01,node02", "busbw 0.2 GB/s below 0.3 (warn)"),
       judged(Severity::fail, "node02", "node02", "busbw 0.1 GB/s below 0.15 (fail)"),
@@ -185,8 +197,12 @@ TEST(ConsoleReporter, TablesFindingsThenTheFindingsGroupedAndTheVerdict) {
   const std::size_t note = at(text, "# coll.test: backend mpi, 4 ranks\n");
   const std::size_t table = at(text, sweep_table_header());
   at(text,
-     "         1024          256   float    sum    -1   out      10.00     0.10     0.10"
-     "       0\n");
+     "         1024          256   float    sum    -1   out      10.00   76000.50   94000.25     "
+     "0.10     0.10       0\n");
+  // A time without samples (a record written before they were kept): no p99 or max to show.
+  at(text,
+     "         4096         1024   float    sum    -1   out      20.00          -          -     "
+     "0.20     0.20       0\n");
   const std::size_t warn = at(text, "WARN   busbw 0.2 GB/s below 0.3 (warn)\n");
   const std::size_t waived = at(text, "# test.waived: WAIVED (no widget)\n\n");
   const std::size_t grouped =

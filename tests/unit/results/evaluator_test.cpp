@@ -365,6 +365,83 @@ TEST(CountPasses, AgreesWithEvaluateMeasurement) {
   EXPECT_GE(whole, 6);
 }
 
+// A collective's time with its samples: median 10.6 us, p99 76 ms, max 94 ms (the stored record
+// with one stalled sample in 20).
+Measurement stalled_time() {
+  Measurement m;
+  m.probe = "coll.all_reduce";
+  m.metric = "time_us";
+  m.unit = "us";
+  m.subject = "world";
+  m.size_bytes = 65536;
+  m.value = 10.6;
+  SampleStats stats;
+  stats.count = 20;
+  stats.median = 10.6;
+  stats.p99 = 76000;
+  stats.max = 94000;
+  m.stats = stats;
+  return m;
+}
+
+Expectation tail_expectation(const std::string& stat, const std::string& unit, double pass,
+                             double warn) {
+  Expectation e;
+  e.probe = "coll.all_reduce";
+  e.metric = "time_us";
+  e.unit = unit;
+  e.stat = stat;
+  e.better = Better::lower;
+  e.min_size = 65536;
+  e.max_size = 65536;
+  e.pass = pass;
+  e.warn = warn;
+  e.source = "site";
+  e.line = 12;
+  return e;
+}
+
+TEST(EvaluateTail, AStatBoundsTheSamplesNotTheMedian) {
+  // The median (10.6 us) would pass any of these bounds; the tail does not.
+  const auto p99 =
+      evaluate_measurement(stalled_time(), profile_of({tail_expectation("p99", "us", 100, 1000)}));
+  ASSERT_EQ(p99.size(), 1u);
+  EXPECT_EQ(p99[0].severity, Severity::fail);
+  EXPECT_EQ(p99[0].observed, 76000.0);
+  EXPECT_EQ(p99[0].message,
+            "coll.all_reduce time_us p99 at 64KiB: 76000 us, expected <= 100 us (FAIL above 1000)");
+  // 76000 / 10.6 = 7169.8: above a WARN bound of 5000, below a FAIL at 10000.
+  const auto ratio = evaluate_measurement(
+      stalled_time(), profile_of({tail_expectation("p99/median", "ratio", 20, 10000)}));
+  ASSERT_EQ(ratio.size(), 1u);
+  EXPECT_EQ(ratio[0].severity, Severity::warn);
+  EXPECT_NEAR(*ratio[0].observed, 76000 / 10.6, 1e-9);
+  const auto max = evaluate_measurement(
+      stalled_time(), profile_of({tail_expectation("max", "us", 100000, 200000)}));
+  ASSERT_EQ(max.size(), 1u);
+  EXPECT_EQ(max[0].severity, Severity::pass);
+  // Another size: not judged.
+  Measurement other = stalled_time();
+  other.size_bytes = 1048576;
+  EXPECT_TRUE(
+      evaluate_measurement(other, profile_of({tail_expectation("p99", "us", 100, 1000)})).empty());
+}
+
+TEST(EvaluateTail, ATimeWithoutSamplesIsAnErrorNotAPass) {
+  Measurement bare = stalled_time();
+  bare.stats.reset();
+  const auto findings =
+      evaluate_measurement(bare, profile_of({tail_expectation("p99", "us", 100, 1000)}));
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].severity, Severity::error);
+  EXPECT_NE(findings[0].message.find("no sample statistics"), std::string::npos)
+      << findings[0].message;
+  EXPECT_NE(findings[0].message.find("profile line 12"), std::string::npos);
+  // The fleet's fast path never counts a stat bound as passed: it judges the whole measurement.
+  const Profile profile = profile_of({tail_expectation("max", "us", 100000, 200000)});
+  EXPECT_FALSE(count_passes(FigureView::of(stalled_time()), ProfileLookup(profile)).has_value());
+}
+
 // Defect 5: a scoped expectation judges only the figures of its backend and host count;
 // generic-cpu's MPI floors never judge an NCCL figure (nor one that does not say its backend), nor
 // a multi-host run.

@@ -134,7 +134,7 @@ TEST(ParseProfileErrors, UnknownKeyInExpect) {
   lines.push_back("sizes_bytes = \"1M\"");
   EXPECT_EQ(error_of(with_expect(lines)),
             "t.toml:11: unknown key \"sizes_bytes\" in [[expect]] (known: backend, hosts, metric, "
-            "pass, probe, remedy, sizes, source, subject, unit, warn)");
+            "pass, probe, remedy, sizes, source, stat, subject, unit, warn)");
 }
 
 TEST(ParseProfileErrors, EachMissingRequiredKeyIsNamedAtTheTableLine) {
@@ -181,6 +181,47 @@ TEST(ParseProfileErrors, UnknownMetricListsTheProbesMetrics) {
 TEST(ParseProfileErrors, UnitMismatch) {
   EXPECT_EQ(error_of(with_expect(replaced(2, "unit = \"GiB/s\""))),
             "t.toml:7: unit \"GiB/s\" does not match the unit of coll.all_reduce busbw (\"GB/s\")");
+}
+
+// A bound on a time's tail, size by size: the p99 or max of its samples (its unit), or the
+// p99 over the median ("ratio"); lower is better.
+std::vector<std::string> tail_lines(const std::string& stat, const std::string& unit) {
+  return {"probe = \"coll.all_reduce\"",
+          "metric = \"time_us\"",
+          "unit = \"" + unit + "\"",
+          "pass = 20",
+          "warn = 50",
+          "source = \"s\"",
+          "stat = \"" + stat + "\"",
+          "sizes = \"64K\""};
+}
+
+TEST(ParseProfile, AStatBoundsATimesTail) {
+  const Profile p99 = parse_profile(with_expect(tail_lines("p99", "us")), "t.toml", test_catalog());
+  ASSERT_EQ(p99.expectations.size(), 1u);
+  EXPECT_EQ(p99.expectations[0].stat, "p99");
+  EXPECT_EQ(p99.expectations[0].better, Better::lower);
+  const Profile ratio =
+      parse_profile(with_expect(tail_lines("p99/median", "ratio")), "t.toml", test_catalog());
+  EXPECT_EQ(ratio.expectations[0].stat, "p99/median");
+  EXPECT_EQ(ratio.expectations[0].unit, "ratio");
+  EXPECT_EQ(ratio.expectations[0].better, Better::lower);
+}
+
+TEST(ParseProfileErrors, AStatIsOneOfThreeOnATimeInItsUnit) {
+  EXPECT_EQ(error_of(with_expect(tail_lines("p95", "us"))),
+            "t.toml:11: stat \"p95\" is not one of p99, max, p99/median (leave it out to bound "
+            "the figure itself)");
+  EXPECT_EQ(error_of(with_expect(tail_lines("p99/median", "us"))),
+            "t.toml:7: unit \"us\" does not match p99/median of coll.all_reduce time_us "
+            "(\"ratio\")");
+  EXPECT_EQ(error_of(with_expect(tail_lines("max", "ratio"))),
+            "t.toml:7: unit \"ratio\" does not match max of coll.all_reduce time_us (\"us\")");
+  std::vector<std::string> on_busbw = valid_lines();
+  on_busbw.push_back("stat = \"p99\"");
+  EXPECT_EQ(error_of(with_expect(on_busbw)),
+            "t.toml:11: stat \"p99\" bounds the samples of a time (unit \"us\"); coll.all_reduce "
+            "busbw is in \"GB/s\"");
 }
 
 TEST(ParseProfileErrors, MalformedSizes) {

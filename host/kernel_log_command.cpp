@@ -5,13 +5,13 @@
 #include <sys/stat.h>
 
 #include <cerrno>
-#include <cstdlib>
 #include <ctime>
 
 #include "bench/sys/config_error.hpp"
 #include "host/kernel_log_file.hpp"
 #include "host/kernel_log_line.hpp"
 #include "host/kernel_log_scan.hpp"
+#include "host/time_phrase.hpp"
 #include "results/finding_text.hpp"
 
 namespace fabcheck {
@@ -47,25 +47,11 @@ void print_events(const KernelLogScan& scan, std::FILE* out) {
 }  // namespace
 
 double parse_time_bound(const std::string& option, const std::string& value, double now_s) {
-  if (value == "now") return now_s;
-  if (value.size() >= 3 && value.front() == '-') {
-    char* end = nullptr;
-    const double amount = std::strtod(value.c_str() + 1, &end);
-    if (end != nullptr && end != value.c_str() + 1 && amount >= 0 && *end != '\0' &&
-        end[1] == '\0') {
-      const char unit = *end;
-      const double scale = unit == 's'   ? 1
-                           : unit == 'm' ? 60
-                           : unit == 'h' ? 3600
-                           : unit == 'd' ? 86400
-                                         : 0;
-      if (scale > 0) return now_s - amount * scale;
-    }
-  }
-  if (auto when = parse_iso_time(value)) return *when;
+  const TimePhrase when = parse_time_phrase(value, now_s);
+  if (when.epoch_s) return *when.epoch_s;
   throw ConfigError(option + " \"" + value +
-                    "\": expected an ISO 8601 time (2024-03-05T10:00:00Z, 2024-03-05 10:00:00) or "
-                    "a span before now (-24h, -90m, -2d)");
+                    "\": " + (when.problem.empty() ? "not a time" : when.problem) + "; expected " +
+                    std::string(time_phrase_forms()));
 }
 
 int kernel_log_command(const std::vector<std::string>& files, const KernelLogOptions& options,
@@ -77,10 +63,12 @@ int kernel_log_command(const std::vector<std::string>& files, const KernelLogOpt
   const double now_s = static_cast<double>(std::time(nullptr));
   KernelLogWindow window;
   try {
-    if (!options.since.empty()) window.since_s = parse_time_bound("--since", options.since, now_s);
-    if (!options.until.empty()) window.until_s = parse_time_bound("--until", options.until, now_s);
+    if (options.since) window.since_s = parse_time_bound("--since", *options.since, now_s);
+    if (options.until) window.until_s = parse_time_bound("--until", *options.until, now_s);
     if (window.since_s && window.until_s && *window.since_s > *window.until_s) {
-      throw ConfigError("--since " + options.since + " is after --until " + options.until);
+      throw ConfigError("--since \"" + *options.since + "\" (" + format_utc(*window.since_s) +
+                        ") is after --until \"" + *options.until + "\" (" +
+                        format_utc(*window.until_s) + ")");
     }
   } catch (const ConfigError& error) {
     std::fprintf(stderr, "fabcheck kernel-log: %s\n", error.what());

@@ -11,13 +11,16 @@
 namespace fabcheck {
 
 struct KernelLogOptions {
-  std::string since;  // --since: ISO 8601 or "-24h" / "-90m" / "-2d" before now; "" for no bound
-  std::string until;  // --until: the same forms
+  // --since / --until as typed (parse_time_phrase's forms); nullopt for no bound. "" is given, and
+  // refused.
+  std::optional<std::string> since;
+  std::optional<std::string> until;
   std::size_t flap_limit = 5;
 };
 
-// "2024-03-05T10:00:00Z", "2024-03-05 10:00" (local), "-24h": seconds since the epoch relative to
-// `now_s`; throws ConfigError naming `option` and the value otherwise.
+// `value` as parse_time_phrase reads it ("2024-03-05 10:00", "yesterday", "-24h"), relative to
+// `now_s`: seconds since the epoch; throws ConfigError naming `option`, the value, what is wrong
+// and the forms accepted otherwise.
 double parse_time_bound(const std::string& option, const std::string& value, double now_s);
 
 // Files are plain text or gzip (rotated logs). Exit code: 0 pass (or warnings), 1 a FAIL finding,

@@ -13,9 +13,15 @@ CLI::App* add_kernel_log_command(CLI::App& app, KernelLogArgs& args) {
       "Hardware faults in saved kernel logs (dmesg, dmesg -T, journalctl -k, syslog): Xid, SXid, "
       "link flaps, PCIe limits, AER");
   command->add_option("FILE", args.files, "Kernel log files")->required();
-  command->add_option("--since", args.options.since,
-                      "Judge lines from this time: ISO 8601 or a span before now (-24h)");
-  command->add_option("--until", args.options.until, "Judge lines up to this time");
+  // Taken as typed, "" too (refused, not read as no bound).
+  command->add_option_function<std::string>(
+      "--since", [&args](const std::string& value) { args.options.since = value; },
+      "Judge lines from this time, as journalctl --since reads it: 2024-03-05 10:00[:00], "
+      "2024-03-05, 10:00, yesterday, today, now, -24h, -1h30min, \"2 hours ago\", @SECONDS, a "
+      "trailing UTC, Z or +01:00 (local time without one)");
+  command->add_option_function<std::string>(
+      "--until", [&args](const std::string& value) { args.options.until = value; },
+      "Judge lines up to this time (the forms of --since)");
   add_number_option(*command, "--flap-limit", args.options.flap_limit,
                     "Link downs within 24 h above which a link is flapping", 0, 1000000)
       ->capture_default_str();

@@ -19,6 +19,7 @@
 #include "host/kernel_log_file.hpp"
 #include "host/kernel_log_line.hpp"
 #include "host/kernel_log_scan.hpp"
+#include "host/time_phrase.hpp"
 #include "results/line_input.hpp"
 #include "tests/doubles/temp_dir.hpp"
 
@@ -132,8 +133,33 @@ TEST(KernelLogLine, ParsesIsoBounds) {
   EXPECT_EQ(format_utc(kMar5_2024 + 3661.9), "2024-03-05T01:01:01Z");
   EXPECT_EQ(parse_time_bound("--since", "-24h", kMar5_2024), kMar5_2024 - 86400);
   EXPECT_EQ(parse_time_bound("--since", "-90m", kMar5_2024), kMar5_2024 - 5400);
+  EXPECT_EQ(parse_time_bound("--until", "tomorrow", kMar5_2024 + 3600), kMar5_2024 + 86400);
+  EXPECT_EQ(parse_time_bound("--since", "2024-03-05 10:00", kMar5_2024), kMar5_2024 + 36000);
   EXPECT_THROW(parse_time_bound("--since", "-24x", kMar5_2024), ConfigError);
-  EXPECT_THROW(parse_time_bound("--until", "tomorrow", kMar5_2024), ConfigError);
+}
+
+// A time refused names the option and the value, says what is wrong where a part was read, and
+// lists the forms read (parse_time_phrase's tests hold each form).
+TEST(KernelLogLine, RefusedBoundsNameOptionValueAndForms) {
+  const auto message = [](const std::string& option, const std::string& value) {
+    try {
+      parse_time_bound(option, value, kMar5_2024);
+    } catch (const ConfigError& error) {
+      return std::string(error.what());
+    }
+    return std::string("read");
+  };
+  const std::string forms = "; expected " + std::string(time_phrase_forms());
+  EXPECT_EQ(message("--since", "2026-13-01"),
+            "--since \"2026-13-01\": there is no month 13" + forms);
+  EXPECT_EQ(message("--until", "25:00"), "--until \"25:00\": there is no hour 25" + forms);
+  EXPECT_EQ(message("--since", "yesterdayy"), "--since \"yesterdayy\": not a time" + forms);
+  EXPECT_EQ(
+      message("--since", "-5x"),
+      "--since \"-5x\": no time unit \"x\" (us, ms, s, min, h, d, w, M, y or their names)" + forms);
+  EXPECT_EQ(message("--since", ""), "--since \"\": empty" + forms);
+  EXPECT_EQ(message("--since", "Thu 2024-03-05"),
+            "--since \"Thu 2024-03-05\": 2024-03-05 is a Tuesday, not a Thursday" + forms);
 }
 
 TEST(KernelEvent, ReadsXidOfSeveralDriverGenerations) {
@@ -378,8 +404,10 @@ TEST(KernelLogCommand, ExitCodesAndRefusals) {
   EXPECT_EQ(kernel_log_command({kFixtures + "dmesg_T_xid79.log"}, {}, out), 1);
   EXPECT_EQ(kernel_log_command({kFixtures + "clean.log"}, {}, out), 0);
   EXPECT_EQ(kernel_log_command({kFixtures + "journal_short.log", kFixtures + "clean.log"},
-                               {"2099-01-01T00:00:00Z", "", 5}, out),
+                               {"2099-01-01T00:00:00Z", std::nullopt, 5}, out),
             0);  // every dated line before the window
+  EXPECT_EQ(kernel_log_command({kFixtures + "journal_short.log"}, {"2099-01-01 00:00", {}, 5}, out),
+            0);  // minutes without seconds, as journalctl and Slurm write them
   EXPECT_EQ(kernel_log_command({(dir.path() / "missing.log").string()}, {}, out), 2);
   EXPECT_EQ(kernel_log_command({dir.path().string()}, {}, out), 2);
   const auto fifo = dir.path() / "pipe";
@@ -387,7 +415,10 @@ TEST(KernelLogCommand, ExitCodesAndRefusals) {
   EXPECT_EQ(kernel_log_command({fifo.string()}, {}, out), 2);  // refused, not waited on
   testing::write_whole_file(dir.path() / "empty.log", "");
   EXPECT_EQ(kernel_log_command({(dir.path() / "empty.log").string()}, {}, out), 3);
-  EXPECT_EQ(kernel_log_command({kFixtures + "clean.log"}, {"last tuesday", "", 5}, out), 2);
+  EXPECT_EQ(kernel_log_command({kFixtures + "clean.log"}, {"last tuesday", {}, 5}, out), 2);
+  // An empty bound is given, and refused: not read as no bound.
+  EXPECT_EQ(kernel_log_command({kFixtures + "clean.log"}, {"", {}, 5}, out), 2);
+  EXPECT_EQ(kernel_log_command({kFixtures + "clean.log"}, {{}, "", 5}, out), 2);
   EXPECT_EQ(kernel_log_command({kFixtures + "clean.log"}, {"2024-03-06", "2024-03-05", 5}, out), 2);
   std::fclose(out);
 }

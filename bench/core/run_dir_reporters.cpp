@@ -4,6 +4,10 @@
 
 #include <cstdio>
 #include <optional>
+#include <string>
+#include <unordered_map>
+
+#include "results/record_json.hpp"
 
 namespace fabcheck {
 
@@ -20,26 +24,43 @@ const char* to_string(ProbeOutcome outcome) {
 
 namespace {
 
-// measurements.jsonl and findings.jsonl, one record a line as they come.
+// measurements.jsonl and findings.jsonl, one record a line as they come: the root's figures as it
+// emits them (a collective's size as it ends), so an interrupt or a crash loses at most the size
+// in flight; the gathered probe's records after, less those already written.
 class JsonlReporter final : public Reporter {
  public:
   explicit JsonlReporter(RunWriter& writer) : writer_(writer) {}
+  void probe_started(const ProbeStart&) override { written_early_.clear(); }
+  void progress(const ProbeStart&, const Measurement& figure) override {
+    writer_.append(figure);
+    ++written_early_[to_jsonl_line(to_json(figure))];
+  }
   void measurements(const ProbeInfo&, const std::vector<Measurement>& every_rank) override {
     // One record that cannot be written whole does not keep the others out.
     std::optional<ResultsWriteError> first;
     for (const Measurement& m : every_rank) {
+      if (!written_early_.empty()) {
+        const auto early = written_early_.find(to_jsonl_line(to_json(m)));
+        if (early != written_early_.end()) {
+          if (--early->second == 0) written_early_.erase(early);
+          continue;
+        }
+      }
       try {
         writer_.append(m);
       } catch (const ResultsWriteError& error) {
         if (!first) first = error;
       }
     }
+    written_early_.clear();
     if (first) throw *first;
   }
   void finding(const Finding& finding) override { writer_.append(finding); }
 
  private:
   RunWriter& writer_;
+  // The records of the probe in flight written as they were emitted, each with its count.
+  std::unordered_map<std::string, int> written_early_;
 };
 
 class EvidenceReporter final : public Reporter {

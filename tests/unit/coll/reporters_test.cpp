@@ -315,6 +315,43 @@ TEST(JsonLinesReporter, EveryLineParsesAndTheEventsComeInOrder) {
   EXPECT_TRUE(parsed.back()["incomplete_reason"].is_null());
 }
 
+// A crash or an interrupt loses at most the size in flight: the root's figures reach
+// measurements.jsonl as it emits them (progress), each once when the probe is gathered.
+TEST(RunDirectoryReporters, EachFigureReachesTheFileWhenEmittedAndOnceWhenGathered) {
+  testing::TempDir dir;
+  const ProbeInfo probe{.id = "coll.test"};
+  const ProbeStart started{&probe, 1, 1};
+  const std::vector<Measurement> sizes = {figure("time_us", 10, 1024), figure("busbw", 0.1, 1024),
+                                          figure("time_us", 20, 4096)};
+  const auto out = dir.path() / "run";
+  {
+    RunWriter writer(out);
+    auto reporters = run_directory_reporters(writer, dir.path());
+    for (auto& r : reporters) r->probe_started(started);
+    for (auto& r : reporters) r->progress(started, sizes[0]);
+    for (auto& r : reporters) r->progress(started, sizes[1]);
+    // Interrupted here: the two finished figures are on disk already.
+    EXPECT_EQ(lines_of(testing::read_whole_file(out / "measurements.jsonl")).size(), 2u);
+    for (auto& r : reporters) r->progress(started, sizes[2]);
+    // Gathered: the root's three again and another rank's record, which is new.
+    Measurement other = figure("wrong_elements", 0, 4096);
+    other.rank = 1;
+    std::vector<Measurement> every_rank = sizes;
+    every_rank.push_back(other);
+    for (auto& r : reporters) r->measurements(probe, every_rank);
+    const auto lines = lines_of(testing::read_whole_file(out / "measurements.jsonl"));
+    ASSERT_EQ(lines.size(), 4u);
+    EXPECT_EQ(nlohmann::json::parse(lines[0])["metric"], "time_us");
+    EXPECT_EQ(nlohmann::json::parse(lines[1])["metric"], "busbw");
+    EXPECT_EQ(nlohmann::json::parse(lines[2])["size_bytes"], 4096);
+    EXPECT_EQ(nlohmann::json::parse(lines[3])["metric"], "wrong_elements");
+    // The next probe's figures are its own, even where they equal an earlier one's.
+    for (auto& r : reporters) r->probe_started(started);
+    for (auto& r : reporters) r->measurements(probe, {sizes[0]});
+    EXPECT_EQ(lines_of(testing::read_whole_file(out / "measurements.jsonl")).size(), 5u);
+  }
+}
+
 TEST(RunDirectoryReporters, WriteTheRecordsAndEverySummary) {
   testing::TempDir dir;
   RecordedRun run;

@@ -1,10 +1,13 @@
 // Peer judgement's grouping: which figures are judged, in which group, and whether a figure is a
-// node's or a pair of nodes'.
+// node's, a pair of nodes', or a node's alone on a path in its run.
 #include "results/peer_figures.hpp"
 
 #include <cmath>
+#include <map>
+#include <set>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <unordered_map>
 
 #include "results/metric_catalog.hpp"
@@ -23,6 +26,7 @@ class FigureCollector {
       if (row.host == 0) continue;
       if (row.host >= hosts_.size()) hosts_.resize(store_.strings.size(), false);
       hosts_[row.host] = true;
+      if (compared_across_runs(row.probe)) note_path_use(row);
     }
     for (const FigureRow& row : store_.rows) {
       if (row.status != MeasurementStatus::ok || !std::isfinite(row.value) || row.host == 0) {
@@ -30,6 +34,10 @@ class FigureCollector {
       }
       const std::uint32_t group = group_of(row);
       if (group == kNone) continue;
+      if (out_.groups[group].across_runs) {
+        out_.run_figures.push_back({group, row.run, row.host, row.subject, 0, row.value});
+        continue;
+      }
       const std::uint32_t other = peer_host(row.peer);
       if (other != kNone && other != row.host) {
         const auto pair = std::minmax(row.host, other);
@@ -45,6 +53,7 @@ class FigureCollector {
                                      row.value});
       }
     }
+    keep_paths_of_one_host();
   }
 
  private:
@@ -95,6 +104,49 @@ class FigureCollector {
     return hca;
   }
 
+  // Whether some metric of the probe (a store string id) is compared across runs only.
+  bool compared_across_runs(std::uint32_t probe) {
+    if (options_.across_runs_only.empty()) return false;
+    if (probe >= across_runs_probes_.size()) across_runs_probes_.resize(store_.strings.size(), -1);
+    signed char& known = across_runs_probes_[probe];
+    if (known < 0) {
+      const auto named = options_.across_runs_only.lower_bound({text(probe), std::string()});
+      known = named != options_.across_runs_only.end() && named->first == text(probe) ? 1 : 0;
+    }
+    return known == 1;
+  }
+
+  // Who used a path in a run, from every record of a probe compared across runs (any metric and
+  // status: the per-rank rates say which ranks wrote beside the node's aggregate).
+  void note_path_use(const FigureRow& row) {
+    PathUse& use = path_uses_[{row.run, row.probe, row.subject}];
+    // "a,b": a figure combined across the hosts of a run (World::joined_hosts).
+    if (text(row.host).find(',') != std::string::npos) {
+      use.several_hosts = true;
+    } else if (use.host == kNone) {
+      use.host = row.host;
+    } else if (use.host != row.host) {
+      use.several_hosts = true;
+    }
+    if (row.rank >= 0) use.ranks.insert(row.rank);
+  }
+
+  // Drops the run figures of a path several hosts of their run used (their shares of one
+  // filesystem, never compared) and gives the others their ranks per node.
+  void keep_paths_of_one_host() {
+    std::vector<RunFigure>& figures = out_.run_figures;
+    std::size_t kept = 0;
+    for (RunFigure& f : figures) {
+      const auto use = path_uses_.find({f.run, out_.groups[f.group].key.probe, f.subject});
+      if (use == path_uses_.end() || use->second.several_hosts || use->second.host != f.host) {
+        continue;
+      }
+      f.ranks = static_cast<std::uint32_t>(use->second.ranks.size());
+      figures[kept++] = f;
+    }
+    figures.resize(kept);
+  }
+
   // Group of a row, or kNone when its figure is not judged.
   std::uint32_t group_of(const FigureRow& row) {
     if (options_.catalog == nullptr) return kNone;
@@ -104,15 +156,19 @@ class FigureCollector {
     if (found != group_ids_.end()) return last_group_ = found->second;
     std::uint32_t id = kNone;
     const auto probe = options_.catalog->find(text(row.probe));
-    if (probe != options_.catalog->end() && !options_.excluded_probes.count(probe->first)) {
+    if (probe != options_.catalog->end()) {
       const auto metric = probe->second.find(text(row.metric));
-      if (metric != probe->second.end() && is_performance_unit(metric->second.unit)) {
+      const bool across_runs = metric != probe->second.end() &&
+                               options_.across_runs_only.count({probe->first, metric->first}) > 0;
+      if (metric != probe->second.end() && is_performance_unit(metric->second.unit) &&
+          (across_runs || !options_.excluded_probes.count(probe->first))) {
         Group group;
         group.key = key;
         group.worse =
             metric->second.better == Better::higher ? WorseSide::lower : WorseSide::higher;
         group.within_node_elsewhere =
             options_.judged_within_node_elsewhere.count({probe->first, metric->first}) > 0;
+        group.across_runs = across_runs;
         id = static_cast<std::uint32_t>(out_.groups.size());
         out_.groups.push_back(group);
       }
@@ -131,6 +187,14 @@ class FigureCollector {
   std::unordered_map<GroupKey, std::uint32_t, GroupKeyHash> group_ids_;
   std::uint32_t last_group_ = kNone;
   std::unordered_map<std::uint64_t, std::uint32_t> pair_ids_;
+  struct PathUse {
+    std::uint32_t host = kNone;  // the first host seen
+    bool several_hosts = false;
+    std::set<std::int32_t> ranks;
+  };
+  std::map<std::tuple<std::uint32_t, std::uint32_t, std::uint32_t>, PathUse>
+      path_uses_;                                // by (run, probe, subject)
+  std::vector<signed char> across_runs_probes_;  // by string id: -1 unknown, 0 no, 1 yes
 };
 
 }  // namespace

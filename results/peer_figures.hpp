@@ -1,6 +1,7 @@
 // Peer judgement's grouping: the judged figures of a FleetStore in groups of like figures (one
 // probe, metric, condition set and size), each a figure of one node (a GPU, an HCA, a GPU pair of
-// one node) or of a pair of nodes (a rail between two HCAs). Internal to results/peer_*.cpp.
+// one node), of a pair of nodes (a rail between two HCAs), or of a node alone on a path in its run
+// (compared across runs only). Internal to results/peer_*.cpp.
 #pragma once
 
 #include <algorithm>
@@ -38,6 +39,7 @@ struct Group {
   GroupKey key;
   WorseSide worse = WorseSide::lower;
   bool within_node_elsewhere = false;
+  bool across_runs = false;  // PeerJudgeOptions::across_runs_only: its figures are RunFigures
 };
 
 // One figure of a node (not a pair): its host, its kind of subject, and its peer's kind.
@@ -54,17 +56,26 @@ struct PairFigure {
   std::uint32_t hca, peer_host, peer_hca;
 };
 
+// A figure compared across runs only: of the one host that used its path (the subject) in its run,
+// with how many of that host's ranks used it there (0: no figure of a rank names one).
+struct RunFigure {
+  std::uint32_t group, run, host, subject, ranks;
+  double value;
+};
+
 // What peer judgement works on.
 struct PeerFigures {
   std::vector<Group> groups;
   std::vector<NodeFigure> node_figures;
   std::vector<PairFigure> pair_figures;
+  // Only those of a path one host used in its run: several hosts of one run split it.
+  std::vector<RunFigure> run_figures;
   std::vector<std::pair<std::uint32_t, std::uint32_t>> pairs;  // hosts of each pair id, ascending
   StringPool local;  // condition signatures, subject classes and HCA names
 };
 
 // The ok, finite figures of hosts whose (probe, metric) the catalog lists with a performance unit
-// and the options do not exclude; none without a catalog.
+// and the options do not exclude (or compare across runs only); none without a catalog.
 PeerFigures collect_peer_figures(const FleetStore& store, const PeerJudgeOptions& options);
 
 // The options' outlier policy with the group's worse side.

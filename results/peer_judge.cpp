@@ -1,6 +1,6 @@
-// Peer outliers within nodes, across nodes and across node pairs, over a FleetStore: the figures
-// grouped (peer_figures), judged by node and by pair (peer_judges.hpp), one finding kept per
-// subject and figure (peer_candidates).
+// Peer outliers within nodes, across nodes, across node pairs and across runs, over a FleetStore:
+// the figures grouped (peer_figures), judged by node, by pair and by run (peer_judges.hpp), one
+// finding kept per subject and figure (peer_candidates).
 #include "results/peer_judge.hpp"
 
 #include "results/peer_candidates.hpp"
@@ -17,6 +17,7 @@ std::vector<Finding> judge_peers(const FleetStore& store, const PeerJudgeOptions
   const peers::PeerWork work{figures, words, options, candidates};
   peers::judge_node_figures(work);
   peers::judge_pair_figures(work);
+  peers::judge_run_figures(work);
   return peers::proposed_findings(candidates);
 }
 

@@ -4,7 +4,12 @@
 //   - across nodes: each node's median against the other nodes';
 //   - node pairs: each pair's figure against the other pairs', a rail against its pair's other
 //     rails, an HCA slow in most of its pairs named as that host's HCA (whichever end measured),
-//     and a node all of whose pairs are slow named as the node.
+//     and a node all of whose pairs are slow named as the node;
+//   - across runs only (shared-path storage, PeerJudgeOptions::across_runs_only): each node
+//     measured alone on a path (the only host of its run there) against the other nodes measured
+//     alone on the same path with the same probe, metric, conditions, size and ranks per node; a
+//     node far below their median is a WARN (never a FAIL: it may be contention on the shared
+//     filesystem while it ran). Never within a run, where ranks and hosts split one filesystem.
 // Figures judged: GB/s, Gb/s, us, IOPS, op/s and TFLOP/s metrics of ok measurements; counters and
 // states are their family judges' business.
 #pragma once
@@ -34,8 +39,15 @@ struct PeerJudgeOptions {
   // (probe, metric) whose within-node comparison a family judge makes itself (the GPU judge's
   // slow-GPU rule); they are still compared across nodes.
   std::set<std::pair<std::string, std::string>> judged_within_node_elsewhere{};
-  // Probes left alone entirely (a family judge names their outliers, or they have no peers).
+  // Probes left alone entirely (a family judge names their outliers, or they have no peers)...
   std::set<std::string> excluded_probes{};
+  // ...but for these (probe, metric): compared across runs only (PeerComparison::across_runs_only),
+  // whether or not the probe is excluded, and never as the figures above are.
+  std::set<std::pair<std::string, std::string>> across_runs_only{};
+  // Such a figure is named only this far below the median of its peers (and beyond the policy's
+  // robust sigmas), and only among at least three nodes: a shared filesystem's rate moves with
+  // what its other clients do between one node's run and the next, far more than a GPU's.
+  double across_runs_min_gap = 0.25;
   // A node whose pairs are outliers at least this often (and in at least two pairs) is named
   // itself instead of each of its pairs; so is one end of rails (a host's HCA) instead of its
   // partners' rails.

@@ -3,7 +3,9 @@
 //     pair of one node) against its siblings, then each node's median against the other nodes';
 //   - across node pairs (peer_pair_judge.cpp): each pair's figure against the other pairs', a rail
 //     against its pair's other rails, an HCA slow in most of its pairs named as that host's HCA
-//     (whichever end measured), and a node all of whose pairs are slow named as the node.
+//     (whichever end measured), and a node all of whose pairs are slow named as the node;
+//   - across runs only (peer_run_judge.cpp): each node measured alone on a path against the other
+//     nodes measured alike there (shared-path storage), a WARN at most.
 // Internal to results/peer_*.cpp.
 #pragma once
 
@@ -28,5 +30,8 @@ void judge_node_figures(const PeerWork& work);
 
 // Across node pairs.
 void judge_pair_figures(const PeerWork& work);
+
+// Across runs only (PeerJudgeOptions::across_runs_only).
+void judge_run_figures(const PeerWork& work);
 
 }  // namespace fabcheck::peers

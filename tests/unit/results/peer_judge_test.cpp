@@ -1,12 +1,17 @@
 // Tests of the peer judge at each level: siblings on a node, nodes of a sweep, node pairs (a slow
 // pair, a node slow with every partner, a slow rail, an HCA slow in every pair), with the tier
-// note; a tight fleet raises nothing; figures a family judges itself are left alone.
+// note; a tight fleet raises nothing; figures a family judges itself are left alone; shared-path
+// storage across runs only (a node at half the fleet's median is one WARN, like for like only,
+// never within a run).
 #include "results/peer_judge.hpp"
 
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
 
 #include "results/profile.hpp"
 
@@ -22,7 +27,9 @@ MetricCatalog catalog() {
           {"fabric.rdma_bw", {{"write_bw", {"Gb/s", Better::higher}}}},
           {"fabric.ib_ports", {{"port_rate", {"Gb/s", Better::higher}}}},
           {"gpu.gemm", {{"bf16_tflops", {"TFLOP/s", Better::higher}}}},
-          {"fabric.pcie_links", {{"gpu_link_width", {"count", Better::higher}}}}};
+          {"fabric.pcie_links", {{"gpu_link_width", {"count", Better::higher}}}},
+          {"storage.ckpt_write",
+           {{"bw_aggregate", {"GB/s", Better::higher}}, {"bw_rank", {"GB/s", Better::higher}}}}};
 }
 
 Measurement figure(const std::string& probe, const std::string& metric, const std::string& unit,
@@ -232,6 +239,192 @@ TEST(PeerJudge, OneNodeOrOnePairHasNoPeers) {
   ASSERT_EQ(two.size(), 1u);
   EXPECT_EQ(two[0].host, "b");
   EXPECT_EQ(two[0].severity, Severity::warn);
+}
+
+std::string messages(const std::vector<Finding>& findings) {
+  std::string text;
+  for (const Finding& f : findings) text += f.message + "\n";
+  return text;
+}
+
+// Shared-path storage as storage.ckpt_write declares it (ProbeInfo::peers): the probe left out of
+// every other comparison, its aggregate compared across runs only.
+PeerJudgeOptions shared_path_options(const MetricCatalog& c) {
+  PeerJudgeOptions options;
+  options.catalog = &c;
+  options.excluded_probes = {"storage.ckpt_write"};
+  options.across_runs_only = {{"storage.ckpt_write", "bw_aggregate"}};
+  return options;
+}
+
+struct CkptRun {
+  std::string host;
+  double aggregate = 2.4;  // GB/s
+  std::string path = "/mnt/lustre";
+  std::uint64_t size = 1ull << 30;
+  int ranks = 4;
+};
+
+// One run of storage.ckpt_write as it records itself: each rank's share (rank-stamped, uneven: who
+// started first) and the aggregate over the run's ranks (rank -1, host = the run's hosts joined).
+void add_ckpt_run(FleetStore& store, const std::vector<CkptRun>& hosts) {
+  RunInfo info;
+  for (const CkptRun& h : hosts) info.dir += h.host + "-";
+  const std::uint32_t run = store.add_run(info);
+  std::string joined;
+  int rank = 0, ranks = 0;
+  for (const CkptRun& h : hosts) {
+    for (int r = 0; r < h.ranks; ++r, ++rank) {
+      Measurement m = figure("storage.ckpt_write", "bw_rank", "GB/s", h.host, h.path,
+                             h.aggregate / h.ranks * (r == 0 ? 0.3 : 1.1), h.size);
+      m.rank = rank;
+      m.params = {{"engine", "io_uring"}, {"block_size", "1048576"}, {"direct", "0"}};
+      store.add(m, run);
+    }
+    joined += (joined.empty() ? "" : ",") + h.host;
+    ranks += h.ranks;
+  }
+  const CkptRun& h = hosts.front();
+  double total = 0;
+  for (const CkptRun& each : hosts) total += each.aggregate;
+  Measurement m =
+      figure("storage.ckpt_write", "bw_aggregate", "GB/s", joined, h.path, total, h.size);
+  m.params = {{"engine", "io_uring"},
+              {"block_size", "1048576"},
+              {"direct", "0"},
+              {"scope", "all ranks"},
+              {"ranks", std::to_string(ranks)}};
+  store.add(m, run);
+}
+
+std::string node(int n) { return "node" + std::to_string(n); }
+
+// A sweep: each node's checkpoint write in a run of its own, at 2.4 GB/s +-1%.
+FleetStore ckpt_sweep(int nodes, const std::function<void(int, CkptRun&)>& change = {}) {
+  FleetStore store;
+  for (int n = 0; n < nodes; ++n) {
+    CkptRun run{node(n), 2.4 * noise(n)};
+    if (change) change(n, run);
+    add_ckpt_run(store, {run});
+  }
+  return store;
+}
+
+TEST(PeerJudgeSharedPath, NodeAtHalfTheFleetMedianIsOneWarnNamingContention) {
+  const MetricCatalog c = catalog();
+  const auto findings = judge_peers(ckpt_sweep(12,
+                                               [](int n, CkptRun& run) {
+                                                 if (n == 7) run.aggregate = 1.2;
+                                               }),
+                                    shared_path_options(c));
+  ASSERT_EQ(findings.size(), 1u) << messages(findings);
+  const Finding& f = findings[0];
+  EXPECT_EQ(f.severity, Severity::warn);  // never a FAIL: the filesystem may have been busy
+  EXPECT_EQ(f.host, "node7");
+  EXPECT_EQ(f.subject, "/mnt/lustre");
+  EXPECT_EQ(f.metric, "bw_aggregate");
+  EXPECT_DOUBLE_EQ(*f.observed, 1.2);
+  EXPECT_NEAR(*f.expected, 2.405, 0.001);
+  EXPECT_THAT(f.message, HasSubstr("node7: storage.ckpt_write bw_aggregate at 1GiB on /mnt/lustre "
+                                   "(4 ranks of the node): 1.2 GB/s is 50% below the fleet "
+                                   "median 2.405 GB/s"));
+  EXPECT_THAT(f.message, HasSubstr("of 12 nodes each measured alone on this path"));
+  EXPECT_THAT(f.message, HasSubstr("a node-side fault (its filesystem client, mount options, NIC) "
+                                   "or contention on the shared filesystem"));
+  EXPECT_THAT(f.message, HasSubstr("expectation inferred from the fleet's peers"));
+  EXPECT_THAT(f.evidence, HasSubstr("node7 1.2"));
+  EXPECT_THAT(f.source, HasSubstr("inferred: median of 12 nodes each measured alone"));
+  EXPECT_THAT(f.source, HasSubstr("named beyond 25%"));
+}
+
+TEST(PeerJudgeSharedPath, AFleetNearItsMedianRaisesNothing) {
+  const MetricCatalog c = catalog();
+  EXPECT_TRUE(judge_peers(ckpt_sweep(12), shared_path_options(c)).empty());
+  // 15% below a tight fleet: far for a GPU, ordinary for a filesystem others use between runs.
+  EXPECT_TRUE(judge_peers(ckpt_sweep(12,
+                                     [](int n, CkptRun& run) {
+                                       if (n == 3) run.aggregate *= 0.85;
+                                     }),
+                          shared_path_options(c))
+                  .empty());
+  // Two nodes cannot tell a slow node from a filesystem busy while one of them ran.
+  EXPECT_TRUE(judge_peers(ckpt_sweep(2,
+                                     [](int n, CkptRun& run) {
+                                       if (n == 1) run.aggregate = 1.2;
+                                     }),
+                          shared_path_options(c))
+                  .empty());
+}
+
+TEST(PeerJudgeSharedPath, OnlyThoseOfTheSamePathSizeAndRanksPerNodeArePeers) {
+  const MetricCatalog c = catalog();
+  const PeerJudgeOptions options = shared_path_options(c);
+  // Half the fleet at half the rate of the other half, on one path alike: the slow half named.
+  EXPECT_EQ(judge_peers(ckpt_sweep(12,
+                                   [](int n, CkptRun& run) {
+                                     if (n % 2 == 1 && n < 9) run.aggregate /= 2;
+                                   }),
+                        options)
+                .size(),
+            4u);
+  // The same figures on different paths, sizes or ranks per node: nobody's peers.
+  const std::vector<std::function<void(CkptRun&)>> unlike = {
+      [](CkptRun& run) { run.path = "/mnt/gpfs"; }, [](CkptRun& run) { run.size = 64ull << 20; },
+      [](CkptRun& run) { run.ranks = 8; }};
+  for (const auto& differ : unlike) {
+    const auto findings = judge_peers(ckpt_sweep(12,
+                                                 [&](int n, CkptRun& run) {
+                                                   if (n % 2 == 1 && n < 9) {
+                                                     run.aggregate /= 2;
+                                                     differ(run);
+                                                   }
+                                                 }),
+                                      options);
+    EXPECT_TRUE(findings.empty()) << messages(findings);
+  }
+}
+
+TEST(PeerJudgeSharedPath, NeverWithinARun) {
+  const MetricCatalog c = catalog();
+  const PeerJudgeOptions options = shared_path_options(c);
+  // One run of 12 hosts on the path: each host's ranks and the aggregate are shares of one
+  // filesystem, however uneven.
+  std::vector<CkptRun> hosts;
+  for (int n = 0; n < 12; ++n) hosts.push_back({node(n), n == 7 ? 0.1 : 0.2});
+  FleetStore one_run;
+  add_ckpt_run(one_run, hosts);
+  EXPECT_TRUE(judge_peers(one_run, options).empty());
+  // Without the declaration node7's share would be named: the exclusion is what keeps it out.
+  PeerJudgeOptions compared;
+  compared.catalog = &c;
+  const auto shares = judge_peers(one_run, compared);
+  ASSERT_EQ(shares.size(), 1u) << messages(shares);
+  EXPECT_EQ(shares[0].host, "node7");
+  // Runs of two hosts each: the same.
+  FleetStore pairs;
+  for (int n = 0; n < 12; n += 2) {
+    add_ckpt_run(pairs, {{node(n), n == 6 ? 0.6 : 1.2}, {node(n + 1), 1.2}});
+  }
+  EXPECT_TRUE(judge_peers(pairs, options).empty());
+  // The runner's whole-run judge over one node's run: its ranks' uneven shares are not compared.
+  FleetStore alone;
+  add_ckpt_run(alone, {{node(0), 2.4, "/mnt/lustre", 1ull << 30, 8}});
+  std::vector<Measurement> measurements;
+  for (const FigureRow& row : alone.rows) measurements.push_back(alone.materialize(row));
+  EXPECT_TRUE(judge_peer_measurements(measurements, options).empty());
+}
+
+TEST(PeerJudgeSharedPath, ANodeMeasuredTwiceIsTheMedianOfItsRuns) {
+  const MetricCatalog c = catalog();
+  FleetStore store = ckpt_sweep(12, [](int n, CkptRun& run) {
+    if (n == 5) run.aggregate = 1.0;
+  });
+  add_ckpt_run(store, {{node(5), 1.2}});
+  add_ckpt_run(store, {{node(5), 2.4}});  // three runs: 1.0, 1.2, 2.4
+  const auto findings = judge_peers(store, shared_path_options(c));
+  ASSERT_EQ(findings.size(), 1u) << messages(findings);
+  EXPECT_DOUBLE_EQ(*findings[0].observed, 1.2);
+  EXPECT_THAT(findings[0].evidence, HasSubstr("this node 1.2 over 3 runs"));
 }
 
 }  // namespace

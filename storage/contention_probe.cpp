@@ -61,7 +61,11 @@ class ContentionProbe final : public LocalPatternProbe {
                 },
             .plans = {{"acceptance"}},
             // Each rank's figure is its share of the shared system, no property of its node.
-            .peers = {.compared = false},
+            // Across nodes each measured alone on the path, its rates are the node's (one rank
+            // per node, or each rank with --every-rank: ranks per node are part of the peers').
+            .peers = {.compared = false,
+                      .across_runs_only = {"read_alone_bw", "read_contended_bw", "write_alone_bw",
+                                           "write_contended_bw"}},
         }) {}
 
  protected:

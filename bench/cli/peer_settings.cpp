@@ -15,6 +15,9 @@ PeerJudgeOptions peer_judge_options(const Registry& registry, const MetricCatalo
     for (const std::string& metric : peers.within_node_by_family_judge) {
       options.judged_within_node_elsewhere.insert({probe->id(), metric});
     }
+    for (const std::string& metric : peers.across_runs_only) {
+      options.across_runs_only.insert({probe->id(), metric});
+    }
   }
   return options;
 }

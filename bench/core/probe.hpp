@@ -165,6 +165,13 @@ struct PeerComparison {
   // Metrics whose comparison among one node's GPUs a family judge makes itself (the GPU judge's
   // slow GPU); the peer judge still compares them across nodes.
   std::vector<std::string> within_node_by_family_judge{};
+  // Metrics compared across nodes only, never within a run, even where `compared` is false: a
+  // figure of a shared filesystem that several ranks or hosts of one run share is their share of
+  // it, but a node measured alone on the path (a run of its own: a sweep's, or separate runs) is
+  // measured under the same conditions as another node measured alone there. Peers are the
+  // figures of the same probe, metric, conditions, size, path and ranks per node on it; one far
+  // below the fleet's median is a WARN that also names contention (results/peer_judge.hpp).
+  std::vector<std::string> across_runs_only{};
 };
 
 // Everything a probe declares about itself, in its own file; the registry derives the rest (the

@@ -2,7 +2,8 @@
 // (incomplete, errored, killed mid-write) is never re-judged to PASS; what is not a regular file is
 // refused at once with exit 2; --out files; a baseline round trip (healthy runs pass, a run 20%
 // lower fails, also alone where no peer can); a comparison against an earlier run and against a
-// history written night by night with --history.
+// history written night by night with --history; a node's checkpoint write to the shared
+// filesystem at half its peers' is a WARN (and a healthy fleet's is nothing).
 #include <gmock/gmock.h>
 #include <gtest/gtest.h>
 #include <sys/stat.h>
@@ -14,6 +15,8 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <functional>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <thread>
 
@@ -22,6 +25,7 @@
 #include "bench/cli/probe_families.hpp"
 #include "results/history.hpp"
 #include "results/profile.hpp"
+#include "results/record_json.hpp"
 #include "tests/doubles/temp_dir.hpp"
 #include "tests/synthetic/every_probe_registry.hpp"
 #include "tests/synthetic/synthetic_fleet.hpp"
@@ -266,6 +270,75 @@ TEST(Evaluate, ASlowPathBetweenTwoNodesDrainsNeitherEnd) {
                           }),
             1);
   EXPECT_EQ(std::ifstream(out / "drain.txt").peek(), std::char_traits<char>::eof());
+}
+
+// storage.ckpt_write's records appended to each node's run, as a run of that node alone records
+// them: 4 ranks on the shared path /mnt/lustre, their uneven shares and the node's aggregate,
+// `aggregate(node)` GB/s.
+void add_ckpt_writes(const fs::path& sweep, std::size_t nodes,
+                     const std::function<double(std::size_t)>& aggregate) {
+  for (std::size_t n = 0; n < nodes; ++n) {
+    const std::string host = synthetic::node_name(n);
+    std::ofstream out(sweep / host / "measurements.jsonl", std::ios::app);
+    const std::map<std::string, std::string> params = {
+        {"engine", "io_uring"}, {"block_size", "1048576"}, {"direct", "0 (buffered + fsync)"},
+        {"fs_type", "lustre"},  {"locality", "network"},   {"shared_across_hosts", "1"}};
+    const double rate = aggregate(n);
+    for (int rank = 0; rank < 4; ++rank) {
+      Measurement m = make_measurement("storage.ckpt_write", "bw_rank",
+                                       rate / 4 * (rank == 0 ? 0.4 : 1.2), "GB/s", "/mnt/lustre");
+      m.host = host;
+      m.rank = rank;
+      m.size_bytes = 1ull << 30;
+      m.params = params;
+      out << to_jsonl_line(to_json(m));
+    }
+    Measurement m =
+        make_measurement("storage.ckpt_write", "bw_aggregate", rate, "GB/s", "/mnt/lustre");
+    m.host = host;
+    m.size_bytes = 1ull << 30;
+    m.params = params;
+    m.params["scope"] = "all ranks";
+    m.params["ranks"] = "4";
+    out << to_jsonl_line(to_json(m));
+  }
+}
+
+TEST(Evaluate, ACheckpointWriteAtHalfItsPeersOnTheSharedPathIsAWarn) {
+  TempDir dir;
+  const fs::path sweep = healthy_sweep(dir.path() / "sweep", 8);
+  add_ckpt_writes(sweep, 8,
+                  [](std::size_t n) { return n == 5 ? 1.2 : 2.4 + 0.01 * static_cast<double>(n); });
+  const fs::path out = dir.path() / "eval";
+  std::string text;
+  EXPECT_EQ(evaluate({sweep.string()}, text, out.string()), 0) << text;  // WARN only
+  EXPECT_THAT(text, HasSubstr("nodes: 8: 7 pass, 1 warn, 0 fail, 0 incomplete"));
+  EXPECT_THAT(text, HasSubstr("drain (0): none"));
+  std::ifstream findings(out / "findings.jsonl");
+  std::string line;
+  std::vector<nlohmann::json> warns;
+  while (std::getline(findings, line)) {
+    const nlohmann::json f = nlohmann::json::parse(line);
+    if (f["severity"] != "pass") warns.push_back(f);
+  }
+  ASSERT_EQ(warns.size(), 1u) << text;
+  EXPECT_EQ(warns[0]["severity"], "warn");
+  EXPECT_EQ(warns[0]["host"], synthetic::node_name(5));
+  EXPECT_EQ(warns[0]["subject"], "/mnt/lustre");
+  EXPECT_THAT(warns[0]["message"].get<std::string>(),
+              HasSubstr("storage.ckpt_write bw_aggregate at 1GiB on /mnt/lustre (4 ranks of the "
+                        "node): 1.2 GB/s is"));
+  EXPECT_THAT(warns[0]["message"].get<std::string>(),
+              HasSubstr("below the fleet median 2.425 GB/s of 8 nodes"));
+  EXPECT_THAT(warns[0]["message"].get<std::string>(),
+              HasSubstr("or contention on the shared filesystem"));
+
+  // Every node near the median: nothing.
+  TempDir healthy;
+  const fs::path quiet = healthy_sweep(healthy.path() / "sweep", 8);
+  add_ckpt_writes(quiet, 8, [](std::size_t n) { return 2.4 + 0.03 * static_cast<double>(n); });
+  EXPECT_EQ(evaluate({quiet.string()}, text), 0) << text;
+  EXPECT_THAT(text, HasSubstr("nodes: 8: 8 pass, 0 warn, 0 fail, 0 incomplete"));
 }
 
 TEST(Baseline, RoundTripHealthyRunsPassARunTwentyPercentLowerFails) {

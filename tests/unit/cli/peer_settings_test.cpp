@@ -1,6 +1,6 @@
 // The binary's peer judge is set up from what its probes declare (ProbeInfo::peers), for the runner
-// and `fabcheck evaluate` alike: the probes it leaves alone, and the figures the GPU judge compares
-// among a node's GPUs itself.
+// and `fabcheck evaluate` alike: the probes it leaves alone, the figures the GPU judge compares
+// among a node's GPUs itself, and the shared-storage figures compared across runs only.
 #include <gtest/gtest.h>
 
 #include <set>
@@ -29,6 +29,18 @@ TEST(PeerSettings, TakenFromTheProbesOwnDeclarations) {
   EXPECT_EQ(options.judged_within_node_elsewhere,
             (std::set<std::pair<std::string, std::string>>(gpu.begin(), gpu.end())));
   EXPECT_EQ(options.judged_within_node_elsewhere.size(), 5u);
+  // Shared storage across runs only: each node's own figure on a path it used alone in its run.
+  EXPECT_EQ(options.across_runs_only, (std::set<std::pair<std::string, std::string>>{
+                                          {"storage.ckpt_read", "bw_aggregate"},
+                                          {"storage.ckpt_write", "bw_aggregate"},
+                                          {"storage.contention", "read_alone_bw"},
+                                          {"storage.contention", "read_contended_bw"},
+                                          {"storage.contention", "write_alone_bw"},
+                                          {"storage.contention", "write_contended_bw"}}));
+  for (const auto& [probe, metric] : options.across_runs_only) {  // figures the judge can read
+    ASSERT_TRUE(catalog.count(probe) && catalog.at(probe).count(metric)) << probe << " " << metric;
+    EXPECT_TRUE(is_performance_unit(catalog.at(probe).at(metric).unit)) << probe << " " << metric;
+  }
 }
 
 }  // namespace

@@ -274,9 +274,27 @@ std::vector<Probe*> Registry::select(const std::string& comma_separated_ids) con
       matched = true;
     }
     if (!matched) {
+      // The closest id (or family) first, as the options do; then every id.
       std::string known;
-      for (const auto& probe : probes_) known += (known.empty() ? "" : ", ") + probe->id();
-      throw ConfigError("--probes: unknown probe \"" + id + "\" (known: " + known + ")");
+      std::vector<std::string> families;
+      std::string closest;
+      std::size_t best = std::max<std::size_t>(3, id.size() / 4) + 1;
+      for (const auto& probe : probes_) {
+        known += (known.empty() ? "" : ", ") + probe->id();
+        const std::string family = family_of(probe->id()) + ".*";
+        if (std::find(families.begin(), families.end(), family) == families.end())
+          families.push_back(family);
+        for (const std::string& candidate : {probe->id(), family_of(probe->id()) + ".*"}) {
+          const std::size_t distance = edit_distance(id, candidate);
+          if (distance < best) {
+            best = distance;
+            closest = candidate;
+          }
+        }
+      }
+      throw ConfigError("--probes: unknown probe \"" + id + "\"" +
+                        (closest.empty() ? "" : " (did you mean " + closest + "?)") + "; known: " +
+                        known + "; or a family: " + fmt::format("{}", fmt::join(families, ", ")));
     }
   }
   if (selected.empty()) throw ConfigError("--probes: no probe given");

@@ -35,9 +35,32 @@ std::vector<std::string_view> split(std::string_view text, char separator) {
   return parts;
 }
 
+// "1,000,000": one number written with thousands separators, not a list of three sizes.
+bool looks_like_digit_groups(std::string_view text) {
+  const auto parts = split(text, ',');
+  const auto digits = [](std::string_view part) {
+    return !part.empty() &&
+           std::all_of(part.begin(), part.end(), [](char c) { return c >= '0' && c <= '9'; });
+  };
+  if (parts.size() < 2 || !digits(parts[0]) || parts[0].size() > 3 || parts[0][0] == '0')
+    return false;
+  return std::all_of(parts.begin() + 1, parts.end(),
+                     [&](std::string_view part) { return part.size() == 3 && digits(part); }) &&
+         std::any_of(parts.begin() + 1, parts.end(), [](std::string_view part) {
+           return part[0] == '0';  // "1,000", "1,024": as a list, a size with a leading zero
+         });
+}
+
 }  // namespace
 
 std::vector<std::uint64_t> parse_size_sweep(std::string_view text) {
+  if (looks_like_digit_groups(text)) {
+    std::string plain(text);
+    plain.erase(std::remove(plain.begin(), plain.end(), ','), plain.end());
+    throw ConfigError("--sizes \"" + std::string(text) +
+                      "\": a comma separates sizes (8,4K,1M); write one size without separators (" +
+                      plain + ", or with a unit: 4K, 1M)");
+  }
   if (text.find(',') != std::string_view::npos) {
     std::vector<std::uint64_t> sizes;
     for (auto part : split(text, ',')) sizes.push_back(parse_size_field(part, text, "size"));

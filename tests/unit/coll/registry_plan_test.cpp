@@ -195,7 +195,21 @@ TEST(Registry, UnknownProbeNamesItAndTheKnownOnes) {
   } catch (const ConfigError& error) {
     const std::string message = error.what();
     EXPECT_NE(message.find("unknown probe \"coll.all_reduse\""), std::string::npos) << message;
-    EXPECT_NE(message.find("coll.all_reduce"), std::string::npos) << message;
+    EXPECT_NE(message.find("(did you mean coll.all_reduce?)"), std::string::npos) << message;
+    EXPECT_NE(message.find("or a family: coll.*"), std::string::npos) << message;
+  }
+  try {
+    registry.select("col.*");
+    FAIL() << "accepted";
+  } catch (const ConfigError& error) {
+    EXPECT_NE(std::string(error.what()).find("(did you mean coll.*?)"), std::string::npos)
+        << error.what();
+  }
+  try {
+    registry.select("storage.fio");  // nothing close
+    FAIL() << "accepted";
+  } catch (const ConfigError& error) {
+    EXPECT_EQ(std::string(error.what()).find("did you mean"), std::string::npos) << error.what();
   }
   EXPECT_THROW(registry.select("gpu.*"), ConfigError);
 }

@@ -50,5 +50,28 @@ TEST(SizeSweep, MalformedInputNamesTheValue) {
   }
 }
 
+TEST(SizeSweep, ANumberWithThousandsSeparatorsIsNamedAsSuch) {
+  // "1,024" too: as a list it would be 1 and 24 (a leading zero), never what was meant.
+  for (const char* text : {"1,000,000", "64,000", "1,048,576,000", "1,024"}) {
+    try {
+      parse_size_sweep(text);
+      ADD_FAILURE() << text << " was accepted";
+    } catch (const ConfigError& error) {
+      EXPECT_NE(std::string(error.what()).find("a comma separates sizes"), std::string::npos)
+          << text << ": " << error.what();
+    }
+  }
+  try {
+    parse_size_sweep("1,000,000");
+  } catch (const ConfigError& error) {
+    EXPECT_EQ(std::string(error.what()),
+              "--sizes \"1,000,000\": a comma separates sizes (8,4K,1M); write one size without "
+              "separators (1000000, or with a unit: 4K, 1M)");
+  }
+  // Lists of sizes stay lists: none of their parts after the first starts with 0.
+  EXPECT_EQ(parse_size_sweep("1,1024"), (Sizes{1, 1024}));
+  EXPECT_EQ(parse_size_sweep("8,128,512"), (Sizes{8, 128, 512}));
+}
+
 }  // namespace
 }  // namespace fabcheck

@@ -9,6 +9,7 @@
 #include "bench/coll/mpi_backend.hpp"
 #include "bench/coll/mpi_call_plan.hpp"
 #include "bench/coll/nccl_backend.hpp"
+#include "bench/coll/nccl_process_settings.hpp"
 #include "bench/core/plan_estimate.hpp"
 #include "bench/core/size_range.hpp"
 #include "bench/cuda/cuda_availability.hpp"
@@ -38,7 +39,11 @@ std::vector<MetricSpec> collective_metrics() {
 Requirement collective_backend_requirement() {
   return {"MPI or CUDA", mpi_available() || cuda_requirement().in_build,
           [](const World& world, const RunOptions& options) {
-            return choose_collective_backend(options.backend, world).reason;
+            const BackendChoice choice = choose_collective_backend(options.backend, world);
+            // NCCL of this process keeps what coll.nic_loopback forced: waived, never measured
+            // through the NICs while saying NVLink.
+            if (choice.name == "nccl") return nccl_transports_forced_reason();
+            return choice.reason;
           }};
 }
 

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "bench/coll/nccl_error.hpp"
+#include "bench/coll/nccl_process_settings.hpp"
 #include "bench/core/rank_agreement.hpp"
 #include "bench/sys/config_error.hpp"
 #include "bench/sys/gpu_assignment.hpp"
@@ -39,6 +40,13 @@ NcclCollectiveBackend::NcclCollectiveBackend(std::unique_ptr<NcclRuntime> runtim
   if (world_.is_mpi()) refuse_shared_gpus(cuda_visible_devices);
 
   run_on_every_rank(world_, "creating the NCCL communicators", [&] {
+    // A communicator of this process made under forced once-read settings decides this one's
+    // transports too: its figures would not be what this probe says they are.
+    if (const std::string forced = nccl_transports_forced_reason();
+        !forced.empty() && settings_.forced_environment.empty()) {
+      throw NcclError("nccl: " + forced);
+    }
+    note_nccl_process_settings(settings_.forced_environment, probe_id);
     std::filesystem::create_directories(nccl_log_dir(run_dir));
     environment_ = std::make_unique<ScopedEnvironment>(nccl_probe_environment(
         user_nccl_environment(), run_dir, probe_id, settings_.forced_environment));

@@ -62,8 +62,10 @@ class NicLoopbackProbe final : public Probe {
     }
     if (nccl_communicator_created()) {
       return Applicability::waived(
-          "an earlier NCCL probe in this process already made NCCL read NCCL_P2P_DISABLE, "
-          "NCCL_SHM_DISABLE and NCCL_NET_GDR_LEVEL; run coll.nic_loopback first or on its own");
+          "an earlier NCCL probe of this process already made NCCL read NCCL_P2P_DISABLE, "
+          "NCCL_SHM_DISABLE and NCCL_NET_GDR_LEVEL (it reads them once a process), so what this "
+          "probe forces would not take: run it in a fabcheck run of its own (fabcheck run "
+          "--probes coll.nic_loopback); before other NCCL probes it would decide their transports");
     }
     return Applicability::yes();
   }

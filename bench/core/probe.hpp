@@ -121,8 +121,6 @@ const char* to_string(BudgetPriority priority);
 namespace plan_stage {
 inline constexpr int node = 100;          // fit to be measured, kernel log, CPUs, binding, memory
 inline constexpr int links = 200;         // PCIe links, RDMA ports, topology
-inline constexpr int nic_loopback = 300;  // before any other NCCL probe: NCCL reads its transport
-                                          // settings once a process
 inline constexpr int gpu = 400;           // the GPUs alone
 inline constexpr int collectives = 500;   // every rank together
 inline constexpr int transport = 600;     // what NCCL's own logs of the probes above prove
@@ -130,6 +128,10 @@ inline constexpr int counters = 650;      // error counters' growth since fabric
 inline constexpr int node_pairs = 700;    // every pair of nodes
 inline constexpr int rdma = 800;          // perftest between node pairs
 inline constexpr int storage = 900;
+// After every other NCCL probe: what it forces (NCCL_P2P_DISABLE ...) NCCL reads once a process and
+// keeps, so before them it would decide their transports; after them it waives itself (an earlier
+// NCCL communicator decided the process's), so it measures in a fabcheck run of its own.
+inline constexpr int nic_loopback = 950;
 inline constexpr int last = 1000;
 }  // namespace plan_stage
 

@@ -82,7 +82,6 @@ TEST(Plan, ProbesRunInStageOrder) {
                                                              "fabric.pcie_links",
                                                              "fabric.ib_ports",
                                                              "fabric.topology",
-                                                             "coll.nic_loopback",
                                                              "gpu.health",
                                                              "gpu.hbm_bw",
                                                              "gpu.h2d",
@@ -110,15 +109,34 @@ TEST(Plan, ProbesRunInStageOrder) {
                                                              "storage.metadata",
                                                              "storage.contention",
                                                              "storage.loader",
+                                                             "coll.nic_loopback",
                                                              "fabric.ib_counters"}));
   EXPECT_EQ(ids_of(registry.plan_probes("sweep")),
             (Ids{"node.preflight", "node.kernel_log", "host.cpu", "fabric.pcie_links",
                  "fabric.ib_ports", "fabric.topology", "gpu.health", "fabric.ib_counters",
                  "coll.node_pairs", "storage.seq_write", "storage.seq_read"}));
   EXPECT_EQ(ids_of(registry.plan_probes("quick")),
-            (Ids{"node.preflight", "coll.nic_loopback", "coll.all_reduce", "coll.all_gather",
-                 "coll.reduce_scatter", "coll.broadcast", "coll.alltoall", "coll.sendrecv",
-                 "coll.node_pairs"}));
+            (Ids{"node.preflight", "coll.all_reduce", "coll.all_gather", "coll.reduce_scatter",
+                 "coll.broadcast", "coll.alltoall", "coll.sendrecv", "coll.node_pairs",
+                 "coll.nic_loopback"}));
+}
+
+// NCCL reads what coll.nic_loopback forces once a process: no other collective of a plan may come
+// after it (its communicators would take the loopback's transports).
+TEST(Plan, NoCollectiveOfAPlanComesAfterTheNicLoopback) {
+  const Registry registry = whole_registry();
+  int plans_with_it = 0;
+  for (const char* plan : {"gate", "acceptance", "sweep", "quick"}) {
+    const auto ids = ids_of(registry.plan_probes(plan));
+    const auto loopback = std::find(ids.begin(), ids.end(), "coll.nic_loopback");
+    if (loopback == ids.end()) continue;
+    ++plans_with_it;
+    for (auto it = loopback + 1; it != ids.end(); ++it) {
+      EXPECT_NE(it->rfind("coll.", 0), 0u)
+          << plan << ": " << *it << " runs after coll.nic_loopback";
+    }
+  }
+  EXPECT_GE(plans_with_it, 2);
 }
 
 TEST(Plan, AProbeCannotDeclareAPlanThatDoesNotExist) {

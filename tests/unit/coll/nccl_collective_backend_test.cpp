@@ -13,6 +13,7 @@
 
 #include "bench/coll/nccl_collective_backend.hpp"
 #include "bench/coll/nccl_error.hpp"
+#include "bench/coll/nccl_process_settings.hpp"
 #include "bench/coll/register.hpp"
 #include "bench/core/rank_agreement.hpp"
 #include "bench/sys/config_error.hpp"
@@ -33,7 +34,10 @@ class NcclCollectiveBackendTest : public ::testing::Test {
                ("fabcheck-nccl-test-" + std::to_string(::getpid()));
     options_.probe_timeout_s = 5;
   }
-  void TearDown() override { std::filesystem::remove_all(run_dir_); }
+  void TearDown() override {
+    std::filesystem::remove_all(run_dir_);
+    reset_nccl_process_settings_for_tests();
+  }
 
   std::unique_ptr<NcclCollectiveBackend> make(World& world, const std::string& visible = "",
                                               const NcclBackendSettings& settings = {}) {
@@ -465,6 +469,32 @@ TEST_F(NcclCollectiveBackendTest, ForcedSettingsHoldUntilTheFirstOperationAndAre
   backend.reset();
   for (const char* name : FakeNcclRuntime::kEnvNames) {
     EXPECT_EQ(std::getenv(name), nullptr) << name << " left set";
+  }
+}
+
+// NCCL reads NCCL_P2P_DISABLE and the others once a process: after coll.nic_loopback forced them,
+// another probe's communicator in the same process is refused, naming why, never measured.
+TEST_F(NcclCollectiveBackendTest, AfterForcedTransportsAnotherProbesCommunicatorIsRefused) {
+  EXPECT_EQ(nccl_transports_forced_reason(), "");
+  auto plain_first = make(single_);  // an ordinary probe first: nothing is forced
+  plain_first.reset();
+  EXPECT_EQ(nccl_transports_forced_reason(), "");
+  NcclBackendSettings settings;
+  settings.forced_environment = nic_loopback_environment(run_dir_, "coll.nic_loopback");
+  auto loopback = std::make_unique<NcclCollectiveBackend>(
+      std::make_unique<FakeNcclRuntime>(shared_), single_, options_, run_dir_, "coll.nic_loopback",
+      settings, "");
+  loopback.reset();
+  const std::string reason = nccl_transports_forced_reason();
+  EXPECT_NE(reason.find("coll.nic_loopback made NCCL read NCCL_P2P_DISABLE=1, NCCL_SHM_DISABLE=1, "
+                        "NCCL_NET_GDR_LEVEL=5, NCCL_RUNTIME_CONNECT=0 in this process"),
+            std::string::npos)
+      << reason;
+  try {
+    make(single_);
+    FAIL() << "a communicator after the forced one was made";
+  } catch (const std::exception& error) {
+    EXPECT_NE(std::string(error.what()).find("nccl: " + reason), std::string::npos) << error.what();
   }
 }
 

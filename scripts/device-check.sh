@@ -250,10 +250,12 @@ profile="$(python3 "$root/scripts/device_check_report.py" profile "$root/results
 say "profile: $profile (${model:-no GPU model} x $gpus)"
 
 # ---- fabcheck: single-process NCCL collectives, then gpu.* probes ---------------------------------
-wanted_probes="coll.nic_loopback coll.all_reduce coll.all_gather coll.reduce_scatter coll.broadcast coll.alltoall coll.sendrecv"
+# coll.nic_loopback is not among them: NCCL keeps what it forces for the process's life, so it runs
+# in a fabcheck run of its own (below, where a node has two GPUs for it).
+wanted_probes="coll.all_reduce coll.all_gather coll.reduce_scatter coll.broadcast coll.alltoall coll.sendrecv"
 if [[ -x "$fabcheck" ]]; then
   "$fabcheck" list >"$out/logs/fabcheck_list.log" 2>&1
-  # The ones this build has; coll.nic_loopback first (NCCL reads its transport settings once).
+  # The ones this build has.
   coll_probes=""
   for probe in $wanted_probes; do
     grep -q "^$probe " "$out/logs/fabcheck_list.log" && coll_probes+="${coll_probes:+,}$probe"
@@ -264,6 +266,11 @@ if [[ -x "$fabcheck" ]]; then
     fabcheck_status $?
   else
     record fabcheck_nccl SKIPPED 0 "no coll.* probes in this build"
+  fi
+  if ((gpus >= 2)) && grep -q '^coll.nic_loopback ' "$out/logs/fabcheck_list.log"; then
+    run_step fabcheck_loopback 90 "$fabcheck" run --single-process --probes coll.nic_loopback \
+      --sizes 64M:256M:4 --timeout 60 --profile "$profile" --out "$out/fabcheck-loopback"
+    fabcheck_status $?
   fi
   if grep -qE '^gpu\.' "$out/logs/fabcheck_list.log"; then
     run_step fabcheck_gpu 120 "$fabcheck" run --single-process --probes 'gpu.*' --timeout 60 \

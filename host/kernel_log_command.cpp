@@ -143,6 +143,16 @@ int kernel_log_command(const std::vector<std::string>& files, const KernelLogOpt
                  unrecognised.size());
     return 3;
   }
+  if (scan.outside_window() == scan.lines()) {
+    // Every line dated outside --since/--until, none undated: nothing of that time was read, so
+    // nothing says the node was healthy then.
+    std::fprintf(out,
+                 "nothing in the window: all %zu lines are dated outside it (the log does not "
+                 "reach that time: rotated, or another boot's); not judged (exit 3)\n",
+                 scan.lines());
+    std::fprintf(out, "verdict: INCOMPLETE (no line in the window); exit code 3\n");
+    return 3;
+  }
   return print_verdict(findings, out);
 }
 

@@ -405,9 +405,13 @@ TEST(KernelLogCommand, ExitCodesAndRefusals) {
   EXPECT_EQ(kernel_log_command({kFixtures + "clean.log"}, {}, out), 0);
   EXPECT_EQ(kernel_log_command({kFixtures + "journal_short.log", kFixtures + "clean.log"},
                                {"2099-01-01T00:00:00Z", std::nullopt, 5}, out),
-            0);  // every dated line before the window
+            3);  // every dated line before the window: nothing of that time read
+  // Every line dated outside the window, none undated: nothing of that time was read (exit 3);
+  // the minutes without seconds journalctl and Slurm write are read (a window from 1970 holds it).
   EXPECT_EQ(kernel_log_command({kFixtures + "journal_short.log"}, {"2099-01-01 00:00", {}, 5}, out),
-            0);  // minutes without seconds, as journalctl and Slurm write them
+            3);
+  EXPECT_EQ(kernel_log_command({kFixtures + "journal_short.log"}, {"1970-01-02 00:00", {}, 5}, out),
+            kernel_log_command({kFixtures + "journal_short.log"}, {}, out));
   EXPECT_EQ(kernel_log_command({(dir.path() / "missing.log").string()}, {}, out), 2);
   EXPECT_EQ(kernel_log_command({dir.path().string()}, {}, out), 2);
   const auto fifo = dir.path() / "pipe";

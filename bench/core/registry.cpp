@@ -32,6 +32,21 @@ std::size_t edit_distance(const std::string& a, const std::string& b) {
 
 std::string before_dot(const std::string& key) { return key.substr(0, key.find('.')); }
 
+// The first of `candidates` fewest edits from `key`, "" when none is within max(3, a quarter of
+// the key) edits (a typo, not another name): "did you mean" for options and probes alike.
+std::string closest_of(const std::string& key, const std::vector<std::string>& candidates) {
+  std::string closest;
+  std::size_t best = std::max<std::size_t>(3, key.size() / 4) + 1;
+  for (const std::string& candidate : candidates) {
+    const std::size_t distance = edit_distance(key, candidate);
+    if (distance < best) {
+      best = distance;
+      closest = candidate;
+    }
+  }
+  return closest;
+}
+
 }  // namespace
 
 std::string family_of(const std::string& probe_id) { return before_dot(probe_id); }
@@ -90,15 +105,9 @@ void Registry::validate_options(const std::map<std::string, std::string>& values
                                 declared.families.end())
         owner_keys.push_back(known_key);
     }
-    std::string closest;
-    std::size_t best = std::max<std::size_t>(3, key.size() / 4) + 1;
-    for (const auto& [known_key, declared] : options_) {
-      const std::size_t distance = edit_distance(key, known_key);
-      if (distance < best) {
-        best = distance;
-        closest = known_key;
-      }
-    }
+    std::vector<std::string> known_keys;
+    for (const auto& [known_key, declared] : options_) known_keys.push_back(known_key);
+    const std::string closest = closest_of(key, known_keys);
     std::string message = origin + " " + key + "=" + value + ": unknown option";
     if (!closest.empty()) message += " (did you mean " + closest + "?)";
     if (!owner.empty() && !owner_keys.empty()) {
@@ -277,21 +286,16 @@ std::vector<Probe*> Registry::select(const std::string& comma_separated_ids) con
       // The closest id (or family) first, as the options do; then every id.
       std::string known;
       std::vector<std::string> families;
-      std::string closest;
-      std::size_t best = std::max<std::size_t>(3, id.size() / 4) + 1;
+      std::vector<std::string> candidates;  // each id, then its family
       for (const auto& probe : probes_) {
         known += (known.empty() ? "" : ", ") + probe->id();
         const std::string family = family_of(probe->id()) + ".*";
         if (std::find(families.begin(), families.end(), family) == families.end())
           families.push_back(family);
-        for (const std::string& candidate : {probe->id(), family_of(probe->id()) + ".*"}) {
-          const std::size_t distance = edit_distance(id, candidate);
-          if (distance < best) {
-            best = distance;
-            closest = candidate;
-          }
-        }
+        candidates.push_back(probe->id());
+        candidates.push_back(family);
       }
+      const std::string closest = closest_of(id, candidates);
       throw ConfigError("--probes: unknown probe \"" + id + "\"" +
                         (closest.empty() ? "" : " (did you mean " + closest + "?)") + "; known: " +
                         known + "; or a family: " + fmt::format("{}", fmt::join(families, ", ")));

@@ -7,6 +7,7 @@
 #include "bench/sys/config_error.hpp"
 #include "fabric/commands.hpp"
 #include "fabric/link_measurements.hpp"
+#include "results/profile.hpp"
 
 namespace fabcheck {
 namespace {
@@ -21,10 +22,8 @@ double node_number(const Profile& profile, const std::string& key, double minimu
     used = 0;
   }
   if (used != text.size() || !std::isfinite(value) || value < minimum) {
-    throw ConfigError(profile.path.empty() ? profile.name : profile.path,
-                      profile.node_lines.at(key),
-                      "[node] " + key + " = \"" + text + "\": expected a number of at least " +
-                          std::to_string(static_cast<long long>(minimum)));
+    refuse_node_setting(profile, key,
+                        "a number of at least " + std::to_string(static_cast<long long>(minimum)));
   }
   return value;
 }
@@ -68,10 +67,8 @@ FabricExpectations fabric_expectations_from(const Profile& profile) {
     const double ports = node_number(profile, key, 0);
     // Out of range it would wrap when converted and the check would vanish (a PASS).
     if (ports != std::floor(ports) || ports < 0 || ports > kMaxIbPortsOfANode) {
-      throw ConfigError(where, profile.node_lines.at(key),
-                        std::string("[node] ") + key + " = \"" + profile.node.at(key) +
-                            "\": expected a whole number from 0 to " +
-                            std::to_string(kMaxIbPortsOfANode));
+      refuse_node_setting(profile, key,
+                          "a whole number from 0 to " + std::to_string(kMaxIbPortsOfANode));
     }
     expectations.ib_ports = static_cast<int>(ports);
   }

@@ -4,11 +4,11 @@
 #include <map>
 #include <utility>
 
-#include "bench/sys/config_error.hpp"
 #include "fabric/ib_port.hpp"
 #include "fabric/link_measurements.hpp"
 #include "fabric/nccl_transport_records.hpp"
 #include "fabric/topology_records.hpp"
+#include "results/profile.hpp"
 
 namespace fabcheck {
 namespace {
@@ -23,17 +23,12 @@ constexpr const char* kNvlinkLinksMetric = "nvlink_links";
 // A GPU and a HCA below one PCIe switch are 4 hops apart (two downstream ports); fewer is closer.
 constexpr double kSameSwitchHops = 4;
 
-std::string where_of(const Profile& profile) {
-  return profile.path.empty() ? profile.name : profile.path;
-}
-
 std::optional<bool> node_boolean(const Profile& profile, const std::string& key) {
   const auto it = profile.node.find(key);
   if (it == profile.node.end()) return std::nullopt;
   if (it->second == "true") return true;
   if (it->second == "false") return false;
-  throw ConfigError(where_of(profile), profile.node_lines.at(key),
-                    "[node] " + key + " = \"" + it->second + "\": expected true or false");
+  refuse_node_setting(profile, key, "true or false");
 }
 
 bool has_expectation(const Profile& profile, std::initializer_list<const char*> metrics) {
@@ -68,8 +63,7 @@ NcclTransportExpectations nccl_expectations_from(const Profile& profile) {
   if (const auto it = profile.node.find("nccl_network"); it != profile.node.end()) {
     const std::string& value = it->second;
     if (value != "IB" && value != "Socket" && value != "any") {
-      throw ConfigError(where_of(profile), profile.node_lines.at("nccl_network"),
-                        "[node] nccl_network = \"" + value + "\": expected IB, Socket or any");
+      refuse_node_setting(profile, "nccl_network", "IB, Socket or any");
     }
     expectations.network = value;
   }

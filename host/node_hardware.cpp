@@ -5,9 +5,9 @@
 #include <cmath>
 #include <map>
 
-#include "bench/sys/config_error.hpp"
 #include "bench/sys/gpu_telemetry.hpp"
 #include "bench/sys/text_scan.hpp"
+#include "results/profile.hpp"
 
 namespace fabcheck {
 namespace {
@@ -65,12 +65,8 @@ std::optional<int> whole_number(const Profile& profile, const char* key) {
   if (it == profile.node.end()) return std::nullopt;
   const auto value = text::parse_number(it->second);
   if (!value || *value < 0 || *value > kMaxDevicesOfANode || *value != std::floor(*value)) {
-    const auto line = profile.node_lines.find(key);
-    throw ConfigError(profile.path.empty() ? profile.name : profile.path,
-                      line == profile.node_lines.end() ? 0 : line->second,
-                      std::string("[node] ") + key + " = \"" + it->second +
-                          "\": expected a whole number from 0 to " +
-                          std::to_string(kMaxDevicesOfANode));
+    refuse_node_setting(profile, key,
+                        "a whole number from 0 to " + std::to_string(kMaxDevicesOfANode));
   }
   return static_cast<int>(*value);
 }

@@ -8,9 +8,9 @@
 #include <functional>
 #include <optional>
 
-#include "bench/sys/config_error.hpp"
 #include "bench/sys/nvml_api.hpp"
 #include "kernels/telemetry_measurements.hpp"
+#include "results/profile.hpp"
 #include "results/robust_stats.hpp"
 
 namespace fabcheck {
@@ -403,10 +403,7 @@ GpuJudgementPolicy gpu_policy_from(const Profile& profile) {
     used = 0;
   }
   if (used != text.size() || value < 0 || value > 64) {
-    const auto line = profile.node_lines.find("gpu_nvlinks");
-    throw ConfigError(profile.path.empty() ? profile.name : profile.path,
-                      line == profile.node_lines.end() ? 0 : line->second,
-                      "[node] gpu_nvlinks = \"" + text + "\": expected a whole number 0..64");
+    refuse_node_setting(profile, "gpu_nvlinks", "a whole number 0..64");
   }
   policy.expected_nvlinks = static_cast<int>(value);
   return policy;

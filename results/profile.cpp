@@ -179,4 +179,14 @@ fs::path resolve_profile(const std::string& name_or_file,
       (searched.empty() ? std::string("no directories") : text::join(searched, ", ")) + ")");
 }
 
+void refuse_node_setting(const Profile& profile, const std::string& key,
+                         const std::string& expected) {
+  const auto value = profile.node.find(key);
+  const auto line = profile.node_lines.find(key);
+  throw ConfigError(profile.path.empty() ? profile.name : profile.path,
+                    line == profile.node_lines.end() ? 0 : line->second,
+                    "[node] " + key + " = \"" + (value == profile.node.end() ? "" : value->second) +
+                        "\": expected " + expected);
+}
+
 }  // namespace fabcheck

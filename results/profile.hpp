@@ -82,6 +82,12 @@ struct Profile {
   std::map<std::string, long> node_lines;
 };
 
+// A [node] value a family judge refuses: throws ConfigError naming the profile's file (its name
+// when built in code), the key's line (0 when unknown) and the value:
+// "[node] KEY = \"VALUE\": expected WHAT".
+[[noreturn]] void refuse_node_setting(const Profile& profile, const std::string& key,
+                                      const std::string& expected);
+
 // Parses profile text. `source_name` is used in error messages ("generic-cpu.toml:12: ...").
 // Throws ConfigError naming file, line and value for syntax errors, unknown keys, unknown probes or
 // metrics, unit mismatches, malformed sizes, and thresholds on the wrong side of each other.

@@ -3,8 +3,8 @@
 
 #include <fmt/format.h>
 
-#include "bench/sys/config_error.hpp"
 #include "bench/sys/text_scan.hpp"
+#include "results/profile.hpp"
 #include "results/units.hpp"
 
 namespace fabcheck {
@@ -27,11 +27,7 @@ double setting(const Profile& profile, const char* key, double floor, double fal
   if (it == profile.node.end()) return fallback;
   const std::optional<double> value = text::parse_number(it->second);
   if (!value || !(*value > floor)) {
-    const auto line = profile.node_lines.find(key);
-    throw ConfigError(profile.path.empty() ? profile.name : profile.path,
-                      line == profile.node_lines.end() ? 0 : line->second,
-                      fmt::format("[node] {} = \"{}\": expected a number above {} ({})", key,
-                                  it->second, floor, meaning));
+    refuse_node_setting(profile, key, fmt::format("a number above {} ({})", floor, meaning));
   }
   return *value;
 }

@@ -4,15 +4,17 @@
 #   results      the data model, profiles, evaluator, writers                               (sys)
 #   bench/core   the framework: probes, registry, plans, World, runner, reporters, sentinel (sys, results)
 #   bench/cuda   the CUDA layer: devices, errors, memory, spin gate, availability           (+ core)
+#   bench/sdc    the SDC screen's exact chains, CRC32C units, vote, sdc.* options            (+ core)
 #   families     bench/coll, kernels (gpu), fabric, storage, host: the probes              (+ cuda), never each other
 #   bench/cli    the commands and main, the one place naming every family                  (everything)
-set(FABCHECK_FOLDERS bench/sys results bench/core bench/cuda bench/coll kernels fabric storage host
+set(FABCHECK_FOLDERS bench/sys results bench/core bench/cuda bench/sdc bench/coll kernels fabric storage host
                      bench/cli)
-set(FABCHECK_LAYERS_UNDER_FAMILIES bench/sys results bench/core bench/cuda)
+set(FABCHECK_LAYERS_UNDER_FAMILIES bench/sys results bench/core bench/cuda bench/sdc)
 set(FABCHECK_MAY_INCLUDE_bench/sys "")
 set(FABCHECK_MAY_INCLUDE_results bench/sys)
 set(FABCHECK_MAY_INCLUDE_bench/core bench/sys results)
 set(FABCHECK_MAY_INCLUDE_bench/cuda bench/sys results bench/core)
+set(FABCHECK_MAY_INCLUDE_bench/sdc bench/sys results bench/core)
 foreach(family bench/coll kernels fabric storage host)
   set(FABCHECK_MAY_INCLUDE_${family} ${FABCHECK_LAYERS_UNDER_FAMILIES})
 endforeach()

@@ -14,6 +14,7 @@
 #include "host/node_hardware.hpp"
 #include "host/numa_binding.hpp"
 #include "host/preflight.hpp"
+#include "host/sdc_cores.hpp"
 
 namespace fabcheck {
 
@@ -73,6 +74,9 @@ void register_host_probes(Registry& registry) {
   registry.add_judge(judge_of("host.mem_bw", JudgeScope::each_probe,
                               [](const Records& m) { return judge_memory_bandwidth(m); },
                               {{kHostMemBwProbe, kNumaTriadMetric}}));
+  registry.add_judge(judge_of("host.sdc", JudgeScope::each_probe,
+                              [](const Records& m) { return judge_sdc_cores(m); },
+                              {{kHostSdcProbe, ""}}));
   registry.add_judge(judge_of("kernel_log", JudgeScope::each_probe,
                               [](const Records& m) { return judge_kernel_log(m); },
                               {{kKernelLogProbe, ""}}));

@@ -36,9 +36,12 @@ std::vector<Plan> make_builtin_plans() {
        options_for("1M,8M,64M", "64M,256M,1G", 10, 3, 30, {{"storage.duration_s", "1"}})},
       {"acceptance", "new nodes: every component, full sweeps, in-place and out-of-place",
        // Storage: files past a drive's write cache, checkpoints of a real shard, ten seconds a
-       // phase. gpu.gemm burns every GPU for gpu.burn_s with clocks sampled throughout.
+       // phase. gpu.gemm burns every GPU for gpu.burn_s with clocks sampled throughout. The SDC
+       // screens a minute each pass, twice (on a GPU the second after the burn, hot).
        options_for("8:256M:2", "8:8G:2", 20, 5, 600,
                    {{"placement", "both"},
+                    {"sdc.duration_s", "60"},
+                    {"sdc.repeats", "2"},
                     {"storage.file_size", "4G"},
                     {"storage.ckpt_size", "1G"},
                     {"storage.duration_s", "10"},

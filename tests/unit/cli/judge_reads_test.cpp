@@ -32,6 +32,7 @@
 #include "host/node_hardware.hpp"
 #include "host/numa_binding.hpp"
 #include "host/preflight.hpp"
+#include "host/sdc_cores.hpp"
 #include "kernels/gpu_error_counters.hpp"
 #include "kernels/throttle_analysis.hpp"
 #include "results/fleet_store.hpp"
@@ -107,8 +108,8 @@ TEST(JudgeReads, EveryRegisteredJudgeDeclaresWhatItReads) {
     }
   }
   for (const char* name : {"preflight", "versions", "host.cpu", "host.numa", "host.mem_bw",
-                           "kernel_log", "gpu throttling", "gpu error counters", "gpu", "fabric",
-                           "node_pairs", "nccl_transport", "peers"}) {
+                           "host.sdc", "kernel_log", "gpu throttling", "gpu error counters", "gpu",
+                           "fabric", "node_pairs", "nccl_transport", "peers"}) {
     EXPECT_TRUE(names.count(name)) << name;
   }
   // Only the fleet's peer judge reads everything (it takes the run's hosts from every record).
@@ -269,6 +270,26 @@ std::vector<Measurement> numa_inputs() {
       out.push_back(std::move(m));
     }
   }
+  return out;
+}
+
+// Two hosts' CPUs after the SDC screen: one CPU of sdc-a named, sdc-b clean.
+std::vector<Measurement> sdc_inputs() {
+  std::vector<Measurement> out;
+  auto cpu = [&](const char* host, const char* subject, double wrong) {
+    Measurement m = make_measurement(kHostSdcProbe, kSdcMismatchMetric, wrong, "count", subject);
+    m.host = host;
+    m.params = {{"package", "0"}, {"core", "1"}, {"blocks", "4096"}};
+    if (wrong > 0) m.params["mismatch"] = "block 3 (seed 0x1): FP64 FMA chain ...";
+    out.push_back(m);
+    Measurement seconds = make_measurement(kHostSdcProbe, kSdcSecondsMetric, 5, "s", subject);
+    seconds.host = host;
+    out.push_back(seconds);
+  };
+  cpu("sdc-a", "cpu0", 0);
+  cpu("sdc-a", "cpu1", 3);
+  cpu("sdc-b", "cpu0", 0);
+  cpu("sdc-b", "cpu1", 0);
   return out;
 }
 
@@ -547,6 +568,7 @@ TEST(JudgeReads, EveryJudgeFindsTheSameFromWhatItDeclaresAsFromEverything) {
       {"host.cpu", host_cpu_inputs()},
       {"host.numa", numa_inputs()},
       {"host.mem_bw", mem_bw_inputs()},
+      {"host.sdc", sdc_inputs()},
       {"kernel logs", kernel_log_inputs()},
       {"NCCL logs with their nodes' evidence", nccl_inputs()},
       {"node pairs", node_pair_inputs()},

@@ -79,6 +79,7 @@ TEST(Plan, ProbesRunInStageOrder) {
                                                              "host.cpu",
                                                              "host.numa",
                                                              "host.mem_bw",
+                                                             "host.sdc",
                                                              "fabric.pcie_links",
                                                              "fabric.ib_ports",
                                                              "fabric.topology",
@@ -112,7 +113,7 @@ TEST(Plan, ProbesRunInStageOrder) {
                                                              "coll.nic_loopback",
                                                              "fabric.ib_counters"}));
   EXPECT_EQ(ids_of(registry.plan_probes("sweep")),
-            (Ids{"node.preflight", "node.kernel_log", "host.cpu", "fabric.pcie_links",
+            (Ids{"node.preflight", "node.kernel_log", "host.cpu", "host.sdc", "fabric.pcie_links",
                  "fabric.ib_ports", "fabric.topology", "gpu.health", "fabric.ib_counters",
                  "coll.node_pairs", "storage.seq_write", "storage.seq_read"}));
   EXPECT_EQ(ids_of(registry.plan_probes("quick")),

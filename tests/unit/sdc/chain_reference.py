@@ -1,0 +1,56 @@
+# The SDC chains (bench/sdc/sdc_chain.hpp) computed independently in exact arithmetic: the
+# constants of sdc_chain_test.cpp come from this script (python3 chain_reference.py).
+from fractions import Fraction
+import struct
+M=(1<<64)-1
+def rotl(x,r): return ((x<<r)|(x>>(64-r)))&M
+def mix64(z):
+    z=((z^(z>>30))*0xBF58476D1CE4E5B9)&M
+    z=((z^(z>>27))*0x94D049BB133111EB)&M
+    return z^(z>>31)
+def block_seed(s,b): return mix64((s+(b+1)*0x9E3779B97F4A7C15)&M)
+def int_step(x,i):
+    x=(x*0xD1342543DE82EF95 + (((i*0x9E3779B97F4A7C15)&M)|1))&M
+    x^=x>>29
+    return rotl(x,23)
+def int_chain(seed,steps):
+    x=seed
+    for i in range(steps): x=int_step(x,i)
+    return x
+def signed(x): return x-(1<<64) if x>>63 else x
+def unit_double(bits): return Fraction(signed(bits)>>11, 1<<52)
+def dbits(f): return struct.unpack('<Q',struct.pack('<d',float(f)))[0]
+def fold(h,b): return ((h^b)*0x100000001B3)&M
+def fp64_chain(seed,steps):
+    stream=seed; x=Fraction(float(unit_double(mix64(seed^0xF64))))
+    h=0xCBF29CE484222325
+    for i in range(steps):
+        stream=int_step(stream,i)
+        a=unit_double(stream); b=unit_double(rotl(stream,32))
+        x=Fraction(float(x*a+b))   # the exact value rounded once: IEEE fusedMultiplyAdd
+        h=fold(h,dbits(x))
+    return h
+# CRC32C, table-driven (a different algorithm from the header's bit loop)
+T=[]
+for n in range(256):
+    c=n
+    for _ in range(8): c=(c>>1)^0x82F63B78 if c&1 else c>>1
+    T.append(c)
+def crc32c(data):
+    c=0xFFFFFFFF
+    for byte in data: c=T[(c^byte)&0xFF]^(c>>8)
+    return c^0xFFFFFFFF
+assert crc32c(b"123456789")==0xE3069283
+def crc_stream(seed,words):
+    data=b''.join(struct.pack('<Q',mix64(seed^((0xC3C3C3C3+i)&M))) for i in range(words))
+    return crc32c(data)
+s=block_seed(1,0)
+print("block_seed(1,0)=%#018x"%s)
+print("int_step(1,0)=%#018x"%int_step(1,0))
+print("int_chain(s,3)=%#018x"%int_chain(s,3))
+print("int_chain(s,1000)=%#018x"%int_chain(s,1000))
+print("fp64_chain(s,1)=%#018x"%fp64_chain(s,1))
+print("fp64_chain(s,1000)=%#018x"%fp64_chain(s,1000))
+print("crc_stream(s,4)=%#010x"%crc_stream(s,4))
+print("crc_stream(s,1024)=%#010x"%crc_stream(s,1024))
+print("crc 12345678 =%#010x"%crc32c(b"12345678"))

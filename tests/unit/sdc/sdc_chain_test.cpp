@@ -1,0 +1,104 @@
+// The SDC chains against values computed independently (chain_reference.py: exact rationals rounded
+// once for FMA, a table-driven CRC32C), and the properties a screen rests on.
+#include "bench/sdc/sdc_chain.hpp"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "bench/sdc/crc32c_unit.hpp"
+#include "bench/sdc/sdc_vote.hpp"
+
+namespace fabcheck::sdc {
+namespace {
+
+constexpr std::uint64_t kSeed = 0x910a2dec89025cc1ULL;  // block_seed(1, 0)
+
+TEST(SdcChain, BlockSeedAndIntegerStepsMatchTheReference) {
+  EXPECT_EQ(block_seed(1, 0), kSeed);
+  EXPECT_EQ(int_step(1, 0), 0xa2ab91e2c4689a12ULL);
+  EXPECT_EQ(int_chain(kSeed, 3), 0x064cd8a9f4fd9c7fULL);
+  EXPECT_EQ(int_chain(kSeed, 1000), 0xc3de4e30ee272380ULL);
+}
+
+TEST(SdcChain, Fp64ChainIsExactFusedMultiplyAdd) {
+  EXPECT_EQ(fp64_chain(kSeed, 1), 0x123c1ec17c6a22caULL);
+  EXPECT_EQ(fp64_chain(kSeed, 1000), 0xc7d2a93f294e4b76ULL);
+}
+
+TEST(SdcChain, TheHostsFmaRoundsOnce) {
+  // (1 + 2^-30)^2 - (1 + 2^-29) is 2^-60 exactly; a multiply rounded before the add gives 0.
+  const double a = 1 + 0x1p-30;
+  volatile double minus = -(1 + 0x1p-29);
+  EXPECT_EQ(__builtin_fma(a, a, minus), 0x1p-60);
+  const float f = 1 + 0x1p-12f;
+  volatile float minus_f = -(1 + 0x1p-11f);
+  EXPECT_EQ(__builtin_fmaf(f, f, minus_f), 0x1p-24f);
+}
+
+TEST(SdcChain, UnitValuesAreExactAndInRange) {
+  EXPECT_EQ(unit_double(0), 0.0);
+  EXPECT_EQ(unit_double(0x8000000000000000ULL), -1.0);
+  EXPECT_EQ(unit_double(~0ULL), -0x1p-52);
+  EXPECT_EQ(unit_double(0x7FFFFFFFFFFFFFFFULL), 1 - 0x1p-52);
+  EXPECT_EQ(unit_float(0x8000000000000000ULL), -1.0f);
+  EXPECT_EQ(unit_float(0x7FFFFFFF00000000ULL), 1 - 0x1p-23f);
+}
+
+TEST(SdcChain, EveryStepCountsNotOnlyTheLast) {
+  // Chains differing in their first step only differ at the end: the step hash keeps it.
+  const std::uint64_t other = kSeed ^ 1;
+  EXPECT_NE(fp64_chain(kSeed, 1000), fp64_chain(other, 1000));
+  EXPECT_NE(fp32_chain(kSeed, 1000), fp32_chain(other, 1000));
+  EXPECT_NE(int_chain(kSeed, 1000), int_chain(other, 1000));
+}
+
+TEST(SdcCrc, BitwiseCrc32cMatchesATableDrivenOne) {
+  EXPECT_EQ(crc32c_of_stream(kSeed, 4), 0x019c4e3du);
+  EXPECT_EQ(crc32c_of_stream(kSeed, 1024), 0x5a90a16fu);
+  // "12345678" as one little-endian word.
+  std::uint32_t crc = ~crc32c_bitwise_update(0xFFFFFFFFu, 0x3837363534333231ULL);
+  EXPECT_EQ(crc, 0x6087809au);
+}
+
+TEST(SdcCrc, TheCpusCrcUnitAgreesWithTheReference) {
+  if (*crc32c_unit_name() == '\0') GTEST_SKIP() << "this CPU has no CRC32C instruction";
+  for (std::uint32_t words : {1u, 4u, 1024u}) {
+    EXPECT_EQ(crc32c_of_stream_by_unit(kSeed, words), crc32c_of_stream(kSeed, words)) << words;
+  }
+  const BlockDigest digest = cpu_block(kSeed, ChainShape{});
+  EXPECT_EQ(digest.words[crc_unit_word], digest.words[crc_soft_word]);
+  EXPECT_EQ(digest.words[int_chain_word], int_chain(kSeed, ChainShape{}.steps));
+}
+
+TEST(SdcVote, AMinorityIsNamedAgainstTheMajority) {
+  BlockDigest good;
+  good.words[int_chain_word] = 7;
+  BlockDigest bad = good;
+  bad.words[fp64_chain_word] = 1;
+  const BlockVote vote = vote_block({good, good, bad, good});
+  ASSERT_TRUE(vote.majority.has_value());
+  EXPECT_TRUE(same_digest(*vote.majority, good));
+  EXPECT_EQ(vote.agreeing, 3u);
+  EXPECT_EQ(vote.dissenters, std::vector<int>{2});
+  EXPECT_EQ(first_differing_word(bad, good), fp64_chain_word);
+  EXPECT_EQ(first_differing_word(good, good), -1);
+}
+
+TEST(SdcVote, WithoutAStrictMajorityEveryWorkerIsADissenter) {
+  BlockDigest a, b, c;
+  b.words[0] = 1;
+  c.words[0] = 2;
+  EXPECT_EQ(vote_block({a, b}).dissenters, (std::vector<int>{0, 1}));
+  EXPECT_FALSE(vote_block({a, b}).majority.has_value());
+  EXPECT_EQ(vote_block({a, b, c}).dissenters, (std::vector<int>{0, 1, 2}));
+  EXPECT_EQ(vote_block({a, b, a, b}).dissenters.size(), 4u);  // half is not a majority
+  // The majority need not come first.
+  const BlockVote vote = vote_block({b, a, a});
+  ASSERT_TRUE(vote.majority.has_value());
+  EXPECT_EQ(vote.dissenters, std::vector<int>{0});
+  EXPECT_TRUE(vote_block({a}).dissenters.empty());
+}
+
+}  // namespace
+}  // namespace fabcheck::sdc

@@ -7,6 +7,7 @@
 #include <sched.h>
 
 #include <atomic>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 
@@ -18,6 +19,12 @@ namespace fabcheck {
 namespace {
 
 constexpr sdc::ChainShape kSmall{.steps = 256, .crc_words = 16};
+
+std::string hex(std::uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%016llx", static_cast<unsigned long long>(value));
+  return text;
+}
 
 CoreScreenPlan plan_on(std::vector<int> cpus, BlockKernel kernel = {}) {
   CoreScreenPlan plan;
@@ -88,27 +95,9 @@ TEST(SdcCores, ACoreWrongOnceIsNamedAloneByItsOwnRepeat) {
   EXPECT_EQ(m.word, sdc::fp64_chain_word);
   EXPECT_EQ(m.got ^ m.expected, 1ULL << 40);
   EXPECT_EQ(m.expected, sdc::fp64_chain(seed, kSmall.steps));
-  EXPECT_EQ(
-      describe_mismatch(m),
-      "block 17 (seed 0x" +
-          [&] {
-            char t[17];
-            std::snprintf(t, sizeof t, "%016lx", static_cast<unsigned long>(seed));
-            return std::string(t);
-          }() +
-          "): FP64 FMA chain " +
-          [&] {
-            char t[19];
-            std::snprintf(t, sizeof t, "0x%016lx", static_cast<unsigned long>(m.got));
-            return std::string(t);
-          }() +
-          " where the same CPU computing it again gave " +
-          [&] {
-            char t[19];
-            std::snprintf(t, sizeof t, "0x%016lx", static_cast<unsigned long>(m.expected));
-            return std::string(t);
-          }() +
-          " (bits 0x0000010000000000 differ)");
+  EXPECT_EQ(describe_mismatch(m), "block 17 (seed " + hex(seed) + "): FP64 FMA chain " +
+                                      hex(m.got) + " where the same CPU computing it again gave " +
+                                      hex(m.expected) + " (bits 0x0000010000000000 differ)");
 }
 
 TEST(SdcCores, ACoreWrongEveryTimeAgainstOneOtherIsANamedTie) {

@@ -40,6 +40,17 @@ CounterReadings read_gpu_error_counters(const NvmlFunctions& api, unsigned devic
       if (api.pcie_replay_counter(device, &replays) == NVML_SUCCESS)
         counters["pcie_replay"] = replays;
     }
+    // The memory's ECC errors since the driver loaded: a write/read pattern or a GEMM that passed
+    // while corrected or uncorrected errors grew still names the GPU.
+    if (api.total_ecc_errors) {
+      unsigned long long count = 0;
+      if (api.total_ecc_errors(device, NVML_MEMORY_ERROR_TYPE_CORRECTED, NVML_VOLATILE_ECC,
+                               &count) == NVML_SUCCESS)
+        counters["ecc.volatile_corrected"] = count;
+      if (api.total_ecc_errors(device, NVML_MEMORY_ERROR_TYPE_UNCORRECTED, NVML_VOLATILE_ECC,
+                               &count) == NVML_SUCCESS)
+        counters["ecc.volatile_uncorrected"] = count;
+    }
     if (!api.nvlink_error_counter) continue;
     for (unsigned link = 0; link < NVML_NVLINK_MAX_LINKS; ++link) {
       for (const NvlinkCounter& kind : kNvlinkCounters) {
@@ -111,9 +122,8 @@ std::vector<Finding> judge_gpu_error_counters(const std::vector<Measurement>& me
     const std::string during = param_of(m, "during");
     Finding f = finding_about(m, Severity::fail);
     f.expected = 0;
-    f.message = "GPU link error counters grew" +
-                (during.empty() ? std::string() : " during " + during) + " (" +
-                param_of(m, "interval_s") + " s): " + m.message +
+    f.message = "GPU error counters grew" + (during.empty() ? std::string() : " during " + during) +
+                " (" + param_of(m, "interval_s") + " s): " + m.message +
                 (during.empty() ? "" : "; the probe's own figures may still have passed");
     f.evidence =
         "NVML nvmlDeviceGetNvLinkErrorCounter / nvmlDeviceGetPcieReplayCounter before "

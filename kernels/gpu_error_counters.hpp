@@ -1,6 +1,7 @@
-// NVLink (replay, recovery, CRC, ECC) and PCIe replay counters of every GPU through NVML, read
-// around each heavy probe: their growth during a probe is a finding naming the GPU, the link and
-// counter, and the probe, even when the probe's bandwidth passed.
+// NVLink (replay, recovery, CRC, ECC), PCIe replay and memory ECC (volatile corrected and
+// uncorrected) counters of every GPU through NVML, read around each heavy probe: their growth
+// during a probe is a finding naming the GPU, the link and counter, and the probe, even when the
+// probe's bandwidth passed.
 #pragma once
 
 #include <vector>
@@ -13,8 +14,9 @@
 
 namespace fabcheck {
 
-// "gpu<N>" -> {"nvlink3.crc_flit": 12, ..., "pcie_replay": 0, "bus_id:0000:18:00.0": 0}; links
-// and counters NVML does not answer are left out. A GPU that cannot be opened is left out.
+// "gpu<N>" -> {"nvlink3.crc_flit": 12, ..., "pcie_replay": 0, "ecc.volatile_corrected": 0,
+// "bus_id:0000:18:00.0": 0}; links and counters NVML does not answer are left out. A GPU that
+// cannot be opened is left out.
 CounterReadings read_gpu_error_counters(const NvmlFunctions& api, unsigned device_count);
 
 // error_counter_delta under gpu.health per GPU whose counters grew (or went back: reset), value =

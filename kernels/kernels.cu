@@ -1,5 +1,6 @@
-// fabcheck's device code: pattern fill and verification, SM copy, triad, GEMM input
-// fill and an empty kernel; launched only through the host functions of kernels.cuh.
+// fabcheck's device code: pattern fill and verification, SM copy, triad, GEMM input fill, the SDC
+// chains per SM, HBM pattern fill and check, and an empty kernel; launched only through the host
+// functions of kernels.cuh.
 #include <cuda_bf16.h>
 
 #include "kernels/kernels.cuh"
@@ -79,6 +80,49 @@ __global__ void fill_float_kernel(float* data, std::size_t count, std::uint64_t 
     data[i] = pattern_float(seed, i);
 }
 
+__device__ unsigned this_sm() {
+  unsigned sm;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+  return sm;
+}
+
+__global__ void sdc_chains_kernel(std::uint64_t seed, std::uint64_t first_block,
+                                  sdc::ChainShape shape, sdc::BlockDigest* out,
+                                  unsigned* sm_of_block) {
+  __shared__ std::uint32_t table[256];
+  for (unsigned n = threadIdx.x; n < 256; n += blockDim.x) table[n] = sdc::crc32c_table_entry(n);
+  __syncthreads();
+  const std::uint64_t block_seed = sdc::block_seed(seed, first_block + threadIdx.x);
+  sdc::BlockDigest digest = sdc::chains_of_block(block_seed, shape);
+  digest.words[sdc::crc_unit_word] =
+      sdc::crc32c_of_stream_by_table(block_seed, shape.crc_words, table);
+  out[static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x] = digest;
+  if (threadIdx.x == 0) sm_of_block[blockIdx.x] = this_sm();
+}
+
+__global__ void fill_hbm_pattern_kernel(std::uint64_t* data, std::size_t count, int pattern,
+                                        std::uint64_t seed, bool inverted) {
+  const auto base = reinterpret_cast<std::uintptr_t>(data);
+  for (std::size_t i = first_index(); i < count; i += grid_stride()) {
+    data[i] = sdc::hbm_pattern_word(pattern, base, i, seed, inverted);
+  }
+}
+
+__global__ void check_hbm_pattern_kernel(const std::uint64_t* data, std::size_t count, int pattern,
+                                         std::uint64_t seed, bool inverted, sdc::HbmCheck* check) {
+  const auto base = reinterpret_cast<std::uintptr_t>(data);
+  unsigned long long mine = 0;
+  unsigned long long first = ~0ULL;
+  for (std::size_t i = first_index(); i < count; i += grid_stride()) {
+    if (data[i] != sdc::hbm_pattern_word(pattern, base, i, seed, inverted)) {
+      if (mine == 0) first = i;
+      ++mine;
+    }
+  }
+  if (mine != 0) atomicMin(&check->first_index, first);
+  add_warp_count(mine, &check->wrong);
+}
+
 // Blocks that fill the current device: a few per SM.
 unsigned device_blocks() {
   int device = 0;
@@ -103,7 +147,10 @@ cudaError_t preload() {
                              reinterpret_cast<const void*>(&byte_copy_kernel),
                              reinterpret_cast<const void*>(&triad_kernel),
                              reinterpret_cast<const void*>(&fill_bf16_kernel),
-                             reinterpret_cast<const void*>(&fill_float_kernel)}) {
+                             reinterpret_cast<const void*>(&fill_float_kernel),
+                             reinterpret_cast<const void*>(&sdc_chains_kernel),
+                             reinterpret_cast<const void*>(&fill_hbm_pattern_kernel),
+                             reinterpret_cast<const void*>(&check_hbm_pattern_kernel)}) {
     if (const cudaError_t error = cudaFuncGetAttributes(&attributes, kernel); error != cudaSuccess)
       return error;
   }
@@ -168,6 +215,28 @@ cudaError_t launch_fill_gemm_input(void* data, std::size_t count, std::uint64_t 
     fill_float_kernel<<<blocks_for(count), kThreads, 0, stream>>>(static_cast<float*>(data), count,
                                                                   seed);
   }
+  return cudaGetLastError();
+}
+
+cudaError_t launch_sdc_chains(std::uint64_t seed, std::uint64_t first_block,
+                              const sdc::ChainShape& shape, unsigned blocks, unsigned lanes,
+                              sdc::BlockDigest* out, unsigned* sm_of_block, cudaStream_t stream) {
+  sdc_chains_kernel<<<blocks, lanes, 0, stream>>>(seed, first_block, shape, out, sm_of_block);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_fill_hbm_pattern(std::uint64_t* data, std::size_t count, int pattern,
+                                    std::uint64_t seed, bool inverted, cudaStream_t stream) {
+  fill_hbm_pattern_kernel<<<blocks_for(count), kThreads, 0, stream>>>(data, count, pattern, seed,
+                                                                      inverted);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_check_hbm_pattern(const std::uint64_t* data, std::size_t count, int pattern,
+                                     std::uint64_t seed, bool inverted, sdc::HbmCheck* check,
+                                     cudaStream_t stream) {
+  check_hbm_pattern_kernel<<<blocks_for(count), kThreads, 0, stream>>>(data, count, pattern, seed,
+                                                                       inverted, check);
   return cudaGetLastError();
 }
 

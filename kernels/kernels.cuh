@@ -8,6 +8,9 @@
 #include <cstddef>
 #include <cstdint>
 
+#include "bench/sdc/hbm_pattern.hpp"
+#include "bench/sdc/sdc_chain.hpp"
+
 namespace fabcheck::kernels {
 
 // Loads every kernel below on the current device (cudaFuncGetAttributes on each), so that none is
@@ -47,5 +50,24 @@ cudaError_t launch_triad(std::uint64_t* a, const std::uint64_t* b, const std::ui
 // float (4 bytes an element).
 cudaError_t launch_fill_gemm_input(void* data, std::size_t count, std::uint64_t seed, bool bf16,
                                    cudaStream_t stream);
+
+// The SDC chains (bench/sdc/sdc_chain.hpp) in `blocks` blocks of `lanes` threads: thread t of
+// every block computes block sdc::block_seed(seed, first_block + t), its crc_unit word through a
+// CRC32C table in shared memory, into out[block * lanes + t], and thread 0 writes the SM the block
+// ran on (%smid) to sm_of_block[block]. Every block computes the same lanes, so each SM's results
+// are compared with one host reference.
+cudaError_t launch_sdc_chains(std::uint64_t seed, std::uint64_t first_block,
+                              const sdc::ChainShape& shape, unsigned blocks, unsigned lanes,
+                              sdc::BlockDigest* out, unsigned* sm_of_block, cudaStream_t stream);
+
+// data[i] = sdc::hbm_pattern_word(pattern, address of data, i, seed, inverted).
+cudaError_t launch_fill_hbm_pattern(std::uint64_t* data, std::size_t count, int pattern,
+                                    std::uint64_t seed, bool inverted, cudaStream_t stream);
+
+// check->wrong += the words of data that differ from the pattern; check->first_index = the lowest
+// index of one (atomicMin). `check` is device memory.
+cudaError_t launch_check_hbm_pattern(const std::uint64_t* data, std::size_t count, int pattern,
+                                     std::uint64_t seed, bool inverted, sdc::HbmCheck* check,
+                                     cudaStream_t stream);
 
 }  // namespace fabcheck::kernels

@@ -8,6 +8,7 @@
 
 #include "kernels/gpu_error_counters.hpp"
 #include "kernels/gpu_judgement.hpp"
+#include "kernels/sdc_comparison.hpp"
 #include "kernels/throttle_analysis.hpp"
 
 namespace fabcheck {
@@ -35,6 +36,13 @@ void register_kernel_probes(Registry& registry) {
   };
   counters.reads = gpu_error_counters_judge_reads();
   registry.add_judge(std::move(counters));
+  Judge sdc;
+  sdc.name = "gpu sdc";
+  sdc.judge = [](const std::vector<Measurement>& measurements, const Profile&) {
+    return judge_gpu_sdc(measurements);
+  };
+  sdc.reads = {{kGpuSdcProbe, kSmMismatchMetric}, {kHbmPatternsProbe, kPatternMismatchMetric}};
+  registry.add_judge(std::move(sdc));
   // Slow, hot, throttled GPUs are told from their peers, so the judge sees the whole run at once.
   Judge gpu;
   gpu.name = "gpu";

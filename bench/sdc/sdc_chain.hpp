@@ -175,6 +175,28 @@ FABCHECK_SDC_HD inline std::uint32_t crc32c_of_stream(std::uint64_t seed, std::u
   return ~crc;
 }
 
+// Entry `n` of the byte-at-a-time CRC32C table (a GPU keeps the 256 of them in shared memory).
+FABCHECK_SDC_HD inline std::uint32_t crc32c_table_entry(std::uint32_t n) {
+  std::uint32_t crc = n;
+  for (int bit = 0; bit < 8; ++bit) crc = (crc >> 1) ^ (0x82F63B78u & (0u - (crc & 1u)));
+  return crc;
+}
+
+// CRC32C of the block's stream a byte at a time through `table` (256 crc32c_table_entry values):
+// another unit than the bit loop (on a GPU, shared-memory loads), the same result.
+FABCHECK_SDC_HD inline std::uint32_t crc32c_of_stream_by_table(std::uint64_t seed,
+                                                               std::uint32_t words,
+                                                               const std::uint32_t* table) {
+  std::uint32_t crc = 0xFFFFFFFFu;
+  for (std::uint32_t i = 0; i < words; ++i) {
+    const std::uint64_t word = crc_stream_word(seed, i);
+    for (int byte = 0; byte < 8; ++byte) {
+      crc = table[(crc ^ static_cast<std::uint32_t>(word >> (8 * byte))) & 0xFFu] ^ (crc >> 8);
+    }
+  }
+  return ~crc;
+}
+
 // Every chain of one block except crc_unit, which the caller's own CRC unit fills in.
 FABCHECK_SDC_HD inline BlockDigest chains_of_block(std::uint64_t seed, const ChainShape& shape) {
   BlockDigest digest;

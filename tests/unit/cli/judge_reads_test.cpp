@@ -34,6 +34,7 @@
 #include "host/preflight.hpp"
 #include "host/sdc_cores.hpp"
 #include "kernels/gpu_error_counters.hpp"
+#include "kernels/sdc_comparison.hpp"
 #include "kernels/throttle_analysis.hpp"
 #include "results/fleet_store.hpp"
 #include "results/line_input.hpp"
@@ -290,6 +291,28 @@ std::vector<Measurement> sdc_inputs() {
   cpu("sdc-a", "cpu1", 3);
   cpu("sdc-b", "cpu0", 0);
   cpu("sdc-b", "cpu1", 0);
+  return out;
+}
+
+// Two GPUs after the GPU SDC screens: gpu1's SM 7 and a memory word wrong, gpu0 clean.
+std::vector<Measurement> gpu_sdc_inputs() {
+  std::vector<Measurement> out;
+  for (const char* gpu : {"gpu0", "gpu1"}) {
+    const bool wrong = std::string(gpu) == "gpu1";
+    Measurement sms =
+        make_measurement(kGpuSdcProbe, kSmMismatchMetric, wrong ? 128 : 0, "count", gpu);
+    sms.host = "sdc-gpu";
+    sms.params = {{"bus_id", wrong ? "0000:19:00.0" : "0000:18:00.0"},
+                  {"sms", "132"},
+                  {"sms_screened", "132"},
+                  {"sms_wrong", wrong ? "7" : ""}};
+    out.push_back(sms);
+    Measurement words =
+        make_measurement(kHbmPatternsProbe, kPatternMismatchMetric, wrong ? 6 : 0, "count", gpu);
+    words.host = "sdc-gpu";
+    words.params = {{"bus_id", sms.params["bus_id"]}, {"bytes", "1073741824"}};
+    out.push_back(words);
+  }
   return out;
 }
 
@@ -569,6 +592,7 @@ TEST(JudgeReads, EveryJudgeFindsTheSameFromWhatItDeclaresAsFromEverything) {
       {"host.numa", numa_inputs()},
       {"host.mem_bw", mem_bw_inputs()},
       {"host.sdc", sdc_inputs()},
+      {"gpu.sdc and gpu.hbm_patterns", gpu_sdc_inputs()},
       {"kernel logs", kernel_log_inputs()},
       {"NCCL logs with their nodes' evidence", nccl_inputs()},
       {"node pairs", node_pair_inputs()},

@@ -91,6 +91,8 @@ TEST(Plan, ProbesRunInStageOrder) {
                                                              "gpu.p2p",
                                                              "gpu.launch_latency",
                                                              "gpu.gemm",
+                                                             "gpu.sdc",
+                                                             "gpu.hbm_patterns",
                                                              "coll.all_reduce",
                                                              "coll.all_gather",
                                                              "coll.reduce_scatter",
@@ -112,10 +114,11 @@ TEST(Plan, ProbesRunInStageOrder) {
                                                              "storage.loader",
                                                              "coll.nic_loopback",
                                                              "fabric.ib_counters"}));
-  EXPECT_EQ(ids_of(registry.plan_probes("sweep")),
-            (Ids{"node.preflight", "node.kernel_log", "host.cpu", "host.sdc", "fabric.pcie_links",
-                 "fabric.ib_ports", "fabric.topology", "gpu.health", "fabric.ib_counters",
-                 "coll.node_pairs", "storage.seq_write", "storage.seq_read"}));
+  EXPECT_EQ(
+      ids_of(registry.plan_probes("sweep")),
+      (Ids{"node.preflight", "node.kernel_log", "host.cpu", "host.sdc", "fabric.pcie_links",
+           "fabric.ib_ports", "fabric.topology", "gpu.health", "gpu.sdc", "fabric.ib_counters",
+           "coll.node_pairs", "storage.seq_write", "storage.seq_read"}));
   EXPECT_EQ(ids_of(registry.plan_probes("quick")),
             (Ids{"node.preflight", "coll.all_reduce", "coll.all_gather", "coll.reduce_scatter",
                  "coll.broadcast", "coll.alltoall", "coll.sendrecv", "coll.node_pairs",

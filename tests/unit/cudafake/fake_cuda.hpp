@@ -35,6 +35,12 @@ struct Config {
   std::vector<std::string> bus_ids;  // default "0000:<10+d>:00.0"
   bool peer_access = true;
   double event_sync_seconds = 0;  // how long cudaEventSynchronize takes (widens windows)
+  int sms = 4;                    // multiProcessorCount; block b of a launch runs on SM b % sms
+  // Planted faults: this SM's FP32 chain result of every lane gets bit 7 flipped (-1: none)...
+  int wrong_sm = -1;
+  // ...and the SDC pattern check finds this word of the buffer with bit 3 flipped (-1: none).
+  long long wrong_word = -1;
+  std::size_t free_memory = std::size_t{64} << 20;  // cudaMemGetInfo's free bytes
 };
 
 // Forget everything; `config` for what follows. Not thread-safe against running work.

@@ -332,7 +332,13 @@ cudaError_t cudaDeviceGetPCIBusId(char* bus_id, int length, int device) {
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* properties, int device) {
   *properties = cudaDeviceProp{};
   std::snprintf(properties->name, sizeof properties->name, "Fake GPU %d", device);
-  properties->multiProcessorCount = 4;
+  properties->multiProcessorCount = state().config.sms;
+  return cudaSuccess;
+}
+
+cudaError_t cudaMemGetInfo(std::size_t* free, std::size_t* total) {
+  *free = state().config.free_memory;
+  *total = 2 * state().config.free_memory;
   return cudaSuccess;
 }
 
@@ -610,8 +616,9 @@ cudaError_t launch(cudaStream_t stream, const std::string& what,
 cudaError_t preload() {
   const std::lock_guard lock(state().mutex);
   touch_context(current_device);
-  for (const char* kernel : {"empty", "fill_pattern", "count_pattern", "count_triad", "sm_copy",
-                             "byte_copy", "triad", "fill_gemm_input"})
+  for (const char* kernel :
+       {"empty", "fill_pattern", "count_pattern", "count_triad", "sm_copy", "byte_copy", "triad",
+        "fill_gemm_input", "sdc_chains", "fill_hbm_pattern", "check_hbm_pattern"})
     state().loaded.insert({current_device, kernel});
   return cudaSuccess;
 }
@@ -679,6 +686,70 @@ cudaError_t launch_triad(std::uint64_t* a, const std::uint64_t* b, const std::ui
 
 cudaError_t launch_fill_gemm_input(void*, std::size_t, std::uint64_t, bool, cudaStream_t) {
   return cudaErrorNotSupported;  // gpu.gemm is not run on this double
+}
+
+// The chains as the device computes them (crc_unit by the table), block b on SM b % sms.
+cudaError_t launch_sdc_chains(std::uint64_t seed, std::uint64_t first_block,
+                              const sdc::ChainShape& shape, unsigned blocks, unsigned lanes,
+                              sdc::BlockDigest* out, unsigned* sm_of_block, cudaStream_t stream) {
+  const int sms = state().config.sms;
+  const int wrong_sm = state().config.wrong_sm;
+  const std::size_t digest_bytes = sizeof(sdc::BlockDigest) * blocks * lanes;
+  return launch(
+      stream, "sdc_chains",
+      {{out, digest_bytes, true}, {sm_of_block, sizeof(unsigned) * blocks, true}},
+      [=] {
+        std::uint32_t table[256];
+        for (std::uint32_t n = 0; n < 256; ++n) table[n] = sdc::crc32c_table_entry(n);
+        std::vector<sdc::BlockDigest> lane_digests(lanes);
+        for (unsigned lane = 0; lane < lanes; ++lane) {
+          const std::uint64_t s = sdc::block_seed(seed, first_block + lane);
+          lane_digests[lane] = sdc::chains_of_block(s, shape);
+          lane_digests[lane].words[sdc::crc_unit_word] =
+              sdc::crc32c_of_stream_by_table(s, shape.crc_words, table);
+        }
+        for (unsigned block = 0; block < blocks; ++block) {
+          const unsigned sm = block % static_cast<unsigned>(sms);
+          sm_of_block[block] = sm;
+          for (unsigned lane = 0; lane < lanes; ++lane) {
+            sdc::BlockDigest digest = lane_digests[lane];
+            if (static_cast<int>(sm) == wrong_sm) digest.words[sdc::fp32_chain_word] ^= 1u << 7;
+            out[static_cast<std::size_t>(block) * lanes + lane] = digest;
+          }
+        }
+      },
+      digest_bytes);
+}
+
+cudaError_t launch_fill_hbm_pattern(std::uint64_t* data, std::size_t count, int pattern,
+                                    std::uint64_t seed, bool inverted, cudaStream_t stream) {
+  return launch(
+      stream, "fill_hbm_pattern", {{data, count * 8, true}},
+      [=] {
+        const auto base = reinterpret_cast<std::uintptr_t>(data);
+        for (std::size_t i = 0; i < count; ++i) {
+          data[i] = sdc::hbm_pattern_word(pattern, base, i, seed, inverted);
+        }
+        const long long planted = state().config.wrong_word;
+        if (planted >= 0 && static_cast<std::size_t>(planted) < count) data[planted] ^= 1u << 3;
+      },
+      count * 8);
+}
+
+cudaError_t launch_check_hbm_pattern(const std::uint64_t* data, std::size_t count, int pattern,
+                                     std::uint64_t seed, bool inverted, sdc::HbmCheck* check,
+                                     cudaStream_t stream) {
+  return launch(
+      stream, "check_hbm_pattern", {{data, count * 8, false}, {check, sizeof *check, true}},
+      [=] {
+        const auto base = reinterpret_cast<std::uintptr_t>(data);
+        for (std::size_t i = 0; i < count; ++i) {
+          if (data[i] == sdc::hbm_pattern_word(pattern, base, i, seed, inverted)) continue;
+          ++check->wrong;
+          check->first_index = std::min<unsigned long long>(check->first_index, i);
+        }
+      },
+      count * 8);
 }
 
 }  // namespace kernels

@@ -16,6 +16,7 @@
 #include "fake_cuda.hpp"
 #include "kernels/gated_timer.hpp"
 #include "kernels/register.hpp"
+#include "kernels/sdc_comparison.hpp"
 #include "tests/doubles/thread_world.hpp"
 
 namespace fabcheck {
@@ -236,6 +237,98 @@ TEST(FakeCuda, ARankMakesNoContextOnAGpuItDoesNotDrive) {
   EXPECT_EQ(errors, (std::vector<std::string>{"", ""}));
   EXPECT_EQ(per_rank[1], std::vector<int>{1});
   for (const auto& m : sink.of("wrong_elements")) EXPECT_EQ(m.value, 0.0);
+}
+
+// gpu.sdc on the double: every block's digests against the host reference, SM by SM (block b runs
+// on SM b % 4 here); a planted flip on one SM's FP32 chain names that SM of that GPU, no other.
+RunOptions short_sdc() {
+  RunOptions options = small_copies();
+  options.extra["sdc.duration_s"] = "0.05";
+  options.extra["sdc.repeats"] = "2";
+  return options;
+}
+
+TEST(FakeCuda, EverySmOfEveryGpuIsScreenedAgainstTheHostReference) {
+  fake_cuda::reset();
+  CollectingSink sink;
+  run_probe({"node-a"}, short_sdc(), sink, "gpu.sdc");
+  const auto screened = sink.of(kSmMismatchMetric);
+  ASSERT_EQ(screened.size(), 2u);  // one record a GPU
+  for (const auto& m : screened) {
+    EXPECT_EQ(m.value, 0.0) << m.subject;
+    EXPECT_EQ(m.params.at("sms"), "4");
+    EXPECT_EQ(m.params.at("sms_screened"), "4");
+    EXPECT_EQ(m.params.at("sms_not_reached"), "");
+    EXPECT_EQ(m.params.at("passes"), "2");
+    // 16 blocks of 128 lanes a round, every round of both passes.
+    const auto rounds = std::stoull(m.params.at("rounds"));
+    EXPECT_GE(rounds, 1u);
+    EXPECT_EQ(std::stoull(m.params.at("lanes_checked")), 2 * rounds * 16 * 128);
+  }
+  const auto findings = judge_gpu_sdc(screened);
+  ASSERT_EQ(findings.size(), 2u);
+  EXPECT_EQ(findings[0].severity, Severity::pass);
+  EXPECT_NE(findings[0].message.find("4 of 4 SMs computed"), std::string::npos);
+}
+
+TEST(FakeCuda, AnSmComputingWrongBitsIsNamedWithItsGpuAndTheFirstWord) {
+  fake_cuda::Config config;
+  config.wrong_sm = 2;
+  fake_cuda::reset(config);
+  CollectingSink sink;
+  RunOptions options = short_sdc();
+  options.extra["sdc.repeats"] = "1";
+  run_probe({"node-a"}, options, sink, "gpu.sdc");
+  const auto screened = sink.of(kSmMismatchMetric);
+  ASSERT_EQ(screened.size(), 2u);
+  for (const auto& m : screened) {
+    EXPECT_EQ(m.params.at("sms_wrong"), "2");
+    // Every lane of SM 2's 4 blocks of each round.
+    EXPECT_EQ(m.value, static_cast<double>(std::stoull(m.params.at("rounds")) * 4 * 128));
+    EXPECT_EQ(m.params.at("mismatch").rfind("SM 2: block 0: FP32 FMA chain 0x", 0), 0u)
+        << m.params.at("mismatch");
+    EXPECT_NE(m.params.at("mismatch").find("(bits 0x0000000000000080 differ)"), std::string::npos);
+  }
+  const auto findings = judge_gpu_sdc(screened);
+  ASSERT_EQ(findings.size(), 2u);
+  EXPECT_EQ(findings[0].severity, Severity::fail);
+  EXPECT_EQ(findings[0].message.rfind("gpu0 (0000:10:00.0) computed wrong bits on SM 2 of 4: ", 0),
+            0u)
+      << findings[0].message;
+}
+
+TEST(FakeCuda, HbmPatternsNameTheWrongWordsAddress) {
+  fake_cuda::Config config;
+  config.free_memory = std::size_t{16} << 20;
+  config.wrong_word = 1000;  // on each GPU's buffer
+  fake_cuda::reset(config);
+  CollectingSink sink;
+  RunOptions options = small_copies();
+  options.extra["sdc.memory_fraction"] = "0.5";
+  run_probe({"node-a"}, options, sink, "gpu.hbm_patterns");
+  const auto checked = sink.of(kPatternMismatchMetric);
+  ASSERT_EQ(checked.size(), 2u);
+  for (const auto& m : checked) {
+    EXPECT_EQ(m.params.at("bytes"), std::to_string(8 << 20));  // half of 16 MiB
+    EXPECT_EQ(m.value, 6.0);  // the stuck bit under each pattern and its inverse
+    const std::string& first = m.params.at("mismatch");
+    EXPECT_EQ(first.rfind("walking ones: 1 word wrong, the first at 0x", 0), 0u) << first;
+    EXPECT_NE(first.find("(offset 8000 of a 8MiB buffer at 0x"), std::string::npos) << first;
+    EXPECT_NE(first.find("(bits 0x0000000000000008 differ)"), std::string::npos) << first;
+  }
+  const auto findings = judge_gpu_sdc(checked);
+  ASSERT_EQ(findings.size(), 2u);
+  EXPECT_EQ(findings[0].severity, Severity::fail);
+  EXPECT_EQ(findings[0].message.rfind("gpu0 (0000:10:00.0) read back wrong words: walking ones", 0),
+            0u)
+      << findings[0].message;
+
+  config.wrong_word = -1;
+  fake_cuda::reset(config);
+  CollectingSink clean;
+  run_probe({"node-a"}, options, clean, "gpu.hbm_patterns");
+  ASSERT_EQ(clean.of(kPatternMismatchMetric).size(), 2u);
+  for (const auto& m : clean.of(kPatternMismatchMetric)) EXPECT_EQ(m.value, 0.0);
 }
 
 }  // namespace

@@ -1,6 +1,6 @@
-// NVLink and PCIe replay counters through the NVML test double: growth on one GPU's link between
-// two readings is named with the counter, the GPU and the probe it happened under; no growth,
-// nothing.
+// NVLink, PCIe replay and memory ECC counters through the NVML test double: growth on one GPU's
+// link between two readings is named with the counter, the GPU and the probe it happened under; no
+// growth, nothing.
 #include <gtest/gtest.h>
 
 #include "kernels/gpu_error_counters.hpp"
@@ -50,13 +50,36 @@ TEST(GpuErrorCounters, ResetIsReportedNotCountedAndPcieOnlyGpusWork) {
   (*gpus)[0].pcie_replays = 9;
   const auto api = testing::make_fake_nvml(gpus);
   const auto before = read_gpu_error_counters(*api, 1);
-  EXPECT_EQ(before.at("gpu0").size(), 2u);  // bus id and pcie_replay
+  EXPECT_EQ(before.at("gpu0").size(), 4u);  // bus id, pcie_replay, the two ECC counts
   (*gpus)[0].pcie_replays = 0;
   const auto growth = gpu_error_counter_growth(before, read_gpu_error_counters(*api, 1), 1);
   ASSERT_EQ(growth.size(), 1u);
   EXPECT_EQ(growth[0].value, 0);
   EXPECT_EQ(growth[0].params.at("pcie_replay"), "reset (9 -> 0)");
   EXPECT_TRUE(judge_gpu_error_counters(growth).empty());
+}
+
+// gpu.hbm_patterns read its words back right while the memory corrected errors: the growth of the
+// ECC count during it is a FAIL naming the counter and the probe.
+TEST(GpuErrorCounters, MemoryEccGrowthDuringAProbeIsNamed) {
+  auto gpus = std::make_shared<std::vector<testing::FakeGpu>>(1);
+  (*gpus)[0].ecc_corrected = 3;
+  const auto api = testing::make_fake_nvml(gpus);
+  const auto before = read_gpu_error_counters(*api, 1);
+  EXPECT_EQ(before.at("gpu0").at("ecc.volatile_corrected"), 3u);
+  EXPECT_EQ(before.at("gpu0").at("ecc.volatile_uncorrected"), 0u);
+  (*gpus)[0].ecc_corrected = 10;
+  auto growth = gpu_error_counter_growth(before, read_gpu_error_counters(*api, 1), 20);
+  ASSERT_EQ(growth.size(), 1u);
+  EXPECT_EQ(growth[0].value, 7);
+  EXPECT_EQ(growth[0].params.at("ecc.volatile_corrected"), "+7");
+  growth[0].params["during"] = "gpu.hbm_patterns";
+  const auto findings = judge_gpu_error_counters(growth);
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].severity, Severity::fail);
+  EXPECT_EQ(findings[0].message.rfind("GPU error counters grew during gpu.hbm_patterns", 0), 0u)
+      << findings[0].message;
+  EXPECT_NE(findings[0].message.find("ecc.volatile_corrected +7"), std::string::npos);
 }
 
 }  // namespace

@@ -18,8 +18,8 @@ namespace fabcheck {
 namespace {
 
 const std::vector<std::string> kGpuProbes = {
-    "gpu.health", "gpu.hbm_bw",         "gpu.h2d", "gpu.d2h", "gpu.bidir",
-    "gpu.p2p",    "gpu.launch_latency", "gpu.gemm"};
+    "gpu.health", "gpu.hbm_bw",         "gpu.h2d",  "gpu.d2h", "gpu.bidir",
+    "gpu.p2p",    "gpu.launch_latency", "gpu.gemm", "gpu.sdc", "gpu.hbm_patterns"};
 
 TEST(GpuProbes, EveryProbeIsRegistered) {
   Registry registry;
@@ -43,8 +43,13 @@ TEST(GpuProbes, MetricsCarryFabchecksUnits) {
   EXPECT_EQ(catalog.at("gpu.launch_latency").at("launch_us").better, Better::lower);
   EXPECT_EQ(catalog.at("gpu.health").at("power_w").unit, "W");
   EXPECT_EQ(catalog.at("gpu.health").at("sm_clock_mhz").unit, "MHz");
+  // The SDC screens count their wrong results under their own names, which their judge words.
+  EXPECT_EQ(catalog.at("gpu.sdc").at("sdc_mismatches").better, Better::lower);
+  EXPECT_EQ(catalog.at("gpu.hbm_patterns").at("pattern_mismatches").better, Better::lower);
   for (const std::string& id : kGpuProbes) {
-    if (id == "gpu.health" || id == "gpu.launch_latency") continue;
+    if (id == "gpu.health" || id == "gpu.launch_latency" || id == "gpu.sdc" ||
+        id == "gpu.hbm_patterns")
+      continue;
     EXPECT_EQ(catalog.at(id).at("wrong_elements").better, Better::lower) << id;
   }
 }
@@ -100,26 +105,34 @@ TEST(GpuProbes, DeclareTheirNeedsScopeWeightOptionsAndEstimate) {
               id == "gpu.p2p" || id == "gpu.health" ? ProbeScope::host : ProbeScope::rank)
         << id;
     EXPECT_EQ(info.heavy, id != "gpu.health" && id != "gpu.launch_latency") << id;
-    EXPECT_EQ(info.options.empty(), id != "gpu.gemm") << id;
-    EXPECT_EQ(static_cast<bool>(info.estimate), id == "gpu.gemm" || id == "gpu.health") << id;
+    const bool sdc = id == "gpu.sdc" || id == "gpu.hbm_patterns";  // the sdc.* options
+    EXPECT_EQ(info.options.empty(), id != "gpu.gemm" && !sdc) << id;
+    EXPECT_EQ(static_cast<bool>(info.estimate), id == "gpu.gemm" || id == "gpu.health" || sdc)
+        << id;
   }
   RunOptions options;
   options.extra = {{"gpu.burn_s", "300"}, {"gemm_seconds", "4"}};
   const ProbeEstimate gemm = registry.find("gpu.gemm")->info().estimate(options, JobShape{});
   EXPECT_DOUBLE_EQ(gemm.seconds, 306);  // cuBLAS start-up 2 s + bf16 burn + tf32
   EXPECT_EQ(gemm.knobs, "bf16 300 s + tf32 4 s");
+  options.extra = {{"sdc.duration_s", "60"}, {"sdc.repeats", "2"}};
+  const ProbeEstimate sdc = registry.find("gpu.sdc")->info().estimate(options, JobShape{});
+  EXPECT_DOUBLE_EQ(sdc.seconds, 121);  // start-up 1 s + two passes of 60 s
+  EXPECT_EQ(sdc.knobs, "2 pass(es) of 60 s on every SM");
 }
 
 // The figures whose slow GPU the GPU judge names among a node's GPUs are exactly those the gpu.*
 // probes declare it compares (ProbeInfo::peers), which the generic peer judge then leaves to it;
-// every gpu.* figure is compared with its peers otherwise.
+// every gpu.* figure is compared with its peers otherwise, but the SDC screens' counts of wrong
+// results, which their own judge FAILs above zero.
 TEST(GpuProbes, DeclareTheFiguresTheGpuJudgeComparesWithinANode) {
   Registry registry;
   register_kernel_probes(registry);
   const MetricCatalog catalog = registry.catalog();
   std::set<std::pair<std::string, std::string>> declared;
   for (Probe* probe : registry.all()) {
-    EXPECT_TRUE(probe->info().peers.compared) << probe->id();
+    const bool sdc = probe->id() == "gpu.sdc" || probe->id() == "gpu.hbm_patterns";
+    EXPECT_EQ(probe->info().peers.compared, !sdc) << probe->id();
     for (const std::string& metric : probe->info().peers.within_node_by_family_judge) {
       EXPECT_TRUE(catalog.at(probe->id()).count(metric)) << probe->id() << " has no " << metric;
       declared.insert({probe->id(), metric});

@@ -1,0 +1,140 @@
+// gpu.sdc: the per-SM silent-data-corruption screen: every SM of each GPU computes the same seeded
+// integer, FP64/FP32 FMA and CRC32C chains for --opt sdc.duration_s a pass, and each SM's results
+// are compared bit for bit with the host's exact reference (kernels/sdc_comparison.hpp). In the
+// acceptance plan it runs after gpu.gemm's burn, its second pass on a hot GPU.
+#include <cstdio>
+
+#include "bench/sdc/sdc_options.hpp"
+#include "kernels/gpu_probe.hpp"
+#include "kernels/sdc_comparison.hpp"
+
+#if defined(FABCHECK_HAVE_CUDA)
+#include <cuda_runtime_api.h>
+
+#include <chrono>
+#include <set>
+
+#include "bench/cuda/cuda_memory.hpp"
+#include "bench/cuda/cuda_stream.hpp"
+#include "bench/cuda/scoped_device.hpp"
+#include "kernels/cuda_device.hpp"
+#include "kernels/kernels.cuh"
+#endif
+
+namespace fabcheck {
+namespace {
+
+// Each pass of sdc.duration_s on the rank's GPU (one GPU a rank; the GPUs of a rank that drives
+// several are screened in turn), plus start-up.
+ProbeEstimate estimate_sdc(const RunOptions& options, const JobShape&) {
+  const double seconds = option_number(options, sdc::kDurationSeconds);
+  const auto passes = option_integer(options, sdc::kRepeats);
+  char knobs[80];
+  std::snprintf(knobs, sizeof knobs, "%lld pass(es) of %g s on every SM",
+                static_cast<long long>(passes), seconds);
+  return {1 + seconds * static_cast<double>(passes), knobs};
+}
+
+#if defined(FABCHECK_HAVE_CUDA)
+// Threads a block: each computes one lane; every block computes the same lanes.
+constexpr unsigned kLanes = 128;
+constexpr int kBlocksPerSm = 4;
+
+void screen_gpu(int ordinal, RunContext& context, MeasurementSink& sink) {
+  ScopedDevice device(ordinal);
+  const GpuLabel label = cuda_device_label(ordinal);
+  cudaDeviceProp properties{};
+  FABCHECK_CUDA(cudaGetDeviceProperties(&properties, ordinal));
+  const unsigned sms = static_cast<unsigned>(properties.multiProcessorCount);
+  const unsigned blocks = sms * kBlocksPerSm;
+  const std::uint64_t seed =
+      static_cast<std::uint64_t>(option_integer(context.options, sdc::kSeed));
+  const int passes = static_cast<int>(option_integer(context.options, sdc::kRepeats));
+  const double pass_seconds = option_number(context.options, sdc::kDurationSeconds);
+  const sdc::ChainShape shape{};
+  Stream stream;
+  DeviceMemory digests_on_gpu(sizeof(sdc::BlockDigest) * blocks * kLanes);
+  DeviceMemory sms_on_gpu(sizeof(unsigned) * blocks);
+  std::vector<sdc::BlockDigest> digests(static_cast<std::size_t>(blocks) * kLanes);
+  std::vector<unsigned> sm_of_block(blocks);
+  std::vector<std::vector<sdc::BlockDigest>> references;  // by round, the same every pass
+  SmTally tally;
+  std::uint64_t rounds = 0;
+  // The first pass runs rounds for its seconds; the later ones run as many again, the same blocks.
+  for (int pass = 0; pass < passes; ++pass) {
+    const auto begin = std::chrono::steady_clock::now();
+    const auto more = [&](std::uint64_t round) {
+      if (pass > 0) return round < rounds;
+      const double elapsed =
+          std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count();
+      return round == 0 || elapsed < pass_seconds;
+    };
+    for (std::uint64_t round = 0; more(round); ++round) {
+      if (pass == 0) rounds = round + 1;
+      const std::uint64_t first_block = round * kLanes;
+      FABCHECK_CUDA(kernels::launch_sdc_chains(seed, first_block, shape, blocks, kLanes,
+                                               digests_on_gpu.get<sdc::BlockDigest>(),
+                                               sms_on_gpu.get<unsigned>(), stream.get()));
+      // The host's reference while the GPU computes.
+      if (references.size() <= round)
+        references.push_back(sdc_reference(seed, first_block, kLanes, shape));
+      FABCHECK_CUDA(cudaStreamSynchronize(stream.get()));
+      FABCHECK_CUDA(cudaMemcpy(digests.data(), digests_on_gpu.get(), digests_on_gpu.bytes(),
+                               cudaMemcpyDeviceToHost));
+      FABCHECK_CUDA(cudaMemcpy(sm_of_block.data(), sms_on_gpu.get(), sms_on_gpu.bytes(),
+                               cudaMemcpyDeviceToHost));
+      compare_sm_digests(digests, sm_of_block, references[round], first_block, pass, tally);
+      context.world.mark_progress();
+    }
+  }
+  std::vector<unsigned> wrong, missed;
+  std::uint64_t wrong_lanes = 0, checked = 0;
+  for (const auto& [sm, count] : tally.wrong_by_sm) {
+    if (count == 0) continue;
+    wrong.push_back(sm);
+    wrong_lanes += count;
+  }
+  for (const auto& [sm, lanes] : tally.lanes_by_sm) checked += lanes;
+  for (unsigned sm = 0; sm < sms; ++sm) {
+    if (!tally.lanes_by_sm.count(sm)) missed.push_back(sm);
+  }
+  Measurement m = gpu_measurement(label, kGpuSdcProbe, kSmMismatchMetric,
+                                  static_cast<double>(wrong_lanes), "count");
+  m.params["sms"] = std::to_string(sms);
+  m.params["sms_screened"] = std::to_string(tally.lanes_by_sm.size());
+  m.params["sms_wrong"] = sm_list(wrong);
+  m.params["sms_not_reached"] = sm_list(missed);
+  m.params["lanes_checked"] = std::to_string(checked);
+  m.params["rounds"] = std::to_string(rounds);
+  m.params["seed"] = std::to_string(seed);
+  m.params["steps"] = std::to_string(shape.steps);
+  m.params["passes"] = std::to_string(passes);
+  char seconds[32];
+  std::snprintf(seconds, sizeof seconds, "%g", pass_seconds);
+  m.params["pass_seconds"] = seconds;
+  if (!wrong.empty()) m.params["mismatch"] = describe_sm_mismatch(tally.first_by_sm[wrong.front()]);
+  sink.emit(std::move(m));
+}
+
+void run_sdc(RunContext& context, MeasurementSink& sink) {
+  for (int ordinal : devices_of_this_rank(context.world)) screen_gpu(ordinal, context, sink);
+}
+#endif
+
+}  // namespace
+
+std::unique_ptr<Probe> make_gpu_sdc_probe() {
+  return make_gpu_probe(
+      {.id = kGpuSdcProbe,
+       .description = "silent data corruption screen of every SM: the same seeded integer, "
+                      "FP64/FP32 FMA and CRC32C chains on each SM (%smid), compared bit for bit "
+                      "with the host's exact reference; --opt sdc.duration_s, sdc.repeats",
+       .metrics = {lower_better(kSmMismatchMetric, "count")},
+       .options = {sdc::kDurationSeconds, sdc::kRepeats, sdc::kSeed},
+       .estimate = estimate_sdc,
+       .body = FABCHECK_GPU_BODY(run_sdc),
+       .plans = {{"acceptance"}, {"sweep"}},
+       .peers = {.compared = false}});
+}
+
+}  // namespace fabcheck

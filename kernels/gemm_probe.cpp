@@ -2,9 +2,11 @@
 // for --opt gemm_seconds so clocks and temperature settle (bf16 for --opt gpu.burn_s when given,
 // the burn); NVML telemetry sampled under that load, and clocks, power, temperature and
 // clock-event reasons every --opt gpu.sample_ms through the bf16 run for throttling over time; a
-// few output elements checked against a host reference.
+// few output elements checked against a host reference, and the whole output's hash recorded after
+// the first and the last GEMM with the cuBLAS and driver that made it (kernels/gemm_hashes.hpp).
 #include <string>
 
+#include "kernels/gemm_hashes.hpp"
 #include "kernels/gpu_options.hpp"
 #include "kernels/gpu_probe.hpp"
 #include "kernels/telemetry_measurements.hpp"
@@ -12,6 +14,7 @@
 
 #if defined(FABCHECK_HAVE_CUDA)
 
+#include <cstdio>
 #include <memory>
 #include <stdexcept>
 
@@ -37,7 +40,8 @@ constexpr const char* kProbe = "gpu.gemm";
 
 std::vector<MetricSpec> gemm_metrics() {
   std::vector<MetricSpec> metrics = {higher_better("bf16_tflops", "TFLOP/s"),
-                                     higher_better("tf32_tflops", "TFLOP/s"), wrong_elements()};
+                                     higher_better("tf32_tflops", "TFLOP/s"), wrong_elements(),
+                                     lower_better(kGemmHashChangesMetric, "count")};
   for (const std::vector<MetricSpec>& more : {telemetry_metric_specs(), throttle_metric_specs()}) {
     metrics.insert(metrics.end(), more.begin(), more.end());
   }
@@ -58,6 +62,12 @@ constexpr std::uint64_t kSeedA = 0x6765'6d61;
 constexpr std::uint64_t kSeedB = 0x6765'6d62;
 // Where telemetry is read: this far into the sustained run, with work queued on every GPU.
 constexpr double kTelemetryAt = 0.7;
+
+std::string hash_text(std::uint64_t value) {
+  char text[24];
+  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
+  return text;
+}
 
 void check_cublas(cublasStatus_t status, const char* call) {
   if (status != CUBLAS_STATUS_SUCCESS) {
@@ -161,8 +171,30 @@ class GemmRunner {
     return wrong;
   }
 
+  // The hash of the whole output (sdc::output_hash over its 32-bit words): C = A x B with beta 0,
+  // so every GEMM of the run leaves the same bits, and the same GEMM on another GPU of the model,
+  // driver and cuBLAS must too (cuBLAS: bit-wise reproducible on one architecture, SM count and
+  // version with its default, atomics-free mode).
+  std::uint64_t output_hash() const {
+    ScopedDevice device(ordinal_);
+    DeviceMemory hash(sizeof(unsigned long long));
+    FABCHECK_CUDA(cudaMemsetAsync(hash.get(), 0, hash.bytes(), stream_->get()));
+    FABCHECK_CUDA(kernels::launch_hash_words(c_.get<std::uint32_t>(), c_.bytes() / 4,
+                                             hash.get<unsigned long long>(), stream_->get()));
+    unsigned long long value = 0;
+    FABCHECK_CUDA(
+        cudaMemcpyAsync(&value, hash.get(), sizeof value, cudaMemcpyDeviceToHost, stream_->get()));
+    FABCHECK_CUDA(cudaStreamSynchronize(stream_->get()));
+    return value;
+  }
+
   const GpuLabel& label() const { return label_; }
   const std::vector<double>& tflops() const { return tflops_; }
+  int sms() const {
+    int count = 0;
+    FABCHECK_CUDA(cudaDeviceGetAttribute(&count, cudaDevAttrMultiProcessorCount, ordinal_));
+    return count;
+  }
 
  private:
   int ordinal_;
@@ -198,6 +230,7 @@ void run_type(const std::vector<int>& ordinals, const GemmType& type, const RunO
   bool warm = false;
   bool sampled = !sample_telemetry;
   std::vector<std::optional<GpuTelemetry>> under_load(runners.size());
+  std::vector<std::uint64_t> cold_hash(runners.size());
   while (!warm || watch.elapsed_s() < seconds) {
     world.mark_progress();
     for (auto& runner : runners) runner->enqueue_sample();
@@ -208,6 +241,9 @@ void run_type(const std::vector<int>& ordinals, const GemmType& type, const RunO
       sampled = true;
     }
     for (auto& runner : runners) runner->finish_sample(warm);
+    if (!warm) {
+      for (std::size_t i = 0; i < runners.size(); ++i) cold_hash[i] = runners[i]->output_hash();
+    }
     warm = true;
   }
   const std::vector<ClockSeries> series = sampler ? sampler->stop() : std::vector<ClockSeries>();
@@ -230,6 +266,17 @@ void run_type(const std::vector<int>& ordinals, const GemmType& type, const RunO
         gpu_measurement(runner.label(), kProbe, "wrong_elements", runner.wrong_elements(), "count");
     label_params(checked);
     sink.emit(std::move(checked));
+    const std::uint64_t hot_hash = runner.output_hash();
+    Measurement hashed = gpu_measurement(runner.label(), kProbe, kGemmHashChangesMetric,
+                                         hot_hash == cold_hash[i] ? 0 : 1, "count");
+    label_params(hashed);
+    hashed.params["output_hash"] = hash_text(hot_hash);
+    hashed.params["output_hash_first"] = hash_text(cold_hash[i]);
+    hashed.params["seeds"] = hash_text(kSeedA) + "," + hash_text(kSeedB);
+    hashed.params["cublas_library"] = process_cublas().path;
+    hashed.params["driver"] = process_nvml().driver_version;
+    hashed.params["sms"] = std::to_string(runner.sms());
+    sink.emit(std::move(hashed));
     if (under_load[i]) {
       for (Measurement& m : telemetry_to_measurements(*under_load[i], kProbe)) {
         label_params(m);

@@ -1,6 +1,6 @@
 // fabcheck's device code: pattern fill and verification, SM copy, triad, GEMM input fill, the SDC
-// chains per SM, HBM pattern fill and check, and an empty kernel; launched only through the host
-// functions of kernels.cuh.
+// chains per SM, HBM pattern fill and check, the output hash, and an empty kernel; launched only
+// through the host functions of kernels.cuh.
 #include <cuda_bf16.h>
 
 #include "kernels/kernels.cuh"
@@ -123,6 +123,15 @@ __global__ void check_hbm_pattern_kernel(const std::uint64_t* data, std::size_t 
   add_warp_count(mine, &check->wrong);
 }
 
+__global__ void hash_words_kernel(const std::uint32_t* words, std::size_t count,
+                                  unsigned long long* hash) {
+  unsigned long long mine = 0;
+  for (std::size_t i = first_index(); i < count; i += grid_stride()) {
+    mine += sdc::output_hash_term(i, words[i]);
+  }
+  add_warp_count(mine, hash);
+}
+
 // Blocks that fill the current device: a few per SM.
 unsigned device_blocks() {
   int device = 0;
@@ -150,7 +159,8 @@ cudaError_t preload() {
                              reinterpret_cast<const void*>(&fill_float_kernel),
                              reinterpret_cast<const void*>(&sdc_chains_kernel),
                              reinterpret_cast<const void*>(&fill_hbm_pattern_kernel),
-                             reinterpret_cast<const void*>(&check_hbm_pattern_kernel)}) {
+                             reinterpret_cast<const void*>(&check_hbm_pattern_kernel),
+                             reinterpret_cast<const void*>(&hash_words_kernel)}) {
     if (const cudaError_t error = cudaFuncGetAttributes(&attributes, kernel); error != cudaSuccess)
       return error;
   }
@@ -237,6 +247,12 @@ cudaError_t launch_check_hbm_pattern(const std::uint64_t* data, std::size_t coun
                                      cudaStream_t stream) {
   check_hbm_pattern_kernel<<<blocks_for(count), kThreads, 0, stream>>>(data, count, pattern, seed,
                                                                        inverted, check);
+  return cudaGetLastError();
+}
+
+cudaError_t launch_hash_words(const std::uint32_t* words, std::size_t count,
+                              unsigned long long* hash, cudaStream_t stream) {
+  hash_words_kernel<<<blocks_for(count), kThreads, 0, stream>>>(words, count, hash);
   return cudaGetLastError();
 }
 

@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "bench/sdc/hbm_pattern.hpp"
+#include "bench/sdc/output_hash.hpp"
 #include "bench/sdc/sdc_chain.hpp"
 
 namespace fabcheck::kernels {
@@ -69,5 +70,10 @@ cudaError_t launch_fill_hbm_pattern(std::uint64_t* data, std::size_t count, int 
 cudaError_t launch_check_hbm_pattern(const std::uint64_t* data, std::size_t count, int pattern,
                                      std::uint64_t seed, bool inverted, sdc::HbmCheck* check,
                                      cudaStream_t stream);
+
+// *hash += sdc::output_hash_term(i, words[i]) for every i (wrapping; any order gives the same
+// sum). `hash` is device memory.
+cudaError_t launch_hash_words(const std::uint32_t* words, std::size_t count,
+                              unsigned long long* hash, cudaStream_t stream);
 
 }  // namespace fabcheck::kernels

@@ -6,6 +6,7 @@
 #include <utility>
 #include <vector>
 
+#include "kernels/gemm_hashes.hpp"
 #include "kernels/gpu_error_counters.hpp"
 #include "kernels/gpu_judgement.hpp"
 #include "kernels/sdc_comparison.hpp"
@@ -43,6 +44,16 @@ void register_kernel_probes(Registry& registry) {
   };
   sdc.reads = {{kGpuSdcProbe, kSmMismatchMetric}, {kHbmPatternsProbe, kPatternMismatchMetric}};
   registry.add_judge(std::move(sdc));
+  // Like GPUs of the run (and of the fleet, in `fabcheck evaluate`) against each other.
+  Judge hashes;
+  hashes.name = "gemm hashes";
+  hashes.judge = [](const std::vector<Measurement>& measurements, const Profile&) {
+    return judge_gemm_hashes(measurements);
+  };
+  hashes.scope = JudgeScope::whole_run;
+  hashes.across_runs = true;
+  hashes.reads = kGemmHashReads;
+  registry.add_judge(std::move(hashes));
   // Slow, hot, throttled GPUs are told from their peers, so the judge sees the whole run at once.
   Judge gpu;
   gpu.name = "gpu";

@@ -267,6 +267,31 @@ FleetEvaluation evaluate_fleet(const std::vector<fs::path>& run_dirs,
   }
   for (Finding& f : judge_peers(evaluation.store, peers))
     evaluation.findings.push_back(std::move(f));
+  if (options.judge_fleet && options.fleet_reads && !evaluation.store.runs.empty()) {
+    std::map<std::pair<std::uint32_t, std::uint32_t>, bool> read;  // probe, metric -> read
+    std::vector<Measurement> rows;
+    for (const FigureRow& row : evaluation.store.rows) {
+      auto [at, fresh] = read.try_emplace({row.probe, row.metric}, false);
+      if (fresh) {
+        at->second = options.fleet_reads(evaluation.store.strings.text(row.probe),
+                                         evaluation.store.strings.text(row.metric));
+      }
+      if (at->second) rows.push_back(evaluation.store.materialize(row));
+    }
+    const Profile& profile = options.profile_for(evaluation.store.runs.front());
+    for (Finding& f : options.judge_fleet(rows, profile)) {
+      if (f.severity == Severity::pass) {
+        // A PASS about many nodes (a group of like GPUs) counts for the fleet, for no node.
+        if (f.host.empty()) {
+          ++evaluation.counts[Severity::pass];
+        } else {
+          ++passes[f.host];
+        }
+      } else {
+        evaluation.findings.push_back(std::move(f));
+      }
+    }
+  }
   evaluation.seconds_peers =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - runs_done).count();
 

@@ -36,6 +36,11 @@ struct FleetEvaluationOptions {
   // Whether judge_host or judge_run reads figures of this probe and metric (asked once per pair
   // and run); empty: they read every figure.
   std::function<bool(const std::string& probe, const std::string& metric)> judges_read;
+  // Judges that compare one kind of record across every run (the GEMM output hash of like GPUs):
+  // called once after every run was read, with the fleet's rows of the figures `fleet_reads`
+  // names, judged by the first run's profile. May be empty.
+  std::function<std::vector<Finding>(const std::vector<Measurement>&, const Profile&)> judge_fleet;
+  std::function<bool(const std::string& probe, const std::string& metric)> fleet_reads;
   PeerJudgeOptions peers;  // catalog and exclusions; the profile is filled in per fleet
   unsigned threads = 2;
 };

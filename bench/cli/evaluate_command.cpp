@@ -69,7 +69,7 @@ std::vector<Judge> judges_where(const Registry& registry, bool across_hosts) {
   std::vector<Judge> judges;
   for (const Judge& judge : registry.judges()) {
     // The peers of the whole fleet are judged once, over every run (results/fleet_evaluation).
-    if (judge.name == "peers") continue;
+    if (judge.name == "peers" || judge.across_runs) continue;
     if (judge.across_hosts == across_hosts) judges.push_back(judge);
   }
   return judges;
@@ -195,6 +195,20 @@ FleetEvaluation evaluate_runs(const std::vector<std::string>& dirs, const std::s
   options.judges_read = [&per_host, &across](const std::string& probe, const std::string& metric) {
     return reads_figure(per_host, probe, metric) || reads_figure(across, probe, metric);
   };
+  // Judges of one kind of record across every run: called once over the fleet.
+  std::vector<Judge> fleet;
+  for (const Judge& judge : registry.judges()) {
+    if (judge.across_runs) fleet.push_back(judge);
+  }
+  if (!fleet.empty()) {
+    options.judge_fleet = [&fleet](const std::vector<Measurement>& measurements,
+                                   const Profile& judged_by) {
+      return run_all_judges(fleet, measurements, judged_by);
+    };
+    options.fleet_reads = [&fleet](const std::string& probe, const std::string& metric) {
+      return reads_figure(fleet, probe, metric);
+    };
+  }
   const MetricCatalog catalog = registry.catalog();
   options.peers = peer_judge_options(registry, catalog);
   options.threads = std::max(1u, threads);

@@ -36,6 +36,10 @@ struct Judge {
   // Whether it compares hosts with each other (node pairs). `fabcheck evaluate` calls the others
   // host by host, so a sweep of thousands of nodes never needs all its records at once.
   bool across_hosts = false;
+  // Whether it compares records of one kind across every run of a fleet (the GEMM output hash of
+  // like GPUs): in a run it judges the run's records; `fabcheck evaluate` calls it once with the
+  // records it reads from every run.
+  bool across_runs = false;
   // The measurements `judge` reads (results/figure_ref.hpp: "gpu.health/error_counter_delta",
   // "host.cpu/*", "gpu.*/temperature_c"): given only those, it finds exactly what it finds given
   // all of a run's (tests/unit/cli/judge_reads_test.cpp checks every registered judge), so a

@@ -341,6 +341,78 @@ TEST(Evaluate, ACheckpointWriteAtHalfItsPeersOnTheSharedPathIsAWarn) {
   EXPECT_THAT(text, HasSubstr("nodes: 8: 8 pass, 0 warn, 0 fail, 0 incomplete"));
 }
 
+// gpu.gemm's output hash records appended to each node's run (8 GPUs a node): `hash(node, gpu)`,
+// the driver `driver(node)`, one cuBLAS.
+void add_gemm_hashes(const fs::path& sweep, std::size_t nodes,
+                     const std::function<std::string(std::size_t, int)>& hash,
+                     const std::function<std::string(std::size_t)>& driver) {
+  for (std::size_t n = 0; n < nodes; ++n) {
+    const std::string host = synthetic::node_name(n);
+    std::ofstream out(sweep / host / "measurements.jsonl", std::ios::app);
+    for (int gpu = 0; gpu < 8; ++gpu) {
+      Measurement m = make_measurement("gpu.gemm", "output_hash_changes", 0, "count",
+                                       "gpu" + std::to_string(gpu));
+      m.host = host;
+      char bus[16];
+      std::snprintf(bus, sizeof bus, "0000:%02x:00.0", 0x18 + gpu);
+      m.params = {{"bus_id", bus},
+                  {"model", "NVIDIA H100 80GB HBM3"},
+                  {"sms", "132"},
+                  {"dtype", "bf16"},
+                  {"m_n_k", "8192"},
+                  {"driver", driver(n)},
+                  {"cublas_library", "/usr/local/cuda/lib64/libcublas.so.13.1.0.3"},
+                  {"output_hash", hash(n, gpu)},
+                  {"output_hash_first", hash(n, gpu)}};
+      out << to_jsonl_line(to_json(m));
+    }
+  }
+}
+
+// Issue 28 (2): among 48 like GPUs of 6 nodes, each in a run of its own, the one whose GEMM output
+// hash differs is named with its host and bus id, and only its node is drained.
+TEST(Evaluate, AMinorityGemmHashAmongLikeGpusOfTheFleetIsAFailNamingTheGpu) {
+  TempDir dir;
+  const fs::path sweep = healthy_sweep(dir.path() / "sweep", 6);
+  add_gemm_hashes(
+      sweep, 6,
+      [](std::size_t node, int gpu) {
+        return node == 4 && gpu == 5 ? "5eed00000000beef" : "0123456789abcdef";
+      },
+      [](std::size_t) { return "580.65.06"; });
+  const fs::path out = dir.path() / "eval";
+  std::string text;
+  EXPECT_EQ(evaluate({sweep.string()}, text, out.string()), 1) << text;
+  EXPECT_THAT(text, HasSubstr("nodes: 6: 5 pass, 0 warn, 1 fail, 0 incomplete"));
+  EXPECT_THAT(text, HasSubstr("drain (1): " + synthetic::node_name(4)));
+  std::ifstream findings(out / "findings.jsonl");
+  std::string line;
+  std::vector<nlohmann::json> fails;
+  while (std::getline(findings, line)) {
+    const nlohmann::json f = nlohmann::json::parse(line);
+    if (f["severity"] != "pass") fails.push_back(f);
+  }
+  ASSERT_EQ(fails.size(), 1u) << text;
+  EXPECT_EQ(fails[0]["severity"], "fail");
+  EXPECT_EQ(fails[0]["host"], synthetic::node_name(4));
+  EXPECT_EQ(fails[0]["subject"], "gpu5");
+  EXPECT_EQ(fails[0]["message"].get<std::string>(),
+            "gpu5 (0000:1d:00.0) of " + synthetic::node_name(4) +
+                ": output hash 5eed00000000beef where 47 of the bf16 GEMM 8192^3 on 48 NVIDIA "
+                "H100 80GB HBM3 GPUs (cuBLAS libcublas.so.13.1.0.3, driver 580.65.06) gave "
+                "0123456789abcdef");
+
+  // The same other hash on a node with another driver is never compared with the rest.
+  TempDir other;
+  const fs::path versions = healthy_sweep(other.path() / "sweep", 6);
+  add_gemm_hashes(
+      versions, 6,
+      [](std::size_t node, int) { return node == 4 ? "5eed00000000beef" : "0123456789abcdef"; },
+      [](std::size_t node) { return node == 4 ? "575.57.08" : "580.65.06"; });
+  EXPECT_EQ(evaluate({versions.string()}, text), 0) << text;
+  EXPECT_THAT(text, HasSubstr("nodes: 6: 6 pass, 0 warn, 0 fail, 0 incomplete"));
+}
+
 TEST(Baseline, RoundTripHealthyRunsPassARunTwentyPercentLowerFails) {
   TempDir dir;
   const fs::path golden = healthy_sweep(dir.path() / "golden", 8);

@@ -33,6 +33,7 @@
 #include "host/numa_binding.hpp"
 #include "host/preflight.hpp"
 #include "host/sdc_cores.hpp"
+#include "kernels/gemm_hashes.hpp"
 #include "kernels/gpu_error_counters.hpp"
 #include "kernels/sdc_comparison.hpp"
 #include "kernels/throttle_analysis.hpp"
@@ -316,6 +317,25 @@ std::vector<Measurement> gpu_sdc_inputs() {
   return out;
 }
 
+// Four like GPUs' GEMM output hashes on two hosts, one differing.
+std::vector<Measurement> gemm_hash_inputs() {
+  std::vector<Measurement> out;
+  for (int gpu = 0; gpu < 4; ++gpu) {
+    Measurement m = make_measurement("gpu.gemm", kGemmHashChangesMetric, 0, "count",
+                                     "gpu" + std::to_string(gpu));
+    m.host = gpu < 2 ? "hash-a" : "hash-b";
+    m.params = {{"model", "NVIDIA H200"},
+                {"sms", "132"},
+                {"dtype", "bf16"},
+                {"m_n_k", "8192"},
+                {"driver", "580.65.06"},
+                {"cublas_library", "libcublas.so.13"},
+                {"output_hash", gpu == 3 ? "b" : "a"}};
+    out.push_back(m);
+  }
+  return out;
+}
+
 std::vector<Measurement> mem_bw_inputs() {
   std::vector<Measurement> out;
   auto node = [&](const char* host, const char* subject, const char* metric, double gbps) {
@@ -593,6 +613,7 @@ TEST(JudgeReads, EveryJudgeFindsTheSameFromWhatItDeclaresAsFromEverything) {
       {"host.mem_bw", mem_bw_inputs()},
       {"host.sdc", sdc_inputs()},
       {"gpu.sdc and gpu.hbm_patterns", gpu_sdc_inputs()},
+      {"gpu.gemm output hashes", gemm_hash_inputs()},
       {"kernel logs", kernel_log_inputs()},
       {"NCCL logs with their nodes' evidence", nccl_inputs()},
       {"node pairs", node_pair_inputs()},

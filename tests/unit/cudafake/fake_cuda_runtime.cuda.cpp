@@ -618,7 +618,7 @@ cudaError_t preload() {
   touch_context(current_device);
   for (const char* kernel :
        {"empty", "fill_pattern", "count_pattern", "count_triad", "sm_copy", "byte_copy", "triad",
-        "fill_gemm_input", "sdc_chains", "fill_hbm_pattern", "check_hbm_pattern"})
+        "fill_gemm_input", "sdc_chains", "fill_hbm_pattern", "check_hbm_pattern", "hash_words"})
     state().loaded.insert({current_device, kernel});
   return cudaSuccess;
 }
@@ -750,6 +750,13 @@ cudaError_t launch_check_hbm_pattern(const std::uint64_t* data, std::size_t coun
         }
       },
       count * 8);
+}
+
+cudaError_t launch_hash_words(const std::uint32_t* words, std::size_t count,
+                              unsigned long long* hash, cudaStream_t stream) {
+  return launch(
+      stream, "hash_words", {{words, count * 4, false}, {hash, 8, true}},
+      [=] { *hash += sdc::output_hash(words, count); }, count * 4);
 }
 
 }  // namespace kernels

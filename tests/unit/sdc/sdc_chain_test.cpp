@@ -7,6 +7,8 @@
 #include <cmath>
 
 #include "bench/sdc/crc32c_unit.hpp"
+#include "bench/sdc/hbm_pattern.hpp"
+#include "bench/sdc/output_hash.hpp"
 #include "bench/sdc/sdc_vote.hpp"
 
 namespace fabcheck::sdc {
@@ -98,6 +100,36 @@ TEST(SdcVote, WithoutAStrictMajorityEveryWorkerIsADissenter) {
   ASSERT_TRUE(vote.majority.has_value());
   EXPECT_EQ(vote.dissenters, std::vector<int>{0});
   EXPECT_TRUE(vote_block({a}).dissenters.empty());
+}
+
+TEST(SdcOutputHash, AnyOrderGivesTheSameHashAndAnyBitChangesIt) {
+  std::vector<std::uint32_t> words(1000);
+  for (std::size_t i = 0; i < words.size(); ++i) words[i] = static_cast<std::uint32_t>(i * 7919);
+  const std::uint64_t forward = output_hash(words.data(), words.size());
+  std::uint64_t backward = 0;
+  for (std::size_t i = words.size(); i-- > 0;) backward += output_hash_term(i, words[i]);
+  EXPECT_EQ(forward, backward);
+  // Swapping two words' places is a change, not the same multiset.
+  std::swap(words[10], words[20]);
+  EXPECT_NE(output_hash(words.data(), words.size()), forward);
+  std::swap(words[10], words[20]);
+  for (int bit = 0; bit < 32; ++bit) {
+    words[500] ^= 1u << bit;
+    EXPECT_NE(output_hash(words.data(), words.size()), forward) << bit;
+    words[500] ^= 1u << bit;
+  }
+}
+
+TEST(SdcHbmPattern, WordsOfEachPatternAndTheirInverse) {
+  EXPECT_EQ(hbm_pattern_word(walking_ones, 0, 0, 0, false), 1u);
+  EXPECT_EQ(hbm_pattern_word(walking_ones, 0, 63, 0, false), 1ULL << 63);
+  EXPECT_EQ(hbm_pattern_word(walking_ones, 0, 64, 0, false), 1u);
+  EXPECT_EQ(hbm_pattern_word(walking_ones, 0, 0, 5, true), ~(1ULL << 5));
+  EXPECT_EQ(hbm_pattern_word(address_in_address, 0x7f0000000000ULL, 3, 0, false),
+            0x7f0000000018ULL);
+  EXPECT_NE(hbm_pattern_word(random_words, 0, 1, 1, false),
+            hbm_pattern_word(random_words, 0, 1, 2, false));
+  EXPECT_STREQ(hbm_pattern_name(address_in_address), "address in address");
 }
 
 }  // namespace

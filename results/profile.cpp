@@ -6,6 +6,7 @@
 
 #include <cerrno>
 
+#include <algorithm>
 #include <charconv>
 #include <set>
 
@@ -49,9 +50,11 @@ class ProfileParser {
         read_node_table(node, profile);
       } else if (key.str() == "path") {
         read_tier_paths(toml_, node, profile);
+      } else if (key.str() == "sdc") {
+        read_sdc_table(node, profile);
       } else {
         toml_.fail(toml_line(key), "unknown top-level key \"" + std::string(key.str()) +
-                                       "\" (known: expect, node, path, profile)");
+                                       "\" (known: expect, node, path, profile, sdc)");
       }
     }
     if (profile.name.empty()) profile.name = fs::path(toml_.source_name()).stem().string();
@@ -90,26 +93,48 @@ class ProfileParser {
                                        (known.empty() ? std::string("none in this build") : known) +
                                        ")");
       }
-      std::string text;
-      if (const auto* string = value.as_string()) {
-        text = string->get();
-      } else if (const auto* boolean = value.as_boolean()) {
-        text = boolean->get() ? "true" : "false";
-      } else if (const auto* integer = value.as_integer()) {
-        text = std::to_string(integer->get());  // exactly as written: 4294967296, not 4.29e+09
-      } else if (value.is_floating_point()) {
-        char number[64];  // the shortest text that reads back as the same double
-        const auto end =
-            std::to_chars(number, number + sizeof number, toml_.read_number(value, name));
-        text.assign(number, end.ptr);
-      } else {
-        toml_.fail(toml_line(value), "key \"" + name +
-                                         "\" in [node] must be a string, number or boolean, got " +
-                                         describe_toml(value));
-      }
-      profile.node[name] = text;
+      profile.node[name] = value_text(value, name, "node");
       profile.node_lines[name] = toml_line(key);
     }
+  }
+
+  void read_sdc_table(const toml::node& node, Profile& profile) const {
+    const auto* table = node.as_table();
+    if (table == nullptr)
+      toml_.fail(toml_line(node), "\"sdc\" must be a table ([sdc]), got " + describe_toml(node));
+    for (auto&& [key, value] : *table) {
+      const std::string name(key.str());
+      if (std::find(std::begin(kSdcProfileKeys), std::end(kSdcProfileKeys), name) ==
+          std::end(kSdcProfileKeys)) {
+        toml_.fail(toml_line(key), "unknown key \"" + name + "\" in [sdc] (known: " +
+                                       text::join(kSdcProfileKeys, ", ") + ")");
+      }
+      profile.sdc[name] = value_text(value, name, "sdc");
+      profile.sdc_lines[name] = toml_line(key);
+    }
+  }
+
+  // A table value as text: strings as written, numbers and booleans as TOML writes them.
+  std::string value_text(const toml::node& value, const std::string& name,
+                         const char* table) const {
+    std::string text;
+    if (const auto* string = value.as_string()) {
+      text = string->get();
+    } else if (const auto* boolean = value.as_boolean()) {
+      text = boolean->get() ? "true" : "false";
+    } else if (const auto* integer = value.as_integer()) {
+      text = std::to_string(integer->get());  // exactly as written: 4294967296, not 4.29e+09
+    } else if (value.is_floating_point()) {
+      char number[64];  // the shortest text that reads back as the same double
+      const auto end =
+          std::to_chars(number, number + sizeof number, toml_.read_number(value, name));
+      text.assign(number, end.ptr);
+    } else {
+      toml_.fail(toml_line(value), "key \"" + name + "\" in [" + table +
+                                       "] must be a string, number or boolean, got " +
+                                       describe_toml(value));
+    }
+    return text;
   }
 
   ProfileToml toml_;

@@ -80,7 +80,16 @@ struct Profile {
   // as written, numbers and booleans as TOML writes them), and the line of each key.
   std::map<std::string, std::string> node;
   std::map<std::string, long> node_lines;
+  // The [sdc] table: the site's settings of the SDC screens (keys kSdcProfileKeys; each is the
+  // option "sdc.<key>", whose rule the registry checks as it loads the profile), as text, with
+  // each key's line. A run takes them over its plan's, --opt over them.
+  std::map<std::string, std::string> sdc;
+  std::map<std::string, long> sdc_lines;
 };
+
+// The keys [sdc] may hold, in alphabetical order.
+inline constexpr const char* kSdcProfileKeys[] = {"duration_s", "memory_fraction", "repeats",
+                                                  "seed"};
 
 // A [node] value a family judge refuses: throws ConfigError naming the profile's file (its name
 // when built in code), the key's line (0 when unknown) and the value:

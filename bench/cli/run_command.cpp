@@ -142,6 +142,10 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
   for (const Judge& judge : registry.judges()) {
     if (judge.validate) judge.validate(request.profile);
   }
+  // The site's SDC settings over the plan's; --opt over them.
+  for (const auto& [key, value] : request.profile.sdc) {
+    if (!given.count("sdc." + key)) options.extra["sdc." + key] = value;
+  }
   // coll.node_pairs picks what to measure again by the rule its judge will apply.
   if (const auto gap = request.profile.node.find("pair_min_gap"); gap != request.profile.node.end())
     options.extra["pairs.min_gap"] = gap->second;

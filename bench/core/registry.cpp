@@ -224,6 +224,11 @@ void Registry::add_counter_monitor(CounterMonitor monitor) {
 
 Profile Registry::load_profile(const std::filesystem::path& path) const {
   Profile profile = fabcheck::load_profile(path, catalog(), node_settings());
+  // [sdc] duration_s = 60 is the option sdc.duration_s, held to its rule.
+  for (const auto& [key, value] : profile.sdc) {
+    validate_options({{"sdc." + key, value}},
+                     path.string() + ":" + std::to_string(profile.sdc_lines.at(key)) + " [sdc]");
+  }
   for (const auto& judge : judges_) {
     if (judge.validate) judge.validate(profile);
   }

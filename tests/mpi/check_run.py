@@ -452,6 +452,20 @@ def scenario_dry_run(a):
         result = run(a, a.fabcheck, a.np, ["gate", "--dry-run", "--budget", "-1"], timeout=120)
         if result.returncode != 2 or "--budget" not in result.stderr:
             fail(f"--budget -1: exit {result.returncode}")
+        # A profile's [sdc] table sets the SDC screens' options over the plan's; --opt wins.
+        site = tmp / "site.toml"
+        site.write_text('[profile]\nname = "site"\n\n[sdc]\nduration_s = 2\nrepeats = 3\n')
+        for extra, knobs in (([], "3 pass(es) of 2 s on every CPU"),
+                             (["--opt", "sdc.repeats=1"], "1 pass(es) of 2 s on every CPU")):
+            result = run(a, a.fabcheck, a.np, ["run", "--probes", "host.sdc", "--profile",
+                                               str(site), "--dry-run"] + extra, timeout=120)
+            if result.returncode != 0 or knobs not in result.stdout:
+                fail(f"[sdc] {extra}: exit {result.returncode}, no {knobs!r}: {result.stdout!r}")
+        site.write_text('[profile]\nname = "site"\n\n[sdc]\nduration_s = -2\n')
+        result = run(a, a.fabcheck, a.np, ["run", "--probes", "host.sdc", "--profile", str(site),
+                                           "--dry-run"], timeout=120)
+        if result.returncode != 2 or f"{site}:5 [sdc] sdc.duration_s=-2" not in result.stderr:
+            fail(f"[sdc] duration_s = -2: exit {result.returncode}: {result.stderr!r}")
 
 
 BUDGET_S = 10

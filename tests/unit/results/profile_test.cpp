@@ -112,9 +112,10 @@ TEST(ParseProfileErrors, SyntaxErrorNamesTheLine) {
 TEST(ParseProfileErrors, UnknownTopLevelKey) {
   EXPECT_EQ(
       error_of("[profile]\nname = \"t\"\n\n[expectations]\n"),
-      "t.toml:4: unknown top-level key \"expectations\" (known: expect, node, path, profile)");
-  EXPECT_EQ(error_of("version = 2\n"),
-            "t.toml:1: unknown top-level key \"version\" (known: expect, node, path, profile)");
+      "t.toml:4: unknown top-level key \"expectations\" (known: expect, node, path, profile, sdc)");
+  EXPECT_EQ(
+      error_of("version = 2\n"),
+      "t.toml:1: unknown top-level key \"version\" (known: expect, node, path, profile, sdc)");
 }
 
 TEST(ParseProfileErrors, UnknownKeyInProfileTable) {
@@ -399,6 +400,23 @@ TEST(ParseProfileErrors, ABadScopeNamesFileLineAndValue) {
   lines.back() = "hosts = 2";
   EXPECT_EQ(error_of(with_expect(lines)),
             "t.toml:11: key \"hosts\" must be a string, got integer 2");
+}
+
+TEST(ParseProfile, AnSdcTableKeepsEachSettingAndItsLine) {
+  const Profile profile = parse_profile(
+      "[profile]\nname = \"t\"\n\n[sdc]\nduration_s = 60\nrepeats = 2\nmemory_fraction = 0.5\n",
+      "t.toml", test_catalog());
+  EXPECT_EQ(profile.sdc, (std::map<std::string, std::string>{
+                             {"duration_s", "60"}, {"memory_fraction", "0.5"}, {"repeats", "2"}}));
+  EXPECT_EQ(profile.sdc_lines.at("repeats"), 6);
+}
+
+TEST(ParseProfileErrors, AnUnknownSdcKeyNamesFileLineAndTheKnownOnes) {
+  EXPECT_EQ(error_of("[profile]\nname = \"t\"\n[sdc]\nduraton_s = 3\n"),
+            "t.toml:4: unknown key \"duraton_s\" in [sdc] (known: duration_s, memory_fraction, "
+            "repeats, seed)");
+  const std::string not_a_table = error_of("sdc = 3\n[profile]\nname = \"t\"\n");
+  EXPECT_THAT(not_a_table, StartsWith("t.toml:1: \"sdc\" must be a table ([sdc]), got "));
 }
 
 }  // namespace

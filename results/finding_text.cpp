@@ -3,10 +3,10 @@
 
 #include <fmt/format.h>
 
-#include <algorithm>
-
+#include "results/node_verdicts.hpp"
 #include "results/units.hpp"
 #include "results/verdict.hpp"
+#include "results/waiver_groups.hpp"
 
 namespace fabcheck {
 namespace {
@@ -52,24 +52,54 @@ std::string finding_details(const Finding& f) {
 }
 
 std::string findings_by_severity(const std::vector<Finding>& findings) {
-  std::vector<const Finding*> shown;
-  for (const auto& f : findings)
-    if (f.severity != Severity::pass) shown.push_back(&f);
-  if (shown.empty()) return "";
-  std::stable_sort(shown.begin(), shown.end(), [](const Finding* a, const Finding* b) {
-    return severity_order(a->severity) < severity_order(b->severity);
-  });
-  std::string text = "# findings by severity\n";
-  for (std::size_t i = 0; i < shown.size(); ++i) {
-    if (i == 0 || shown[i]->severity != shown[i - 1]->severity) {
-      const auto n =
-          std::count_if(shown.begin() + static_cast<std::ptrdiff_t>(i), shown.end(),
-                        [&](const Finding* f) { return f->severity == shown[i]->severity; });
-      text += fmt::format("{} ({})\n", severity_label(shown[i]->severity), n);
+  std::string text;
+  for (const Severity severity : {Severity::fail, Severity::error, Severity::warn}) {
+    std::string lines;
+    int count = 0;
+    for (const Finding& f : findings) {
+      if (f.severity != severity) continue;
+      lines += subject_line(f);
+      ++count;
     }
-    text += subject_line(*shown[i]);
+    if (count > 0) text += fmt::format("{} ({})\n", severity_label(severity), count) + lines;
   }
-  return text + "\n";
+  const auto waivers = waiver_groups(findings);
+  if (!waivers.empty()) {
+    std::size_t count = 0;
+    std::string lines;
+    for (const WaiverGroup& group : waivers) {
+      count += group.waivers.size();
+      lines += "  " + waiver_group_line(group) + "\n";
+    }
+    text += fmt::format("{} ({})\n", severity_label(Severity::waived), count) + lines;
+  }
+  return text.empty() ? "" : "# findings by severity\n" + text + "\n";
+}
+
+std::string drain_clause(const std::vector<Finding>& findings,
+                         const std::vector<std::string>& hosts) {
+  constexpr std::size_t kReasonBytes = 80;
+  std::vector<std::string> drained;
+  for (const NodeVerdict& node : node_verdicts(findings, hosts, /*incomplete=*/false)) {
+    if (node.verdict != Verdict::fail) continue;
+    const Finding& first = findings[node.findings.front()];  // worst first: a FAIL
+    std::string reason = printable_line(first.probe + ": " + first.message, kReasonBytes);
+    if (const int more = node.counts.at(Severity::fail) - 1; more > 0)
+      reason += fmt::format(", +{} more", more);
+    drained.push_back(node.host + " (" + reason + ")");
+  }
+  std::string text;
+  for (std::size_t i = 0; i < drained.size() && i < kMostNodesNamed; ++i)
+    text += (i ? ", " : "") + drained[i];
+  if (drained.size() > kMostNodesNamed)
+    text += fmt::format(", +{} more nodes", drained.size() - kMostNodesNamed);
+  return text;
+}
+
+std::string run_verdict_line(const std::vector<Finding>& findings,
+                             const std::vector<std::string>& hosts, bool incomplete) {
+  return verdict_line(verdict_of(findings, incomplete), count_by_severity(findings),
+                      drain_clause(findings, hosts));
 }
 
 void print_findings(const std::vector<Finding>& findings, bool with_pass, std::FILE* out) {

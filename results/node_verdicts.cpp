@@ -106,22 +106,30 @@ std::vector<NodeVerdict> node_verdicts(const std::vector<Finding>& findings,
   return nodes;
 }
 
-std::string scheduler_reason(const std::string& what, std::size_t limit) {
-  // A quote or backslash becomes ` (readable, and no quoting for scontrol or a shell to undo); a
-  // control character a space; never two spaces in a row, none at the end.
-  std::string text = "fabcheck: ";
+std::string printable_line(const std::string& what, std::size_t limit) {
+  // A control character becomes a space; never two spaces in a row, none at either end.
+  std::string text;
   for (const char c : valid_utf8(what)) {
     const auto byte = static_cast<unsigned char>(c);
-    const char mark = (c == '"' || c == '\'' || c == '\\') ? '`' : (byte < 0x20 || byte == 0x7f) ? ' ' : c;
-    if (mark == ' ' && text.back() == ' ') continue;
+    const char mark = (byte < 0x20 || byte == 0x7f) ? ' ' : c;
+    if (mark == ' ' && (text.empty() || text.back() == ' ')) continue;
     text += mark;
   }
-  while (text.back() == ' ') text.pop_back();
+  while (!text.empty() && text.back() == ' ') text.pop_back();
   if (text.size() <= limit) return text;
   std::size_t cut = limit > 3 ? limit - 3 : 0;
   // Back to the start of a UTF-8 character (never inside one).
   while (cut > 0 && (static_cast<unsigned char>(text[cut]) & 0xC0) == 0x80) --cut;
   return text.substr(0, cut) + "...";
+}
+
+std::string scheduler_reason(const std::string& what, std::size_t limit) {
+  // A quote or backslash becomes ` (readable, and no quoting for scontrol or a shell to undo).
+  std::string text = "fabcheck: " + what;
+  for (char& c : text) {
+    if (c == '"' || c == '\'' || c == '\\') c = '`';
+  }
+  return printable_line(text, limit);
 }
 
 std::vector<NodeAction> node_actions(const std::vector<NodeVerdict>& nodes,

@@ -69,8 +69,12 @@ NodeAction hold_action(const std::string& host, const std::string& why);
 // One drain or hold as summary.json writes it: {host, reason, code, repair}, and a drain's noisy.
 nlohmann::json node_action_json(const NodeAction& action);
 
-// The reason text: "fabcheck: " + `what`, with newlines, quotes and other control characters
-// replaced by spaces and cut to at most `limit` bytes (on a UTF-8 boundary, ending in "...").
+// `text` as one printable line: valid UTF-8, newlines and other control characters spaces (never
+// two in a row, none at either end), cut to at most `limit` bytes (on a UTF-8 boundary, ending in
+// "...").
+std::string printable_line(const std::string& text, std::size_t limit);
+
+// The reason text: printable_line("fabcheck: " + `what`, limit) with quotes and backslashes as `.
 std::string scheduler_reason(const std::string& what, std::size_t limit = 200);
 
 // The remedy a FAIL finding naming one node carries first: "drain node07: <message>", then the

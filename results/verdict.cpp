@@ -90,7 +90,8 @@ std::string verdict_line(const std::vector<Finding>& findings, bool incomplete) 
   return verdict_line(verdict_of(findings, incomplete), count_by_severity(findings));
 }
 
-std::string verdict_line(Verdict verdict, const std::map<Severity, int>& counts) {
+std::string verdict_line(Verdict verdict, const std::map<Severity, int>& counts,
+                         const std::string& drain) {
   std::string name = to_string(verdict);
   for (char& c : name) c = static_cast<char>(c - 'a' + 'A');
   auto count = [&counts](Severity s) {
@@ -99,7 +100,8 @@ std::string verdict_line(Verdict verdict, const std::map<Severity, int>& counts)
   };
   return "verdict: " + name + " (" + count(Severity::pass) + " pass, " + count(Severity::warn) +
          " warn, " + count(Severity::fail) + " fail, " + count(Severity::waived) + " waived, " +
-         count(Severity::error) + " error); exit code " + std::to_string(exit_code_of(verdict));
+         count(Severity::error) + " error)" + (drain.empty() ? "" : "; drain: " + drain) +
+         "; exit code " + std::to_string(exit_code_of(verdict));
 }
 
 }  // namespace fabcheck

@@ -33,7 +33,9 @@ std::map<Severity, int> count_by_severity(const std::vector<Finding>& findings);
 // "verdict: PASS (12 pass, 0 warn, 0 fail, 2 waived, 0 error); exit code 0"
 std::string verdict_line(const std::vector<Finding>& findings, bool incomplete = false);
 // The same line from counts kept elsewhere (a fleet evaluation counts PASS findings it never
-// keeps).
-std::string verdict_line(Verdict verdict, const std::map<Severity, int>& counts);
+// keeps); with `drain` ("node02 (...)", finding_text.hpp's drain_clause) it says what to drain
+// before the exit code: "verdict: FAIL (...); drain: node02 (...); exit code 1".
+std::string verdict_line(Verdict verdict, const std::map<Severity, int>& counts,
+                         const std::string& drain = "");
 
 }  // namespace fabcheck

@@ -13,7 +13,6 @@
 #include "bench/core/plan_text.hpp"
 #include "results/finding_text.hpp"
 #include "results/units.hpp"
-#include "results/verdict.hpp"
 
 namespace fabcheck {
 
@@ -81,6 +80,7 @@ class ConsoleReporter final : public Reporter {
     count_ = static_cast<int>(run.probes.size());
     estimated_s_ = run.estimated_s;
     run_dir_ = run.run_dir.string();
+    hosts_ = run.hosts;
     if (o_.quiet) return;
     out(fmt::format("# fabcheck {}: {} rank(s) on {} host(s), results in {}\n# profile {} ({})\n\n",
                     run.version, run.ranks, run.hosts.size(), run_dir_, run.profile,
@@ -112,7 +112,9 @@ class ConsoleReporter final : public Reporter {
   }
 
   void finding(const Finding& finding) override {
-    if (o_.quiet || finding.severity == Severity::pass) return;
+    // A waiver is said once, at the end, merged with the same waiver of the other nodes and ranks.
+    if (o_.quiet || finding.severity == Severity::pass || finding.severity == Severity::waived)
+      return;
     // A probe's findings follow its table; the whole-run judges' come as they are made.
     if (in_probe_) {
       probe_findings_.push_back(finding);
@@ -146,8 +148,9 @@ class ConsoleReporter final : public Reporter {
     clear_progress();
     if (run.last_words) return;  // the signal thread: stdout may be gone; the summary says it
     const bool incomplete = !run.incomplete_reason.empty();
+    const std::string verdict = run_verdict_line(*run.findings, hosts_, incomplete);
     if (o_.quiet) {
-      out(verdict_line(*run.findings, incomplete) + "\n");
+      out(verdict + "\n");
       return;
     }
     std::string text;
@@ -156,7 +159,7 @@ class ConsoleReporter final : public Reporter {
                           evidence_hosts_);
     }
     text += findings_by_severity(*run.findings);
-    text += verdict_line(*run.findings, incomplete) + "\nresults: " + run_dir_ + "\n";
+    text += verdict + "\nresults: " + run_dir_ + "\n";
     if (incomplete) text += "incomplete: " + run.incomplete_reason + "\n";
     if (run.summary && run.summary->contains("timing")) {
       const auto& t = (*run.summary)["timing"];
@@ -225,6 +228,7 @@ class ConsoleReporter final : public Reporter {
   std::vector<Finding> probe_findings_;
   int evidence_hosts_ = 0;
   std::string run_dir_;
+  std::vector<std::string> hosts_;  // the run's, for the nodes to drain
 };
 
 }  // namespace

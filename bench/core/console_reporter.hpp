@@ -1,7 +1,8 @@
 // The console: what a person watching a run reads. On stdout the plan, the header, each probe's
 // notes and table (the probe's own console_table, else the generic one) and its findings that need
-// attention, and at the end the findings grouped by severity (subject first), the verdict, where
-// the results are and where the time went. On stderr the progress (probe i of n, size, elapsed,
+// attention (FAIL, ERROR, WARN), and at the end the findings grouped by severity (subject first;
+// identical waivers merged, said only here), the verdict with the nodes to drain, where the results
+// are and where the time went. On stderr the progress (probe i of n, size, elapsed,
 // estimated remaining): redrawn in place on a terminal, plain lines otherwise; and the rank's
 // problems, one line each.
 #pragma once
@@ -26,7 +27,7 @@ enum class ProgressStyle {
 struct ConsoleOptions {
   std::FILE* out = stdout;
   std::FILE* err = stderr;
-  bool quiet = false;  // only the verdict line (no plan, header, tables, findings or progress)
+  bool quiet = false;  // only the verdict line, with its drain (no plan, header, tables, progress)
   ProgressStyle progress = ProgressStyle::none;
   double line_interval_s = 5;               // lines: the most one size line per this long
   double redraw_interval_s = 0.1;           // in_place: the most one redraw per this long

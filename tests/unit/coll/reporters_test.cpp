@@ -213,10 +213,11 @@ TEST(ConsoleReporter, TablesFindingsThenTheFindingsGroupedAndTheVerdict) {
          "WARN (1)\n"
          "  world (node01,node02)  [coll.test busbw 1KiB] busbw 0.2 GB/s below 0.3 (warn)\n"
          "WAIVED (1)\n"
-         "  test.waived  [test.waived] test.waived waived: no widget\n\n");
+         "  test.waived: no widget\n\n");
   const std::size_t verdict =
       at(text,
-         "verdict: FAIL (1 pass, 1 warn, 1 fail, 1 waived, 0 error); exit code 1\n"
+         "verdict: FAIL (1 pass, 1 warn, 1 fail, 1 waived, 0 error); drain: node02 (coll.test: "
+         "busbw 0.1 GB/s below 0.15 (fail)); exit code 1\n"
          "results: /runs/r1\n"
          "time: 12.5 s (start-up 1.0, probes 11.0, judgement 0.01, evidence 0.0, "
          "writing 0.02)\n");
@@ -227,16 +228,60 @@ TEST(ConsoleReporter, TablesFindingsThenTheFindingsGroupedAndTheVerdict) {
   EXPECT_LT(waived, grouped);
   EXPECT_LT(grouped, verdict);
   EXPECT_EQ(text.find("PASS "), std::string::npos) << "a PASS is counted, not listed\n" << text;
+  EXPECT_EQ(text.find("test.waived waived:"), std::string::npos)
+      << "a waiver is said once, without the doubled word\n"
+      << text;
   EXPECT_EQ(err.text(), "") << "no progress asked for";
 }
 
-TEST(ConsoleReporter, QuietPrintsOnlyTheVerdictLine) {
+// A probe that ran with figures waived on two ranks of a node: nothing after its table, one merged
+// line at the end.
+TEST(ConsoleReporter, WaiversOfAProbeThatRanAreSaidOnceAtTheEnd) {
+  ProbeInfo numa{.id = "host.numa"};
+  Capture out, err;
+  auto console = make_console_reporter({.out = out.file(), .err = err.file()});
+  RunStart start;
+  start.probes = {&numa};
+  start.hosts = {"node01"};
+  start.ranks = 2;
+  start.run_dir = "/runs/r2";
+  console->run_started(start);
+  console->probe_started({&numa, 1, 1});
+  std::vector<Finding> all;
+  for (const int rank : {0, 1}) {
+    Finding waived;
+    waived.severity = Severity::waived;
+    waived.probe = "host.numa";
+    waived.host = "node01";
+    waived.rank = rank;
+    waived.message = "host.numa on node01 waived: built without hwloc";
+    all.push_back(waived);
+    console->finding(waived);
+  }
+  console->probe_finished({&numa, 1, 1, ProbeOutcome::ran, "", 0.1});
+  RunEnd end;
+  end.findings = &all;
+  console->run_finished(end);
+  const std::string text = out.text();
+  EXPECT_NE(text.find("# profile  ()\n\n\n"
+                      "# findings by severity\n"
+                      "WAIVED (2)\n"
+                      "  host.numa: built without hwloc (ranks 0-1 on node01)\n\n"
+                      "verdict: PASS (0 pass, 0 warn, 0 fail, 2 waived, 0 error); exit code 0\n"),
+            std::string::npos)
+      << text;
+  EXPECT_EQ(text.find("WAIVED host.numa"), std::string::npos) << text;
+}
+
+TEST(ConsoleReporter, QuietPrintsOnlyTheVerdictLineWithTheNodeToDrain) {
   RecordedRun run;
   Capture out, err;
   auto console = make_console_reporter(
       {.out = out.file(), .err = err.file(), .quiet = true, .progress = ProgressStyle::lines});
   run.play(*console);
-  EXPECT_EQ(out.text(), "verdict: FAIL (1 pass, 1 warn, 1 fail, 1 waived, 0 error); exit code 1\n");
+  EXPECT_EQ(out.text(),
+            "verdict: FAIL (1 pass, 1 warn, 1 fail, 1 waived, 0 error); drain: node02 (coll.test: "
+            "busbw 0.1 GB/s below 0.15 (fail)); exit code 1\n");
   EXPECT_EQ(err.text(), "");
 }
 

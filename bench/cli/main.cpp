@@ -2,8 +2,10 @@
 #include <CLI/CLI.hpp>
 
 #include <cstdio>
+#include <string>
 #include <string_view>
 
+#include "bench/cli/build_versions.hpp"
 #include "bench/cli/commands.hpp"
 #include "bench/cli/evaluate_command.hpp"
 #include "bench/cli/fabric_commands.hpp"
@@ -11,14 +13,16 @@
 #include "bench/cli/host_commands.hpp"
 #include "bench/cli/number_option.hpp"
 #include "bench/cli/probe_families.hpp"
+#include "bench/cli/run_flag_help.hpp"
 #include "bench/cli/usage_error.hpp"
 #include "bench/core/interrupt.hpp"
 #include "bench/core/sentinel.hpp"
 
 namespace {
 
-void add_run_options(CLI::App& command, fabcheck::RunArgs& args, bool with_selection) {
-  if (with_selection) {
+// The flags of `run` (plan "": with --probes and --plan) and of a plan's own command (gate, ...).
+void add_run_options(CLI::App& command, fabcheck::RunArgs& args, const std::string& plan) {
+  if (plan.empty()) {
     command.add_option("--probes", args.probes,
                        "Probes to run: ID[,ID...]; FAMILY.* takes a family");
     command.add_option("--plan", args.plan, "A built-in plan: gate, acceptance, sweep, quick");
@@ -40,12 +44,11 @@ void add_run_options(CLI::App& command, fabcheck::RunArgs& args, bool with_selec
                               "NVMe controllers this node must have on its PCI bus (over [node] nvme)", 0, 1024);
   command.add_option("--sizes", args.sizes,
                      "Message sizes: MIN:MAX:FACTOR (8:256M:2), SIZE, or a list");
-  fabcheck::add_number_option(command, "--iters", args.iters, "Timed iterations per size", 1,
+  fabcheck::add_number_option(command, "--iters", args.iters, fabcheck::iters_help(plan), 1,
                               fabcheck::kMostIterations);
-  fabcheck::add_number_option(command, "--warmup", args.warmup, "Warm-up iterations per size", 0,
+  fabcheck::add_number_option(command, "--warmup", args.warmup, fabcheck::warmup_help(plan), 0,
                               fabcheck::kMostIterations);
-  fabcheck::add_number_option(command, "--timeout", args.timeout_s,
-                              "Seconds one probe may take before the run is ended", 0,
+  fabcheck::add_number_option(command, "--timeout", args.timeout_s, fabcheck::timeout_help(plan), 0,
                               fabcheck::kMostRunSeconds, /*min_exclusive=*/true);
   command.add_option("--out", args.out, "Run directory (default ./fabcheck-results/<UTC>-<host>/)");
   command.add_option("--backend", args.backend,
@@ -91,6 +94,9 @@ int run_main(int argc, char** argv) {
   CLI::App app{
       "fabcheck: GPU-cluster fabric validation (collectives, links, storage) with verdicts"};
   app.require_subcommand(1);
+  app.set_version_flag("--version", std::string(),
+                       "Print fabcheck's version and the CUDA, NCCL and MPI it was built with");
+  auto* version = app.add_subcommand("version", "Print what --version prints");
 
   auto* list = app.add_subcommand("list", "List probes and whether each applies on this node");
   fabcheck::ListArgs list_args;
@@ -102,16 +108,16 @@ int run_main(int argc, char** argv) {
 
   fabcheck::RunArgs run_args;
   auto* run = app.add_subcommand("run", "Run probes (--probes or --plan) and judge them");
-  add_run_options(*run, run_args, true);
+  add_run_options(*run, run_args, "");
 
   fabcheck::RunArgs gate_args;
   auto* gate = app.add_subcommand("gate", "Pre-job gate: run --plan gate (under a minute)");
-  add_run_options(*gate, gate_args, false);
+  add_run_options(*gate, gate_args, "gate");
 
   fabcheck::RunArgs acceptance_args;
   auto* acceptance = app.add_subcommand(
       "acceptance", "New nodes: run --plan acceptance (full sweeps, sustained load, storage)");
-  add_run_options(*acceptance, acceptance_args, false);
+  add_run_options(*acceptance, acceptance_args, "acceptance");
 
   fabcheck::EvaluateArgs evaluate_args;
   CLI::App* evaluate = fabcheck::add_evaluate_command(app, evaluate_args);
@@ -134,7 +140,7 @@ int run_main(int argc, char** argv) {
   fabcheck::RunArgs sweep_args;
   auto* sweep = app.add_subcommand(
       "sweep", "Fleet sweep across nodes under mpirun: run --plan sweep (each node, every pair)");
-  add_run_options(*sweep, sweep_args, false);
+  add_run_options(*sweep, sweep_args, "sweep");
 
   fabcheck::NcclLogArgs nccl_log_args;
   CLI::App* nccl_log = fabcheck::add_nccl_log_command(app, nccl_log_args);
@@ -157,11 +163,18 @@ int run_main(int argc, char** argv) {
     return app.exit(help);
   } catch (const CLI::CallForAllHelp& help) {
     return app.exit(help);
+  } catch (const CLI::CallForVersion&) {
+    std::fputs(fabcheck::version_text(fabcheck::build_versions()).c_str(), stdout);
+    return 0;
   } catch (const CLI::ParseError& error) {
     fabcheck::report_usage_error(std::string(error.what()) + "\nRun with --help for usage.");
     return 2;
   }
 
+  if (version->parsed()) {
+    std::fputs(fabcheck::version_text(fabcheck::build_versions()).c_str(), stdout);
+    return 0;
+  }
   if (list->parsed()) return fabcheck::list_command(registry, list_args, argc, argv);
   if (run->parsed()) return fabcheck::run_command(run_args, registry, argc, argv);
   if (gate->parsed()) {

@@ -67,7 +67,6 @@ std::vector<Finding> unjudged_required_probes(const std::vector<std::string>& re
   return out;
 }
 
-constexpr double kWatchdogMargin_s = 15;
 constexpr const char* kInProgress = kRunInProgress;
 constexpr const char* kFailureRemedy =
     "check the ranks and hosts named (process stopped or killed, GPU or NIC stuck, host frozen, "

@@ -22,6 +22,11 @@
 
 namespace fabcheck {
 
+// The watchdog's margin over a step's own limit: a probe not finished on every rank
+// RunOptions::probe_timeout_s plus this after it began ends the run, so that a backend bounding its
+// operations by the limit itself (NCCL aborts its communicators and names the GPUs) reports first.
+inline constexpr double kWatchdogMargin_s = 15;
+
 struct RunRequest {
   std::vector<Probe*> probes;
   std::vector<Judge> judges;

@@ -2,7 +2,8 @@
 # The binary as an operator deploys it (issue 21): copied alone it finds no profile and says where
 # it looked (exit 2, never a pass); with share/fabcheck/profiles beside it, it runs; a profile folder
 # given that is missing is a configuration error naming it; a gate without a launcher is refused
-# with the mpirun line; host.cpu alone ends with a verdict. Usage: deployed_binary.sh FABCHECK SRC
+# with the mpirun line; host.cpu alone ends with a verdict; --version and `version` print the
+# version, --help the defaults of --iters and --timeout. Usage: deployed_binary.sh FABCHECK SRC
 set -u
 fabcheck="$1"
 src="$2"
@@ -53,6 +54,19 @@ if [ "$(id -u)" -ne 0 ]; then
   check "an unreadable profile" 2 $? "$tmp/out" "site-cpu.toml"
 fi
 chmod 644 "$tmp/site/site-cpu.toml"
+
+"$bin" --version >"$tmp/out" 2>&1
+check "--version: the version first, then what it was built with" 0 $? "$tmp/out" \
+  '^fabcheck [0-9][0-9]*\.[0-9][0-9]*\.[0-9][0-9]*$'
+grep -q '^mpi ' "$tmp/out" || { echo "FAIL --version names no MPI line"; failures=$((failures + 1)); }
+"$bin" version >"$tmp/out" 2>&1
+check "version: as --version" 0 $? "$tmp/out" '^cuda '
+
+"$bin" gate --help >"$tmp/out" 2>&1
+check "gate --help: the plan's defaults" 0 $? "$tmp/out" "(default 10, plan gate's)"
+"$bin" run --help >"$tmp/out" 2>&1
+check "run --help: --timeout's default and what it bounds" 0 $? "$tmp/out" \
+  "(default 300; with --plan: gate 30, .* S + 15 s after the first rank began it"
 
 "$bin" gate >"$tmp/out" 2>&1
 check "gate without a launcher: exit 2 with the line" 2 $? "$tmp/out" "mpirun -np 2 .*fabcheck gate"

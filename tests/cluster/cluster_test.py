@@ -247,6 +247,8 @@ def case_slow_node(a):
             fail(f"exit code {code}, verdict {summary['verdict']}, expected 1 / fail")
         if f"slow node {slow}" not in console:
             fail("the console does not name the slow node")
+        if f"; drain: {slow} (coll.node_pairs: node {slow} is slow" not in console:
+            fail("the verdict line does not name the slow node to drain")
         log(f"slowed node {slow} named alone, sweep {seconds:.1f} s")
 
 
@@ -265,6 +267,9 @@ def case_slow_link(a):
             fail(f"exit code {code}, expected 1")
         if f"slow link {link}" not in console:
             fail("the console does not name the slow link")
+        verdict = re.search(r"^verdict: .*$", console, re.M)
+        if verdict is None or "drain:" in verdict.group(0):
+            fail(f"a slow link drains neither end, but the verdict line says {verdict and verdict.group(0)!r}")
         log(f"slowed link {link} named as a link, no node blamed, sweep {seconds:.1f} s")
 
 

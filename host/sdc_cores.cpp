@@ -313,8 +313,10 @@ std::uint64_t fit_blocks_to_seconds(double seconds, sdc::ChainShape& shape,
         best, std::chrono::duration<double>(std::chrono::steady_clock::now() - begin).count());
   }
   double blocks = std::max(2.0, seconds / std::max(best, 1e-7));
+  // A block twice as long in every part (chains and CRC stream) takes twice as long.
   while (blocks > static_cast<double>(kMaxSdcBlocks) && shape.steps < (1u << 30)) {
-    shape.steps *= 2;  // the chains' share of a block's time: the CRC's is small beside them
+    shape.steps *= 2;
+    shape.crc_words *= 2;
     blocks /= 2;
   }
   return static_cast<std::uint64_t>(std::min(blocks, static_cast<double>(kMaxSdcBlocks)));

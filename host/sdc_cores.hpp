@@ -85,7 +85,7 @@ struct CoreResult {
 std::vector<CoreResult> screen_cores(const CoreScreenPlan& plan);
 
 // Blocks for `seconds` of computing per pass, one block timed on the calling thread; past
-// kMaxSdcBlocks the blocks grow longer instead (shape.steps doubled), so a long screen on a
+// kMaxSdcBlocks the blocks grow longer instead (steps and CRC words doubled), so a long screen on a
 // many-core host holds a few MiB of digests a CPU, not gigabytes.
 inline constexpr std::uint64_t kMaxSdcBlocks = 4096;
 std::uint64_t fit_blocks_to_seconds(double seconds, sdc::ChainShape& shape,

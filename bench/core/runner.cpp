@@ -288,7 +288,11 @@ void Runner::run_probe(World& world, Probe& probe) {
     emit_counter_growth(s.request.monitors, counters_before, s.request.options, id,
                         now_seconds() - started_s, sink);
   }
-  world.checkpoint("gather results of " + id, 120);
+  // A rank done with the probe waits here for the slowest one: a host-scoped probe (host.sdc's
+  // minutes of pinned chains) runs on each host's first rank only, the others arrive at once. The
+  // probe's own limit bounds that wait; 120 s more for the gather itself.
+  world.checkpoint("gather results of " + id,
+                   s.request.options.probe_timeout_s + kWatchdogMargin_s + 120);
   const auto gathered = world.gather_values(sink.results());
   if (!world.is_root()) return;
 

@@ -176,6 +176,7 @@ TEST(SdcCores, ALongScreenLengthensItsBlocksInsteadOfHoldingMoreOfThem) {
   EXPECT_GT(many, kMaxSdcBlocks / 2);
   EXPECT_GT(shape.steps, kSmall.steps);
   EXPECT_EQ(shape.steps & (shape.steps - 1), 0u);  // doubled from a power of two
+  EXPECT_EQ(shape.crc_words * kSmall.steps, shape.steps * kSmall.crc_words);  // and the CRC too
 }
 
 Measurement core_record(const std::string& cpu, double wrong, const std::string& mismatch = "") {

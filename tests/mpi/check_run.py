@@ -264,8 +264,9 @@ PLAN_BOUNDS = {
                    "--opt", "storage.loader_bytes=4M", "--opt", "storage.loader_shard=1M",
                    "--opt", "storage.loader_sample=32K", "--opt", "storage.loader_workers=1,2",
                    "--opt", "host.mem_bw.bytes=16M", "--opt", "host.mem_bw.repeats=1",
-                   "--opt", "host.cpu.window_s=0.5"],
-    "sweep": ["--sizes", "64K", "--iters", "2"],
+                   "--opt", "host.cpu.window_s=0.5", "--opt", "sdc.duration_s=0.3",
+                   "--opt", "sdc.memory_fraction=0.01"],
+    "sweep": ["--sizes", "64K", "--iters", "2", "--opt", "sdc.duration_s=0.3"],
 }
 
 

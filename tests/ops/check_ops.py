@@ -639,7 +639,7 @@ def scenario_acceptance(a):
         out = pathlib.Path(tmp) / "acceptance"
         command = [str(ROOT / "scripts" / "acceptance.sh"), str(hostfile), "--out", str(out), "--",
                    "--profile", str(PROFILES / "integration.toml"), "--sizes", "4K,64K",
-                   "--iters", "2", "--warmup", "0"]
+                   "--iters", "2", "--warmup", "0", "--opt", "sdc.duration_s=0.5"]
         env = {**os.environ, "FABCHECK": a.fabcheck}
         start = time.monotonic()
         result = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)

@@ -472,7 +472,8 @@ def scenario_sweep(a, launcher="srun"):
         c.record("before")
         history = c.dir / "history.h5"
         # One small size: at 30 Mbit/s the slowed node's pairs at the default sizes take minutes.
-        env_args = "\n".join(["--profile", str(PROFILES / "integration.toml"), "--sizes", "256K", "--iters", "3"])
+        env_args = "\n".join(["--profile", str(PROFILES / "integration.toml"), "--sizes", "256K",
+                              "--iters", "3", "--opt", "sdc.duration_s=0.3"])
         c.env.update({"FABCHECK": a.fabcheck, "FABCHECK_SWEEP_DIR": str(c.dir / "sweeps"),
                       "FABCHECK_SWEEP_LAUNCHER": launcher, "FABCHECK_SWEEP_DRAIN": "yes",
                       "FABCHECK_HISTORY": str(history), "FABCHECK_SWEEP_ARGS": env_args})

@@ -23,6 +23,11 @@ std::string perftest_peer_refusal(const std::string& host) {
   return "";
 }
 
+bool perftest_offers_data_validation(const std::string& help_text) {
+  return help_text.find("--data_validation ") != std::string::npos ||
+         help_text.find("--data_validation\n") != std::string::npos;
+}
+
 std::vector<std::string> perftest_argv(const PerftestInvocation& in) {
   if (!in.server.empty()) {
     const std::string refusal = perftest_peer_refusal(in.server);
@@ -40,6 +45,7 @@ std::vector<std::string> perftest_argv(const PerftestInvocation& in) {
     argv.push_back("--report_gbits");
     // ib_write_lat refuses CUDA memory without --write_with_imm; latency stays on host memory.
     if (!in.cuda_bus_id.empty()) argv.push_back("--use_cuda_bus_id=" + in.cuda_bus_id);
+    if (in.data_validation) argv.push_back("--data_validation");
   }
   if (!in.json_file.empty()) {
     argv.push_back("--out_json");

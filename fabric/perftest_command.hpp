@@ -20,7 +20,13 @@ struct PerftestInvocation {
   int iterations = 0;            // -n; 0: perftest's default
   std::string cuda_bus_id;  // --use_cuda_bus_id=<BDF> (GPU memory; bandwidth only), "" for host
   std::string json_file;    // --out_json --out_json_file=<file>, "" for none
+  // --data_validation (ib_write_bw of perftest 26.04 and later, on both sides of a pair): the
+  // server checks every byte written into its memory and prints a VALIDATION: line.
+  bool data_validation = false;
 };
+
+// Whether `help_text` (ib_write_bw --help) offers --data_validation.
+bool perftest_offers_data_validation(const std::string& help_text);
 
 // Why `host` cannot be the server argument of a perftest client ("" when it can): empty, longer
 // than a DNS name, not starting with a letter or digit (a leading '-' would be read as an option:

@@ -205,4 +205,46 @@ PerftestLat parse_perftest_lat_text(std::string_view text) {
   return result;
 }
 
+PerftestValidation parse_perftest_validation(std::string_view output) {
+  PerftestValidation found;
+  std::size_t start = 0;
+  while (start < output.size()) {
+    std::size_t end = output.find('\n', start);
+    if (end == std::string_view::npos) end = output.size();
+    std::string_view line = text::trim(output.substr(start, end - start));
+    start = end + 1;
+    std::string_view rest = line;
+    if (!text::consume(rest, "VALIDATION: ")) continue;
+    // The first number after " - ": errors (FAILED) or chunks (PASSED).
+    auto number_after = [](std::string_view text, std::string_view marker) -> std::uint64_t {
+      const std::size_t at = text.find(marker);
+      if (at == std::string_view::npos) return 0;
+      text.remove_prefix(at + marker.size());
+      std::size_t digits = 0;
+      while (digits < text.size() && text[digits] >= '0' && text[digits] <= '9') ++digits;
+      return text::parse_unsigned(text.substr(0, digits)).value_or(0);
+    };
+    PerftestValidation next;
+    next.line = std::string(line);
+    if (text::consume(rest, "FAILED")) {
+      next.result = PerftestValidation::Result::failed;
+      next.errors = number_after(rest, " - ");
+      if (next.errors == 0) next.errors = 1;  // it failed: at least one, whatever it printed
+    } else if (text::consume(rest, "PASSED")) {
+      next.result = PerftestValidation::Result::passed;
+      next.bytes_validated = number_after(rest, " chunks, ");
+    } else if (text::consume(rest, "WARNING")) {
+      next.result = PerftestValidation::Result::no_data;
+    } else {
+      next.result = PerftestValidation::Result::error;
+    }
+    // The worst line wins: a FAILED is never hidden by a later PASSED (a duplex run prints two).
+    if (found.result == PerftestValidation::Result::absent ||
+        static_cast<int>(next.result) > static_cast<int>(found.result)) {
+      found = next;
+    }
+  }
+  return found;
+}
+
 }  // namespace fabcheck

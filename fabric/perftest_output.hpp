@@ -46,6 +46,20 @@ PerftestLat parse_perftest_lat_json(std::string_view text);
 PerftestBw parse_perftest_bw_text(std::string_view text);
 PerftestLat parse_perftest_lat_text(std::string_view text);
 
+// What ib_write_bw --data_validation's receiving side printed (perftest 26.04,
+// data_validation_stop_and_report): "VALIDATION: PASSED - 1200 chunks, 78643200 bytes",
+// "VALIDATION: FAILED - 3 error(s), first at QP 0, Chunk 17, Offset 4096 (expected 0x5a, got
+// 0x5b)", "VALIDATION: WARNING - no data validated", "VALIDATION: ERROR - ...". ib_write_bw
+// exits 0 whatever it printed, so this line is the only verdict.
+struct PerftestValidation {
+  enum class Result { absent, passed, no_data, error, failed };  // worse later
+  Result result = Result::absent;
+  std::uint64_t errors = 0;           // failed: the mismatches found
+  std::uint64_t bytes_validated = 0;  // passed
+  std::string line;                   // the VALIDATION: line as printed
+};
+PerftestValidation parse_perftest_validation(std::string_view output);
+
 // MiB/s -> Gb/s (2^20 bytes * 8 bits / 1e9).
 double mib_per_s_to_gbps(double mib_per_s);
 

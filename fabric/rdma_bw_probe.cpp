@@ -1,5 +1,7 @@
 // fabric.rdma_bw: RDMA write bandwidth per HCA between node pairs (perftest ib_write_bw), from the
-// GPU nearest each HCA where there are GPUs; the average of the largest message size, in Gb/s.
+// GPU nearest each HCA where there are GPUs; the average of the largest message size, in Gb/s;
+// with perftest 26.04 or later every payload byte checked by the receiving side
+// (--data_validation).
 #include "fabric/perftest_output.hpp"
 #include "fabric/rdma_perftest.hpp"
 
@@ -13,15 +15,18 @@ class RdmaBwProbe final : public RdmaPerftestProbe {
       : RdmaPerftestProbe(
             {.id = "fabric.rdma_bw",
              .description =
-                 "RDMA write bandwidth per HCA between node pairs (perftest ib_write_bw, Gb/s)",
-             .metrics = {MetricSpec{"write_bw", MetricInfo{"Gb/s", Better::higher}}},
+                 "RDMA write bandwidth per HCA between node pairs (perftest ib_write_bw, Gb/s), "
+                 "the payload validated where perftest offers --data_validation",
+             .metrics = {MetricSpec{"write_bw", MetricInfo{"Gb/s", Better::higher}},
+                         MetricSpec{kPayloadMismatchMetric, MetricInfo{"count", Better::lower}}},
              .scope = ProbeScope::world,
              .heavy = true,
              .options = {kRdmaPairs, kRdmaUseCuda},
              .plans = {{"acceptance"}},
              .plan_stage = plan_stage::rdma,
              // Between node pairs: the slow end is named by the judge, the part by no figure.
-             .repairs = {{"", "rdma-slow", repair_action::inspect, FailKind::noisy_figure}}},
+             .repairs = {{kPayloadMismatchMetric, "data-corruption", repair_action::inspect},
+                         {"", "rdma-slow", repair_action::inspect, FailKind::noisy_figure}}},
             PerftestTool::write_bw, 8u << 20) {}
 
  protected:

@@ -14,6 +14,7 @@
 #include "fabric/ib_port.hpp"
 #include "fabric/pcie_affinity.hpp"
 #include "fabric/pcie_link.hpp"
+#include "fabric/perftest_output.hpp"
 
 namespace fabcheck {
 
@@ -34,18 +35,21 @@ const OptionSpec kRdmaUseCuda{.key = "rdma.use_cuda",
 struct HostRdma {
   std::string host;
   std::vector<std::string> hcas;
-  std::string problem;  // why this host cannot take part, "" when it can
+  std::string problem;     // why this host cannot take part, "" when it can
+  bool validates = false;  // its ib_write_bw offers --data_validation
 };
 
 void wire_write(WireWriter& out, const HostRdma& h) {
   wire_write(out, h.host);
   wire_write(out, h.hcas);
   wire_write(out, h.problem);
+  wire_write(out, h.validates);
 }
 void wire_read(WireReader& in, HostRdma& h) {
   wire_read(in, h.host);
   wire_read(in, h.hcas);
   wire_read(in, h.problem);
+  wire_read(in, h.validates);
 }
 
 namespace {
@@ -87,6 +91,10 @@ void RdmaPerftestProbe::run(RunContext& context, MeasurementSink& sink) {
     mine.problem = local_problem(ports, tool_);
     for (const auto& port : ports) {
       if (port.active()) mine.hcas.push_back(port.device);
+    }
+    if (mine.problem.empty() && tool_ == PerftestTool::write_bw) {
+      ChildProcess help({perftest_program(tool_), "--help"}, {});
+      mine.validates = perftest_offers_data_validation(help.wait(10).output);
     }
   }
   // Each host's first rank speaks for the host; the others send nothing.
@@ -162,6 +170,8 @@ void RdmaPerftestProbe::run_round(RunContext& context, MeasurementSink& sink, co
   };
 
   std::vector<std::unique_ptr<ChildProcess>> servers;
+  // Each server's run and its client's "host/hca": the server is the side that validates.
+  std::vector<std::pair<PerftestInvocation, std::string>> server_runs;
   std::vector<std::tuple<PerftestInvocation, std::string, std::vector<int>>> clients;
   for (const auto& [server, client] : pairs) {
     std::size_t rails = std::min(server.hcas.size(), client.hcas.size());
@@ -183,14 +193,23 @@ void RdmaPerftestProbe::run_round(RunContext& context, MeasurementSink& sink, co
       }
       continue;
     }
+    // Both ends must ask for it: perftest compares the two sides' settings.
+    const bool validate = tool_ == PerftestTool::write_bw && server.validates && client.validates;
     for (std::size_t rail = 0; rail < rails; ++rail) {
       if (me.host == server.host && world.local_rank() == 0) {
         auto run = invocation(server.hcas[rail], static_cast<int>(rail), "");
+        run.data_validation = validate;
         servers.push_back(std::make_unique<ChildProcess>(perftest_argv(run), cpus_of(run.hca)));
+        server_runs.emplace_back(run, client.host + "/" + client.hcas[rail]);
+        if (!validate && tool_ == PerftestTool::write_bw) {
+          emit_unvalidated(sink, run, server_runs.back().second,
+                           server.validates ? client.host : server.host);
+        }
       }
       if (me.host == client.host && world.local_rank() == 0) {
         auto run = invocation(client.hcas[rail], static_cast<int>(rail),
                               loopback ? std::string("localhost") : server.host);
+        run.data_validation = validate;
         run.json_file =
             (context.run_dir / "fabric" / (id() + "." + me.host + "." + run.hca + ".json"))
                 .string();
@@ -213,7 +232,11 @@ void RdmaPerftestProbe::run_round(RunContext& context, MeasurementSink& sink, co
       emit_result(sink, run, running[i]->wait(kRunTimeoutS), peer, pinning);
     }
   }
-  for (auto& server : servers) server->wait(kRunTimeoutS);
+  for (std::size_t i = 0; i < servers.size(); ++i) {
+    const ChildResult result = servers[i]->wait(kRunTimeoutS);
+    const auto& [run, peer] = server_runs[i];
+    if (run.data_validation) emit_validation(sink, run, result, peer);
+  }
   world.barrier();  // the round is over everywhere before the next one starts servers
 }
 
@@ -246,6 +269,39 @@ void RdmaPerftestProbe::emit_result(MeasurementSink& sink, const PerftestInvocat
   if (result.exit_code != 0) return fail("exit code " + std::to_string(result.exit_code));
   const std::string why = read_figure(result, json, m);
   if (!why.empty()) return fail(why);
+  sink.emit(std::move(m));
+}
+
+void RdmaPerftestProbe::emit_validation(MeasurementSink& sink, const PerftestInvocation& run,
+                                        const ChildResult& result, const std::string& peer) {
+  const PerftestValidation validation = parse_perftest_validation(result.output);
+  Measurement m = make_measurement(id(), kPayloadMismatchMetric,
+                                   static_cast<double>(validation.errors), "count", run.hca);
+  m.peer = peer;
+  m.size_bytes = run.size_bytes;
+  m.params["validation"] = validation.line;
+  m.params["memory"] = run.cuda_bus_id.empty() ? "host" : "cuda:" + run.cuda_bus_id;
+  using Result = PerftestValidation::Result;
+  if (validation.result != Result::passed && validation.result != Result::failed) {
+    // Asked for and not answered: the payload is not known to be right.
+    m.status = MeasurementStatus::error;
+    m.message = std::string(perftest_program(run.tool)) + " " + run.hca + " <- " + peer +
+                ": --data_validation gave no verdict (" +
+                (validation.line.empty()
+                     ? "no VALIDATION: line; exit code " + std::to_string(result.exit_code)
+                     : validation.line) +
+                ")";
+  }
+  sink.emit(std::move(m));
+}
+
+void RdmaPerftestProbe::emit_unvalidated(MeasurementSink& sink, const PerftestInvocation& run,
+                                         const std::string& peer, const std::string& lacking) {
+  Measurement m = make_measurement(id(), kPayloadMismatchMetric, 0, "count", run.hca);
+  m.peer = peer;
+  m.status = MeasurementStatus::waived;
+  m.message = "payload not validated: ib_write_bw on " + lacking +
+              " has no --data_validation (perftest 26.04 or later has it)";
   sink.emit(std::move(m));
 }
 

@@ -18,6 +18,9 @@ namespace fabcheck {
 // The options both RDMA probes read.
 extern const OptionSpec kRdmaPairs;    // rdma.pairs: quick or all
 extern const OptionSpec kRdmaUseCuda;  // rdma.use_cuda: GPU memory for the transfers
+// fabric.rdma_bw's record of a pair's payload (ib_write_bw --data_validation on the server): the
+// bytes found wrong; above 0 the evaluator's FAIL for wrong data, on the server's HCA and peer.
+inline constexpr const char* kPayloadMismatchMetric = "wrong_elements";
 
 struct HostRdma;
 
@@ -43,6 +46,12 @@ class RdmaPerftestProbe : public Probe {
                  const std::vector<std::pair<HostRdma, HostRdma>>& pairs);
   void emit_result(MeasurementSink& sink, const PerftestInvocation& run, const ChildResult& result,
                    const std::string& peer, const std::string& pinning);
+  // The server's --data_validation verdict on what `peer` wrote into its memory.
+  void emit_validation(MeasurementSink& sink, const PerftestInvocation& run,
+                       const ChildResult& result, const std::string& peer);
+  // WAIVED: the pair ran without validation because `lacking`'s perftest has none.
+  void emit_unvalidated(MeasurementSink& sink, const PerftestInvocation& run,
+                        const std::string& peer, const std::string& lacking);
 
   PerftestTool tool_;
   std::uint64_t default_size_;

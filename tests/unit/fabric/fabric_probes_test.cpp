@@ -226,6 +226,23 @@ TEST(PerftestCommand, ServerAndClientLines) {
                                       "--out_json_file=/run/x.json", "node-b"}));
 }
 
+// --data_validation on ib_write_bw where both perftests offer it (synthetic help lines, written
+// from perftest 26.04's usage text); never on ib_write_lat.
+TEST(PerftestCommand, DataValidationIsAskedForWhereOffered) {
+  EXPECT_TRUE(perftest_offers_data_validation(
+      "      --data_validation  Enable data validation (tx_depth must be same on both sides)\n"));
+  EXPECT_FALSE(
+      perftest_offers_data_validation("  -x, --gid-index=<index>  Test uses GID with GID index\n"));
+  EXPECT_FALSE(perftest_offers_data_validation("      --data_validation_debug  verbose\n"));
+  PerftestInvocation server;
+  server.hca = "mlx5_0";
+  server.data_validation = true;
+  EXPECT_EQ(perftest_argv(server).back(), "--data_validation");
+  server.tool = PerftestTool::write_lat;
+  const auto lat = perftest_argv(server);
+  EXPECT_EQ(std::count(lat.begin(), lat.end(), "--data_validation"), 0);
+}
+
 // A peer host name beginning with '-' never reaches perftest's arguments: "-h" or
 // "--out_json_file=/etc/shadow" as the server would be read as options (the client ran as root).
 TEST(PerftestCommand, APeerNameThatIsAnOptionIsRefused) {

@@ -92,5 +92,38 @@ TEST(PerftestMalformed, GivesAnErrorNotANumber) {
   EXPECT_FALSE(parse_perftest_lat_json("{\"results\": {\"MsgSize\": 2}}").ok());
 }
 
+// ib_write_bw --data_validation's receiver lines, synthetic: written from the fprintf/printf
+// formats of perftest 26.04's data_validation_stop_and_report (src/perftest_resources.c), not
+// recorded from a run.
+TEST(PerftestValidation, PassedFailedAndNoVerdictAreToldApart) {
+  const std::string table =
+      " #bytes     #iterations    BW peak[Gb/sec]    BW average[Gb/sec]   MsgRate[Mpps]\n"
+      " 8388608    5000             392.41             392.38               0.005846\n";
+  PerftestValidation v =
+      parse_perftest_validation(table + "VALIDATION: PASSED - 1200 chunks, 78643200 bytes\n");
+  EXPECT_EQ(v.result, PerftestValidation::Result::passed);
+  EXPECT_EQ(v.bytes_validated, 78643200u);
+  EXPECT_EQ(v.errors, 0u);
+  v = parse_perftest_validation(table +
+                                "VALIDATION: FAILED - 3 error(s), first at QP 0, Chunk 17, Offset "
+                                "4096 (expected 0x5a, got 0x5b)\n");
+  EXPECT_EQ(v.result, PerftestValidation::Result::failed);
+  EXPECT_EQ(v.errors, 3u);
+  EXPECT_EQ(v.line,
+            "VALIDATION: FAILED - 3 error(s), first at QP 0, Chunk 17, Offset 4096 (expected "
+            "0x5a, got 0x5b)");
+  // A role in parentheses (duplex), and a FAILED never hidden by a later PASSED.
+  v = parse_perftest_validation(
+      "VALIDATION: FAILED (server) - 1 error(s), first at QP 1, Chunk 0, Offset 0 (expected 0x01, "
+      "got 0x00)\nVALIDATION: PASSED (client) - 4 chunks, 4096 bytes\n");
+  EXPECT_EQ(v.result, PerftestValidation::Result::failed);
+  EXPECT_EQ(v.errors, 1u);
+  EXPECT_EQ(parse_perftest_validation("VALIDATION: WARNING - no data validated\n").result,
+            PerftestValidation::Result::no_data);
+  EXPECT_EQ(parse_perftest_validation("VALIDATION: ERROR - validation_stop() failed\n").result,
+            PerftestValidation::Result::error);
+  EXPECT_EQ(parse_perftest_validation(table).result, PerftestValidation::Result::absent);
+}
+
 }  // namespace
 }  // namespace fabcheck

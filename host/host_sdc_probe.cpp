@@ -1,7 +1,6 @@
 // host.sdc: the per-core silent-data-corruption screen: every online CPU computes the same seeded
 // integer, FMA and CRC32C blocks for --opt sdc.duration_s, pinned, and a CPU that differs from the
 // others or from itself is named (host/sdc_cores.hpp); on each host's first rank.
-#include <cstdio>
 #include <string>
 
 #include "bench/core/probe.hpp"
@@ -11,16 +10,6 @@
 
 namespace fabcheck {
 namespace {
-
-// Every CPU at once, each pass of sdc.duration_s, plus the calibration and the vote (~1 s).
-ProbeEstimate estimate_sdc(const RunOptions& options, const JobShape&) {
-  const double seconds = option_number(options, sdc::kDurationSeconds);
-  const auto passes = option_integer(options, sdc::kRepeats);
-  char knobs[80];
-  std::snprintf(knobs, sizeof knobs, "%lld pass(es) of %g s on every CPU",
-                static_cast<long long>(passes), seconds);
-  return {1 + seconds * static_cast<double>(passes), knobs};
-}
 
 class HostSdcProbe final : public Probe {
  public:
@@ -35,7 +24,8 @@ class HostSdcProbe final : public Probe {
                .scope = ProbeScope::host,
                .heavy = true,
                .options = {sdc::kDurationSeconds, sdc::kRepeats, sdc::kSeed},
-               .estimate = estimate_sdc,
+               .estimate = [](const RunOptions& options,
+                              const JobShape&) { return sdc::estimate_passes(options, "CPU"); },
                .plans = {{"acceptance"}, {"sweep"}},
                .plan_stage = plan_stage::node,
                .peers = {.compared = false},

@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cinttypes>
 #include <cstdio>
 #include <cstring>
 #include <latch>
@@ -28,12 +27,6 @@ namespace {
 constexpr std::size_t kMaxRecomputedTies = 16;
 // Mismatches kept per CPU (all are counted).
 constexpr std::size_t kKeptMismatches = 8;
-
-std::string hex(std::uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%016" PRIx64, value);
-  return text;
-}
 
 // Pins the calling thread to `cpu`; "" or why not.
 std::string pin_to(int cpu) {
@@ -323,30 +316,30 @@ std::uint64_t fit_blocks_to_seconds(double seconds, sdc::ChainShape& shape,
 }
 
 std::string describe_mismatch(const CoreMismatch& m) {
-  std::string text = "block " + std::to_string(m.block) + " (seed " + hex(m.block_seed) +
+  std::string text = "block " + std::to_string(m.block) + " (seed " + sdc::word_hex(m.block_seed) +
                      (m.pass > 0 ? ", pass " + std::to_string(m.pass + 1) : "") +
-                     "): " + sdc::digest_word_name(m.word) + " " + hex(m.got);
+                     "): " + sdc::digest_word_name(m.word) + " " + sdc::word_hex(m.got);
   switch (m.fault) {
     case CoreFault::minority:
       text += " where " + std::to_string(m.agreeing) + " other CPU" + (m.agreeing == 1 ? "" : "s") +
-              " computed " + hex(m.expected);
+              " computed " + sdc::word_hex(m.expected);
       break;
     case CoreFault::own_units:
-      text += " where its bit-by-bit CRC32C gave " + hex(m.expected);
+      text += " where its bit-by-bit CRC32C gave " + sdc::word_hex(m.expected);
       break;
     case CoreFault::own_repeat:
-      text += " where the same CPU computing it again gave " + hex(m.expected);
+      text += " where the same CPU computing it again gave " + sdc::word_hex(m.expected);
       break;
     case CoreFault::no_majority: {
       std::string others;
       for (int cpu : m.others) others += (others.empty() ? "cpu " : ", cpu ") + std::to_string(cpu);
-      text += " where " + others + " computed " + hex(m.expected) +
+      text += " where " + others + " computed " + sdc::word_hex(m.expected) +
               " (each stable when computed again; no majority: a third CPU is needed to tell "
               "which is wrong)";
       break;
     }
   }
-  return text + " (bits " + hex(m.got ^ m.expected) + " differ)";
+  return text + " (bits " + sdc::word_hex(m.got ^ m.expected) + " differ)";
 }
 
 std::vector<Finding> judge_sdc_cores(const std::vector<Measurement>& measurements) {

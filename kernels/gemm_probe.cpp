@@ -24,6 +24,7 @@
 #include "bench/cuda/cuda_memory.hpp"
 #include "bench/cuda/cuda_stream.hpp"
 #include "bench/cuda/scoped_device.hpp"
+#include "bench/sdc/sdc_vote.hpp"
 #include "bench/sys/nvml_library.hpp"
 #include "bench/sys/timer.hpp"
 #include "kernels/clock_sampler.hpp"
@@ -62,12 +63,6 @@ constexpr std::uint64_t kSeedA = 0x6765'6d61;
 constexpr std::uint64_t kSeedB = 0x6765'6d62;
 // Where telemetry is read: this far into the sustained run, with work queued on every GPU.
 constexpr double kTelemetryAt = 0.7;
-
-std::string hash_text(std::uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof text, "%016llx", static_cast<unsigned long long>(value));
-  return text;
-}
 
 void check_cublas(cublasStatus_t status, const char* call) {
   if (status != CUBLAS_STATUS_SUCCESS) {
@@ -270,9 +265,9 @@ void run_type(const std::vector<int>& ordinals, const GemmType& type, const RunO
     Measurement hashed = gpu_measurement(runner.label(), kProbe, kGemmHashChangesMetric,
                                          hot_hash == cold_hash[i] ? 0 : 1, "count");
     label_params(hashed);
-    hashed.params["output_hash"] = hash_text(hot_hash);
-    hashed.params["output_hash_first"] = hash_text(cold_hash[i]);
-    hashed.params["seeds"] = hash_text(kSeedA) + "," + hash_text(kSeedB);
+    hashed.params["output_hash"] = sdc::word_hex(hot_hash);
+    hashed.params["output_hash_first"] = sdc::word_hex(cold_hash[i]);
+    hashed.params["seeds"] = sdc::word_hex(kSeedA) + "," + sdc::word_hex(kSeedB);
     hashed.params["cublas_library"] = process_cublas().path;
     hashed.params["driver"] = process_nvml().driver_version;
     hashed.params["sms"] = std::to_string(runner.sms());

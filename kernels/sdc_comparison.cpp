@@ -12,12 +12,6 @@
 namespace fabcheck {
 namespace {
 
-std::string hex(std::uint64_t value) {
-  char text[24];
-  std::snprintf(text, sizeof text, "0x%016" PRIx64, value);
-  return text;
-}
-
 std::string address(std::uint64_t value) {
   char text[24];
   std::snprintf(text, sizeof text, "0x%" PRIx64, value);
@@ -68,8 +62,8 @@ void compare_sm_digests(const std::vector<sdc::BlockDigest>& digests,
 std::string describe_sm_mismatch(const SmMismatch& m) {
   return "SM " + std::to_string(m.sm) + ": block " + std::to_string(m.block) +
          (m.pass > 0 ? " (pass " + std::to_string(m.pass + 1) + ")" : "") + ": " +
-         sdc::digest_word_name(m.word) + " " + hex(m.got) + " where the host computed " +
-         hex(m.expected) + " (bits " + hex(m.got ^ m.expected) + " differ)";
+         sdc::digest_word_name(m.word) + " " + sdc::word_hex(m.got) + " where the host computed " +
+         sdc::word_hex(m.expected) + " (bits " + sdc::word_hex(m.got ^ m.expected) + " differ)";
 }
 
 std::string sm_list(const std::vector<unsigned>& sms) {
@@ -85,8 +79,9 @@ std::string describe_pattern_mismatch(int pattern, bool inverted, const sdc::Hbm
   return std::string(sdc::hbm_pattern_name(pattern)) + (inverted ? " (inverted)" : "") + ": " +
          std::to_string(check.wrong) + " word" + (check.wrong == 1 ? "" : "s") +
          " wrong, the first at " + address(base + offset) + " (offset " + std::to_string(offset) +
-         " of a " + format_bytes(bytes) + " buffer at " + address(base) + "): " + hex(got) +
-         " where " + hex(expected) + " was written (bits " + hex(got ^ expected) + " differ)";
+         " of a " + format_bytes(bytes) + " buffer at " + address(base) +
+         "): " + sdc::word_hex(got) + " where " + sdc::word_hex(expected) + " was written (bits " +
+         sdc::word_hex(got ^ expected) + " differ)";
 }
 
 std::vector<Finding> judge_gpu_sdc(const std::vector<Measurement>& measurements) {

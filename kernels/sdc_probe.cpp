@@ -24,17 +24,6 @@
 namespace fabcheck {
 namespace {
 
-// Each pass of sdc.duration_s on the rank's GPU (one GPU a rank; the GPUs of a rank that drives
-// several are screened in turn), plus start-up.
-ProbeEstimate estimate_sdc(const RunOptions& options, const JobShape&) {
-  const double seconds = option_number(options, sdc::kDurationSeconds);
-  const auto passes = option_integer(options, sdc::kRepeats);
-  char knobs[80];
-  std::snprintf(knobs, sizeof knobs, "%lld pass(es) of %g s on every SM",
-                static_cast<long long>(passes), seconds);
-  return {1 + seconds * static_cast<double>(passes), knobs};
-}
-
 #if defined(FABCHECK_HAVE_CUDA)
 // Threads a block: each computes one lane; every block computes the same lanes.
 constexpr unsigned kLanes = 128;
@@ -131,7 +120,8 @@ std::unique_ptr<Probe> make_gpu_sdc_probe() {
                       "with the host's exact reference; --opt sdc.duration_s, sdc.repeats",
        .metrics = {lower_better(kSmMismatchMetric, "count")},
        .options = {sdc::kDurationSeconds, sdc::kRepeats, sdc::kSeed},
-       .estimate = estimate_sdc,
+       .estimate = [](const RunOptions& options,
+                      const JobShape&) { return sdc::estimate_passes(options, "SM"); },
        .body = FABCHECK_GPU_BODY(run_sdc),
        .plans = {{"acceptance"}, {"sweep"}},
        .peers = {.compared = false}});

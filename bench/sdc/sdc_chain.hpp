@@ -112,44 +112,48 @@ FABCHECK_SDC_HD inline std::uint64_t fold(std::uint64_t hash, std::uint64_t bits
   return (hash ^ bits) * 0x100000001B3ULL;
 }
 
-// x = fma(x, a, b) with fresh a, b in [-1, 1) each step (|x| stays below ~1/(1-|a|), never
-// overflows); the hash of every step's bits. Only fma rounds: on the host std::fma, on a GPU the
-// fma instruction, both the single rounding of IEEE 754's fusedMultiplyAdd.
-FABCHECK_SDC_HD inline std::uint64_t fp64_chain(std::uint64_t seed, std::uint32_t steps) {
-  std::uint64_t stream = seed;
-  double x = unit_double(mix64(seed ^ 0xF64ULL));
+// The one rounding an FMA chain does: IEEE 754's fusedMultiplyAdd (on a GPU the fma instruction,
+// on the host the compiler's builtin, which glibc's fma or the CPU's FMA unit computes exactly).
+FABCHECK_SDC_HD inline double fused(double x, double a, double b) {
+#if defined(__CUDA_ARCH__)
+  return ::fma(x, a, b);
+#else
+  return __builtin_fma(x, a, b);
+#endif
+}
+FABCHECK_SDC_HD inline float fused(float x, float a, float b) {
+#if defined(__CUDA_ARCH__)
+  return ::fmaf(x, a, b);
+#else
+  return __builtin_fmaf(x, a, b);
+#endif
+}
+FABCHECK_SDC_HD inline double unit_of(std::uint64_t bits, double) { return unit_double(bits); }
+FABCHECK_SDC_HD inline float unit_of(std::uint64_t bits, float) { return unit_float(bits); }
+
+// x = fma(x, a, b) with fresh a, b in [-1, 1) each step from the integer stream (|x| stays below
+// ~1/(1-|a|), never overflows), starting from the stream's `start`; the hash of every step's bits.
+template <typename Real>
+FABCHECK_SDC_HD inline std::uint64_t fma_chain(std::uint64_t stream, std::uint64_t start,
+                                               std::uint32_t steps) {
+  Real x = unit_of(start, Real{});
   std::uint64_t hash = 0xCBF29CE484222325ULL;
   for (std::uint32_t i = 0; i < steps; ++i) {
     stream = int_step(stream, i);
-    const double a = unit_double(stream);
-    const double b = unit_double(rotate_left(stream, 32));
-#if defined(__CUDA_ARCH__)
-    x = ::fma(x, a, b);
-#else
-    x = __builtin_fma(x, a, b);
-#endif
+    x = fused(x, unit_of(stream, Real{}), unit_of(rotate_left(stream, 32), Real{}));
     hash = fold(hash, bits_of(x));
   }
   return hash;
 }
 
-// The same in FP32 (fmaf): the FP32 FMA pipes of a GPU, the scalar/vector FMA units of a core.
+// The FP64 FMA pipes of an SM, the scalar FMA unit of a core.
+FABCHECK_SDC_HD inline std::uint64_t fp64_chain(std::uint64_t seed, std::uint32_t steps) {
+  return fma_chain<double>(seed, mix64(seed ^ 0xF64ULL), steps);
+}
+
+// The same in FP32 (fmaf): the FP32 FMA pipes of a GPU.
 FABCHECK_SDC_HD inline std::uint64_t fp32_chain(std::uint64_t seed, std::uint32_t steps) {
-  std::uint64_t stream = seed ^ 0xF32F32F32ULL;
-  float x = unit_float(mix64(seed ^ 0xF32ULL));
-  std::uint64_t hash = 0xCBF29CE484222325ULL;
-  for (std::uint32_t i = 0; i < steps; ++i) {
-    stream = int_step(stream, i);
-    const float a = unit_float(stream);
-    const float b = unit_float(rotate_left(stream, 32));
-#if defined(__CUDA_ARCH__)
-    x = ::fmaf(x, a, b);
-#else
-    x = __builtin_fmaf(x, a, b);
-#endif
-    hash = fold(hash, bits_of(x));
-  }
-  return hash;
+  return fma_chain<float>(seed ^ 0xF32F32F32ULL, mix64(seed ^ 0xF32ULL), steps);
 }
 
 // Word `index` of a block's CRC stream.

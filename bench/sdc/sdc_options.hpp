@@ -4,6 +4,7 @@
 #pragma once
 
 #include "bench/core/option_spec.hpp"
+#include "bench/core/probe.hpp"
 
 namespace fabcheck::sdc {
 
@@ -47,5 +48,9 @@ inline const OptionSpec kSeed{.key = "sdc.seed",
                                   "node of a fleet computes the same blocks)",
                               .min = 0,
                               .max = 9007199254740991.0};
+
+// A screen's estimate: a second of start-up, then sdc.repeats passes of sdc.duration_s; the knobs
+// say "2 pass(es) of 60 s on every <where>" ("CPU", "SM").
+ProbeEstimate estimate_passes(const RunOptions& options, const char* where);
 
 }  // namespace fabcheck::sdc

@@ -1,7 +1,17 @@
-// The majority vote over one block's digests and the names of the digest's words.
+// The majority vote over one block's digests, the names of the digest's words and how they are
+// written.
 #include "bench/sdc/sdc_vote.hpp"
 
+#include <cinttypes>
+#include <cstdio>
+
 namespace fabcheck::sdc {
+
+std::string word_hex(std::uint64_t word) {
+  char text[24];
+  std::snprintf(text, sizeof text, "0x%016" PRIx64, word);
+  return text;
+}
 
 const char* digest_word_name(int word) {
   switch (word) {

@@ -3,12 +3,17 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "bench/sdc/sdc_chain.hpp"
 
 namespace fabcheck::sdc {
+
+// A digest word (or hash) as every SDC report writes it: "0x" and 16 hex digits.
+std::string word_hex(std::uint64_t word);
 
 // "integer multiply/xor/rotate chain", "FP64 FMA chain", ...
 const char* digest_word_name(int word);

@@ -30,6 +30,39 @@ def fp64_chain(seed,steps):
         x=Fraction(float(x*a+b))   # the exact value rounded once: IEEE fusedMultiplyAdd
         h=fold(h,dbits(x))
     return h
+def round_to_float32(q):
+    """The binary32 nearest the exact rational q (ties to even), as an exact Fraction."""
+    if q == 0:
+        return Fraction(0)
+    sign = -1 if q < 0 else 1
+    q = abs(q)
+    e = q.numerator.bit_length() - q.denominator.bit_length() - 24
+    while q / Fraction(2) ** e >= 2 ** 24:
+        e += 1
+    while q / Fraction(2) ** e < 2 ** 23:
+        e -= 1
+    assert e >= -149, "subnormal: not expected in the chain"
+    m = q / Fraction(2) ** e
+    whole = m.numerator // m.denominator
+    rest = m - whole
+    if rest > Fraction(1, 2) or (rest == Fraction(1, 2) and whole % 2 == 1):
+        whole += 1
+    return sign * whole * Fraction(2) ** e
+def unit_float(bits):
+    top = (bits >> 32) & 0xFFFFFFFF
+    top = top - (1 << 32) if top >> 31 else top
+    return Fraction(top >> 8, 1 << 23)
+def fbits(f):
+    return struct.unpack('<I', struct.pack('<f', float(f)))[0]  # exact: f is a binary32
+def fp32_chain(seed, steps):
+    stream = seed ^ 0xF32F32F32; x = unit_float(mix64(seed ^ 0xF32))
+    h = 0xCBF29CE484222325
+    for i in range(steps):
+        stream = int_step(stream, i)
+        a = unit_float(stream); b = unit_float(rotl(stream, 32))
+        x = round_to_float32(x * a + b)   # one rounding to binary32: fusedMultiplyAdd
+        h = fold(h, fbits(x))
+    return h
 # CRC32C, table-driven (a different algorithm from the header's bit loop)
 T=[]
 for n in range(256):
@@ -51,6 +84,8 @@ print("int_chain(s,3)=%#018x"%int_chain(s,3))
 print("int_chain(s,1000)=%#018x"%int_chain(s,1000))
 print("fp64_chain(s,1)=%#018x"%fp64_chain(s,1))
 print("fp64_chain(s,1000)=%#018x"%fp64_chain(s,1000))
+print("fp32_chain(s,1)=%#018x"%fp32_chain(s,1))
+print("fp32_chain(s,1000)=%#018x"%fp32_chain(s,1000))
 print("crc_stream(s,4)=%#010x"%crc_stream(s,4))
 print("crc_stream(s,1024)=%#010x"%crc_stream(s,1024))
 print("crc 12345678 =%#010x"%crc32c(b"12345678"))

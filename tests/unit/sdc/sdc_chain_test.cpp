@@ -28,6 +28,11 @@ TEST(SdcChain, Fp64ChainIsExactFusedMultiplyAdd) {
   EXPECT_EQ(fp64_chain(kSeed, 1000), 0xc7d2a93f294e4b76ULL);
 }
 
+TEST(SdcChain, Fp32ChainIsExactFusedMultiplyAdd) {
+  EXPECT_EQ(fp32_chain(kSeed, 1), 0x437939ce10a23b46ULL);
+  EXPECT_EQ(fp32_chain(kSeed, 1000), 0xa4e9598e162b5cb0ULL);
+}
+
 TEST(SdcChain, TheHostsFmaRoundsOnce) {
   // (1 + 2^-30)^2 - (1 + 2^-29) is 2^-60 exactly; a multiply rounded before the add gives 0.
   const double a = 1 + 0x1p-30;

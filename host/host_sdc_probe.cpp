@@ -5,6 +5,7 @@
 
 #include "bench/core/probe.hpp"
 #include "bench/sdc/crc32c_unit.hpp"
+#include "bench/sdc/fma_lanes_unit.hpp"
 #include "bench/sdc/sdc_options.hpp"
 #include "host/sdc_cores.hpp"
 
@@ -16,7 +17,8 @@ class HostSdcProbe final : public Probe {
   HostSdcProbe()
       : Probe({.id = kHostSdcProbe,
                .description = "silent data corruption screen of every CPU core: the same seeded "
-                              "integer, FP64/FP32 FMA and CRC32C blocks on each CPU at once, "
+                              "integer, FP64/FP32 FMA (scalar and vector) and CRC32C blocks on "
+                              "each CPU at once, "
                               "pinned, compared bit for bit across CPUs and with itself; --opt "
                               "sdc.duration_s, sdc.repeats",
                .metrics = {{kSdcMismatchMetric, {"count", Better::lower}},
@@ -56,6 +58,7 @@ class HostSdcProbe final : public Probe {
       wrong.params["steps"] = std::to_string(plan.shape.steps);
       wrong.params["seed"] = std::to_string(plan.seed);
       wrong.params["crc_unit"] = sdc::crc32c_unit_name();
+      wrong.params["vector_unit"] = sdc::fma_lanes_unit_name();
       if (!core.mismatches.empty()) {
         wrong.params["fault"] = to_string(core.mismatches.front().fault);
         wrong.params["mismatch"] = describe_mismatch(core.mismatches.front());

@@ -14,8 +14,9 @@
 #include <map>
 #include <set>
 #include <thread>
+#include <utility>
 
-#include "bench/sdc/crc32c_unit.hpp"
+#include "bench/sdc/cpu_block.hpp"
 #include "bench/sdc/sdc_vote.hpp"
 #include "bench/sys/cpu_list.hpp"
 #include "bench/sys/sysfs_file.hpp"
@@ -53,12 +54,17 @@ bool run_on_cpu(int cpu, Work&& work) {
   return pinned;
 }
 
-// The words every CPU must agree on: a core's CRC unit is compared with that core's own bit-by-bit
-// CRC (check_itself), so one wrong CRC unit never makes another CPU a dissenter.
+// The words every CPU must agree on: a core's CRC and vector FMA units are compared with that
+// core's own reference (check_itself), so one wrong unit never makes another CPU a dissenter.
 sdc::BlockDigest portable(sdc::BlockDigest digest) {
   digest.words[sdc::crc_unit_word] = 0;
+  digest.words[sdc::lanes_unit_word] = 0;
   return digest;
 }
+
+// Each unit word and the reference it must equal on the same core.
+constexpr std::pair<int, int> kUnitWords[] = {{sdc::crc_unit_word, sdc::crc_soft_word},
+                                              {sdc::lanes_unit_word, sdc::lanes_soft_word}};
 
 struct Tally {
   std::vector<bool> wrong;  // by pass * blocks + block
@@ -133,16 +139,17 @@ class Vote {
     return m;
   }
 
-  // Its CRC unit against its bit-by-bit CRC; each later pass against its first.
+  // Its CRC and vector units against their references; each later pass against its first.
   void check_itself(std::size_t w) {
     for (int pass = 0; pass < plan_.passes; ++pass) {
       for (std::uint64_t block = 0; block < plan_.blocks; ++block) {
         const sdc::BlockDigest& d = digests_[w][index(pass, block)];
-        if (d.words[sdc::crc_unit_word] != d.words[sdc::crc_soft_word]) {
+        for (const auto& [unit, reference] : kUnitWords) {
+          if (d.words[unit] == d.words[reference]) continue;
           CoreMismatch m = mismatch_of(CoreFault::own_units, pass, block, d, d);
-          m.word = sdc::crc_unit_word;
-          m.got = d.words[sdc::crc_unit_word];
-          m.expected = d.words[sdc::crc_soft_word];
+          m.word = unit;
+          m.got = d.words[unit];
+          m.expected = d.words[reference];
           add(w, m);
         }
         const sdc::BlockDigest& first = digests_[w][index(0, block)];
@@ -325,7 +332,9 @@ std::string describe_mismatch(const CoreMismatch& m) {
               " computed " + sdc::word_hex(m.expected);
       break;
     case CoreFault::own_units:
-      text += " where its bit-by-bit CRC32C gave " + sdc::word_hex(m.expected);
+      text += std::string(" where the same CPU ") +
+              (m.word == sdc::crc_unit_word ? "bit by bit" : "one lane at a time") + " gave " +
+              sdc::word_hex(m.expected);
       break;
     case CoreFault::own_repeat:
       text += " where the same CPU computing it again gave " + sdc::word_hex(m.expected);
@@ -349,7 +358,7 @@ std::vector<Finding> judge_sdc_cores(const std::vector<Measurement>& measurement
     std::set<std::string> packages;
     bool any_wrong = false;
     double min_s = 1e300, max_s = 0;
-    std::string blocks, crc_unit;
+    std::string blocks, crc_unit, vector_unit;
   };
   std::map<std::string, HostTally> by_host;
   std::map<std::pair<std::string, std::string>, double> seconds;  // host, subject
@@ -369,6 +378,7 @@ std::vector<Finding> judge_sdc_cores(const std::vector<Measurement>& measurement
     tally.packages.insert(param(m, "package"));
     tally.blocks = param(m, "blocks");
     tally.crc_unit = param(m, "crc_unit");
+    tally.vector_unit = param(m, "vector_unit");
     if (const auto s = seconds.find({m.host, m.subject}); s != seconds.end()) {
       tally.min_s = std::min(tally.min_s, s->second);
       tally.max_s = std::max(tally.max_s, s->second);
@@ -406,7 +416,9 @@ std::vector<Finding> judge_sdc_cores(const std::vector<Measurement>& measurement
     }
     const std::string units =
         "integer multiply/xor/rotate, FP64 and FP32 FMA chains, CRC32C bit by bit" +
-        (tally.crc_unit.empty() ? std::string() : " and by " + tally.crc_unit);
+        (tally.crc_unit.empty() ? std::string() : " and by " + tally.crc_unit) +
+        ", 4 FP64 FMA lanes one at a time" +
+        (tally.vector_unit.empty() ? std::string() : " and by " + tally.vector_unit);
     if (alone) {
       f.message =
           "one CPU screened: nothing to compare it with but its own CRC unit and repeats (" +

@@ -44,12 +44,4 @@ std::uint64_t crc32c_of_stream_by_unit(std::uint64_t seed, std::uint32_t words) 
   return available ? crc_by_instruction(seed, words) : 0;
 }
 
-BlockDigest cpu_block(std::uint64_t seed, const ChainShape& shape) {
-  BlockDigest digest = chains_of_block(seed, shape);
-  static const bool available = has_instruction();
-  digest.words[crc_unit_word] =
-      available ? crc_by_instruction(seed, shape.crc_words) : digest.words[crc_soft_word];
-  return digest;
-}
-
 }  // namespace fabcheck::sdc

@@ -16,8 +16,4 @@ const char* crc32c_unit_name();  // "sse4.2 crc32", "armv8 crc32c", ""
 // 0 where crc32c_unit_name() is "".
 std::uint64_t crc32c_of_stream_by_unit(std::uint64_t seed, std::uint32_t words);
 
-// A block as a CPU core computes it: the chains, and crc_unit by its CRC instruction (or the
-// reference again where it has none).
-BlockDigest cpu_block(std::uint64_t seed, const ChainShape& shape);
-
 }  // namespace fabcheck::sdc

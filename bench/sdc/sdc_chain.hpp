@@ -20,13 +20,17 @@ enum DigestWord : int {
   fp64_chain_word,
   fp32_chain_word,
   crc_soft_word,
-  crc_unit_word
+  crc_unit_word,
+  lanes_soft_word,
+  lanes_unit_word
 };
-inline constexpr int kDigestWords = 5;
+inline constexpr int kDigestWords = 7;
 
 // One block's results. crc_unit is the CRC32C of the same stream computed by another unit than
 // crc_soft's bit-by-bit loop (a CPU's crc32 instruction, a GPU's shared-memory table), so a core
-// that disagrees with itself is named without any other core's help.
+// that disagrees with itself is named without any other core's help. lanes_soft and lanes_unit are
+// four FP64 FMA chains computed one after another and by the CPU's vector FMA unit (CPU only: a
+// GPU's lanes are its threads, so both stay 0 there).
 struct BlockDigest {
   std::uint64_t words[kDigestWords] = {};
 };
@@ -154,6 +158,24 @@ FABCHECK_SDC_HD inline std::uint64_t fp64_chain(std::uint64_t seed, std::uint32_
 // The same in FP32 (fmaf): the FP32 FMA pipes of a GPU.
 FABCHECK_SDC_HD inline std::uint64_t fp32_chain(std::uint64_t seed, std::uint32_t steps) {
   return fma_chain<float>(seed ^ 0xF32F32F32ULL, mix64(seed ^ 0xF32ULL), steps);
+}
+
+// Four FP64 FMA chains side by side (lane l from its own stream): what a vector FMA unit computes
+// in one register; the lanes' hashes folded in lane order.
+inline constexpr int kFmaLanes = 4;
+FABCHECK_SDC_HD inline std::uint64_t lane_stream(std::uint64_t seed, int lane) {
+  return mix64(seed ^ (0x1A4E0000ULL + static_cast<std::uint64_t>(lane)));
+}
+FABCHECK_SDC_HD inline std::uint64_t lane_start(std::uint64_t stream) {
+  return mix64(stream ^ 0xF64ULL);
+}
+FABCHECK_SDC_HD inline std::uint64_t fp64_lanes(std::uint64_t seed, std::uint32_t steps) {
+  std::uint64_t hash = 0xCBF29CE484222325ULL;
+  for (int lane = 0; lane < kFmaLanes; ++lane) {
+    const std::uint64_t stream = lane_stream(seed, lane);
+    hash = fold(hash, fma_chain<double>(stream, lane_start(stream), steps));
+  }
+  return hash;
 }
 
 // Word `index` of a block's CRC stream.

@@ -25,6 +25,10 @@ const char* digest_word_name(int word) {
       return "CRC32C (bit by bit)";
     case crc_unit_word:
       return "CRC32C (CRC unit)";
+    case lanes_soft_word:
+      return "FP64 FMA, 4 lanes one at a time";
+    case lanes_unit_word:
+      return "FP64 FMA, 4 lanes (vector unit)";
     default:
       return "?";
   }

@@ -11,7 +11,9 @@
 #include <filesystem>
 #include <fstream>
 
+#include "bench/sdc/cpu_block.hpp"
 #include "bench/sdc/crc32c_unit.hpp"
+#include "bench/sdc/fma_lanes_unit.hpp"
 #include "bench/sdc/sdc_vote.hpp"
 #include "tests/doubles/temp_dir.hpp"
 
@@ -139,6 +141,26 @@ TEST(SdcCores, ACrcUnitThatDisagreesWithItsCoreIsNamedAlone) {
   EXPECT_EQ(own.got ^ own.expected, 8u);
 }
 
+TEST(SdcCores, AVectorUnitThatDisagreesWithItsLanesIsNamedAlone) {
+  const auto cpus = two_cpus();
+  if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
+  if (*sdc::fma_lanes_unit_name() == '\0') GTEST_SKIP() << "no AVX2 FMA unit";
+  const std::uint64_t seed = sdc::block_seed(1, 4);
+  auto flips = std::make_shared<std::atomic<int>>(0);
+  auto plan = plan_on(cpus, flipping(cpus[1], seed, sdc::lanes_unit_word, 62, false, flips));
+  plan.passes = 1;
+  const auto results = screen_cores(plan);
+  EXPECT_EQ(results[0].wrong_blocks, 0u);
+  ASSERT_EQ(results[1].wrong_blocks, 1u);
+  const CoreMismatch& own = results[1].mismatches.front();
+  EXPECT_EQ(own.fault, CoreFault::own_units);
+  EXPECT_EQ(own.word, sdc::lanes_unit_word);
+  EXPECT_EQ(own.got ^ own.expected, 1ULL << 62);
+  EXPECT_NE(describe_mismatch(own).find("FP64 FMA, 4 lanes (vector unit) 0x"), std::string::npos);
+  EXPECT_NE(describe_mismatch(own).find("where the same CPU one lane at a time gave"),
+            std::string::npos);
+}
+
 TEST(SdcCores, ACpuThatCannotBePinnedIsNotScreened) {
   const auto results = screen_cores(plan_on({CPU_SETSIZE - 1}));
   ASSERT_EQ(results.size(), 1u);
@@ -182,8 +204,14 @@ TEST(SdcCores, ALongScreenLengthensItsBlocksInsteadOfHoldingMoreOfThem) {
 Measurement core_record(const std::string& cpu, double wrong, const std::string& mismatch = "") {
   Measurement m = make_measurement(kHostSdcProbe, kSdcMismatchMetric, wrong, "count", cpu);
   m.host = "node07";
-  m.params = {{"package", "1"}, {"core", "3"},      {"blocks", "4096"},          {"cpus", "8"},
-              {"seed", "1"},    {"steps", "16384"}, {"crc_unit", "sse4.2 crc32"}};
+  m.params = {{"package", "1"},
+              {"core", "3"},
+              {"blocks", "4096"},
+              {"cpus", "8"},
+              {"seed", "1"},
+              {"steps", "16384"},
+              {"crc_unit", "sse4.2 crc32"},
+              {"vector_unit", "avx2 fma"}};
   if (!mismatch.empty()) m.params["mismatch"] = mismatch;
   return m;
 }
@@ -210,7 +238,7 @@ TEST(SdcCoresJudge, AgreeingCpusPassOnceAHostAndOneCpuAloneWarns) {
   EXPECT_EQ(findings[0].message,
             "2 CPUs (1 package) computed the same 4096 blocks bit for bit (integer "
             "multiply/xor/rotate, FP64 and FP32 FMA chains, CRC32C bit by bit and by sse4.2 "
-            "crc32), 5.0-5.0 s a CPU");
+            "crc32, 4 FP64 FMA lanes one at a time and by avx2 fma), 5.0-5.0 s a CPU");
   findings = judge_sdc_cores({core_record("cpu0", 0)});
   ASSERT_EQ(findings.size(), 1u);
   EXPECT_EQ(findings[0].severity, Severity::warn);

@@ -6,7 +6,9 @@
 
 #include <cmath>
 
+#include "bench/sdc/cpu_block.hpp"
 #include "bench/sdc/crc32c_unit.hpp"
+#include "bench/sdc/fma_lanes_unit.hpp"
 #include "bench/sdc/hbm_pattern.hpp"
 #include "bench/sdc/output_hash.hpp"
 #include "bench/sdc/sdc_vote.hpp"
@@ -76,6 +78,28 @@ TEST(SdcCrc, TheCpusCrcUnitAgreesWithTheReference) {
   const BlockDigest digest = cpu_block(kSeed, ChainShape{});
   EXPECT_EQ(digest.words[crc_unit_word], digest.words[crc_soft_word]);
   EXPECT_EQ(digest.words[int_chain_word], int_chain(kSeed, ChainShape{}.steps));
+}
+
+TEST(SdcLanes, FourLanesAreFourChainsFoldedInOrder) {
+  std::uint64_t expected = 0xCBF29CE484222325ULL;
+  for (int lane = 0; lane < kFmaLanes; ++lane) {
+    const std::uint64_t stream = lane_stream(kSeed, lane);
+    expected = fold(expected, fma_chain<double>(stream, lane_start(stream), 500));
+  }
+  EXPECT_EQ(fp64_lanes(kSeed, 500), expected);
+  // Lane 0 is the FP64 chain of its own stream: the exact reference holds for it.
+  const std::uint64_t stream0 = lane_stream(kSeed, 0);
+  EXPECT_EQ(fma_chain<double>(stream0, mix64(stream0 ^ 0xF64ULL), 1000), fp64_chain(stream0, 1000));
+}
+
+TEST(SdcLanes, TheCpusVectorUnitGivesTheLanesBitForBit) {
+  if (*fma_lanes_unit_name() == '\0') GTEST_SKIP() << "this CPU has no AVX2 FMA unit";
+  for (std::uint32_t steps : {1u, 7u, 16384u}) {
+    EXPECT_EQ(fp64_lanes_by_unit(kSeed, steps), fp64_lanes(kSeed, steps)) << steps;
+  }
+  const BlockDigest digest = cpu_block(kSeed, ChainShape{});
+  EXPECT_EQ(digest.words[lanes_unit_word], digest.words[lanes_soft_word]);
+  EXPECT_NE(digest.words[lanes_soft_word], 0u);
 }
 
 TEST(SdcVote, AMinorityIsNamedAgainstTheMajority) {

@@ -1,0 +1,62 @@
+// The four FP64 FMA lanes in one AVX2 register (_mm256_fmadd_pd), chosen at run time.
+#include "bench/sdc/fma_lanes_unit.hpp"
+
+#include "bench/sdc/sdc_chain.hpp"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+#endif
+
+namespace fabcheck::sdc {
+namespace {
+
+#if defined(__x86_64__)
+// The same steps as fma_chain<double> on each lane, the multiply-add of all four in one
+// instruction: IEEE 754's fusedMultiplyAdd lane by lane, so the same bits.
+__attribute__((target("avx2,fma"))) std::uint64_t lanes_by_avx2(std::uint64_t seed,
+                                                                std::uint32_t steps) {
+  std::uint64_t stream[kFmaLanes];
+  double start[kFmaLanes];
+  std::uint64_t hash[kFmaLanes];
+  for (int lane = 0; lane < kFmaLanes; ++lane) {
+    stream[lane] = lane_stream(seed, lane);
+    start[lane] = unit_double(lane_start(stream[lane]));
+    hash[lane] = 0xCBF29CE484222325ULL;
+  }
+  __m256d x = _mm256_loadu_pd(start);
+  for (std::uint32_t i = 0; i < steps; ++i) {
+    double a[kFmaLanes], b[kFmaLanes], out[kFmaLanes];
+    for (int lane = 0; lane < kFmaLanes; ++lane) {
+      stream[lane] = int_step(stream[lane], i);
+      a[lane] = unit_double(stream[lane]);
+      b[lane] = unit_double(rotate_left(stream[lane], 32));
+    }
+    x = _mm256_fmadd_pd(x, _mm256_loadu_pd(a), _mm256_loadu_pd(b));
+    _mm256_storeu_pd(out, x);
+    for (int lane = 0; lane < kFmaLanes; ++lane) hash[lane] = fold(hash[lane], bits_of(out[lane]));
+  }
+  std::uint64_t folded = 0xCBF29CE484222325ULL;
+  for (int lane = 0; lane < kFmaLanes; ++lane) folded = fold(folded, hash[lane]);
+  return folded;
+}
+bool has_unit() { return __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma"); }
+const char* unit_name() { return "avx2 fma"; }
+#else
+std::uint64_t lanes_by_avx2(std::uint64_t, std::uint32_t) { return 0; }
+bool has_unit() { return false; }
+const char* unit_name() { return ""; }
+#endif
+
+}  // namespace
+
+const char* fma_lanes_unit_name() {
+  static const bool available = has_unit();
+  return available ? unit_name() : "";
+}
+
+std::uint64_t fp64_lanes_by_unit(std::uint64_t seed, std::uint32_t steps) {
+  static const bool available = has_unit();
+  return available ? lanes_by_avx2(seed, steps) : 0;
+}
+
+}  // namespace fabcheck::sdc

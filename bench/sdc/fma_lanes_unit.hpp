@@ -1,0 +1,15 @@
+// sdc::fp64_lanes by this CPU's vector FMA unit (AVX2 + FMA on x86-64: the four lanes in one
+// register), to compare with the same lanes computed one at a time on the same core.
+#pragma once
+
+#include <cstdint>
+
+namespace fabcheck::sdc {
+
+// "avx2 fma" where this CPU has the unit fabcheck uses; "" where it has none.
+const char* fma_lanes_unit_name();
+
+// fp64_lanes(seed, steps) computed by the vector unit; 0 where fma_lanes_unit_name() is "".
+std::uint64_t fp64_lanes_by_unit(std::uint64_t seed, std::uint32_t steps);
+
+}  // namespace fabcheck::sdc

@@ -102,6 +102,29 @@ void reserve_for_fleet(FleetStore& store, std::size_t runs) {
   store.stats.reserve(store.stats.size() * margin);
 }
 
+// Whether judges read a row's figure (`reads`, empty: every figure), asked once per probe and
+// metric of the store.
+class FigureReads {
+ public:
+  using Reads = std::function<bool(const std::string& probe, const std::string& metric)>;
+  FigureReads(const FleetStore& store, const Reads& reads) : store_(store), reads_(reads) {}
+
+  bool operator()(const FigureRow& row) {
+    if (!reads_) return true;
+    const std::uint64_t key = (static_cast<std::uint64_t>(row.probe) << 32) | row.metric;
+    const auto found = read_.find(key);
+    if (found != read_.end()) return found->second;
+    const bool reads = reads_(store_.strings.text(row.probe), store_.strings.text(row.metric));
+    read_.emplace(key, reads);
+    return reads;
+  }
+
+ private:
+  const FleetStore& store_;
+  const Reads& reads_;
+  std::unordered_map<std::uint64_t, bool> read_;
+};
+
 // Judges the run `run_index` of `store`, whose rows begin at `first_row` and run to the end: the
 // evaluator's rules on every row (a row that only passes is counted, never turned back into a
 // measurement), the family judges on the rows they read.
@@ -116,18 +139,7 @@ RunResult judge_run(const FleetStore& store, std::size_t run_index, std::size_t 
   const ProfileLookup lookup(profile);
   const std::uint32_t backend_key = store.strings.find("backend");
   const std::uint32_t hosts_key = store.strings.find("hosts");
-  // Whether a judge reads a figure, asked once per probe and metric.
-  std::unordered_map<std::uint64_t, bool> read;
-  auto judges_read = [&](const FigureRow& row) {
-    if (!options.judges_read) return true;
-    const std::uint64_t key = (static_cast<std::uint64_t>(row.probe) << 32) | row.metric;
-    const auto found = read.find(key);
-    if (found != read.end()) return found->second;
-    const bool reads =
-        options.judges_read(store.strings.text(row.probe), store.strings.text(row.metric));
-    read.emplace(key, reads);
-    return reads;
-  };
+  FigureReads judges_read(store, options.judges_read);
 
   std::unordered_map<std::uint32_t, std::vector<std::uint32_t>> rows_by_host;
   for (auto i = static_cast<std::uint32_t>(first_row); i < store.rows.size(); ++i)
@@ -267,19 +279,13 @@ FleetEvaluation evaluate_fleet(const std::vector<fs::path>& run_dirs,
   }
   for (Finding& f : judge_peers(evaluation.store, peers))
     evaluation.findings.push_back(std::move(f));
-  if (options.judge_fleet && options.fleet_reads && !evaluation.store.runs.empty()) {
-    std::map<std::pair<std::uint32_t, std::uint32_t>, bool> read;  // probe, metric -> read
+  if (options.judge_fleet && options.fleet_reads && peers.profile != nullptr) {
+    FigureReads fleet_reads(evaluation.store, options.fleet_reads);
     std::vector<Measurement> rows;
     for (const FigureRow& row : evaluation.store.rows) {
-      auto [at, fresh] = read.try_emplace({row.probe, row.metric}, false);
-      if (fresh) {
-        at->second = options.fleet_reads(evaluation.store.strings.text(row.probe),
-                                         evaluation.store.strings.text(row.metric));
-      }
-      if (at->second) rows.push_back(evaluation.store.materialize(row));
+      if (fleet_reads(row)) rows.push_back(evaluation.store.materialize(row));
     }
-    const Profile& profile = options.profile_for(evaluation.store.runs.front());
-    for (Finding& f : options.judge_fleet(rows, profile)) {
+    for (Finding& f : options.judge_fleet(rows, *peers.profile)) {
       if (f.severity == Severity::pass) {
         // A PASS about many nodes (a group of like GPUs) counts for the fleet, for no node.
         if (f.host.empty()) {

@@ -9,25 +9,9 @@
 #include <string_view>
 #include <utility>
 
+#include "bench/sys/cpu_list.hpp"
+
 namespace fabcheck {
-namespace {
-
-// "0-3, 8, 10-11": the ranks in order, runs of consecutive ones as ranges.
-std::string rank_ranges(const std::set<int>& ranks) {
-  const std::vector<int> sorted(ranks.begin(), ranks.end());
-  std::string text;
-  for (std::size_t first = 0; first < sorted.size();) {
-    std::size_t last = first;
-    while (last + 1 < sorted.size() && sorted[last + 1] == sorted[last] + 1) ++last;
-    text += (text.empty() ? "" : ", ") + std::to_string(sorted[first]);
-    if (last > first) text += "-" + std::to_string(sorted[last]);
-    first = last + 1;
-  }
-  return text;
-}
-
-}  // namespace
-
 std::string waiver_reason(const Finding& waiver) {
   const std::string& message = waiver.message;
   constexpr std::string_view kWaived = " waived: ";
@@ -77,7 +61,7 @@ std::string waiver_places(const WaiverGroup& group) {
   // One waiver a node: the node says where. Several on a node: which ranks, or how many.
   if (group.waivers.size() == hosts.size()) return "on " + nodes;
   if (every_rank_named && ranks.size() == group.waivers.size())
-    return "ranks " + rank_ranges(ranks) + " on " + nodes;
+    return "ranks " + format_cpu_list({ranks.begin(), ranks.end()}, ", ") + " on " + nodes;
   return fmt::format("{} findings on {}", group.waivers.size(), nodes);
 }
 

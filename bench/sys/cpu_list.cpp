@@ -35,12 +35,12 @@ std::optional<std::vector<int>> parse_cpu_list(const std::string& text) {
   return cpus;
 }
 
-std::string format_cpu_list(const std::vector<int>& cpus) {
+std::string format_cpu_list(const std::vector<int>& cpus, std::string_view separator) {
   std::string out;
   for (std::size_t i = 0; i < cpus.size();) {
     std::size_t j = i;
     while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
-    out += (out.empty() ? "" : ",") + std::to_string(cpus[i]) +
+    out += (out.empty() ? std::string() : std::string(separator)) + std::to_string(cpus[i]) +
            (j > i ? "-" + std::to_string(cpus[j]) : "");
     i = j + 1;
   }

@@ -3,6 +3,7 @@
 
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace fabcheck {
@@ -12,6 +13,7 @@ namespace fabcheck {
 std::optional<std::vector<int>> parse_cpu_list(const std::string& text);
 
 // The CPUs (ascending) written back as a list: {0,1,2,3,8,10,11} -> "0-3,8,10-11"; "" for none.
-std::string format_cpu_list(const std::vector<int>& cpus);
+// Any ascending numbers the same way (ranks: "0-3, 8" with `separator` ", ").
+std::string format_cpu_list(const std::vector<int>& cpus, std::string_view separator = ",");
 
 }  // namespace fabcheck

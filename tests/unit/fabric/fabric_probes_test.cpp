@@ -202,6 +202,8 @@ TEST(CpuList, FormatsRangesAndRoundTrips) {
   EXPECT_EQ(format_cpu_list({5}), "5");
   EXPECT_EQ(format_cpu_list({}), "");
   EXPECT_EQ(format_cpu_list({0, 2, 4}), "0,2,4");
+  // Ranks as the console's merged waivers name them.
+  EXPECT_EQ(format_cpu_list({0, 1, 2, 3, 8, 10, 11}, ", "), "0-3, 8, 10-11");
   EXPECT_EQ(parse_cpu_list(format_cpu_list({0, 1, 2, 47, 48, 95})),
             (std::vector<int>{0, 1, 2, 47, 48, 95}));
 }

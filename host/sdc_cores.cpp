@@ -20,6 +20,7 @@
 #include "bench/sdc/sdc_vote.hpp"
 #include "bench/sys/cpu_list.hpp"
 #include "bench/sys/sysfs_file.hpp"
+#include "bench/sys/text_scan.hpp"
 
 namespace fabcheck {
 namespace {
@@ -214,15 +215,9 @@ class Vote {
 int read_topology(const std::filesystem::path& sysfs_root, int cpu, const char* attribute) {
   const auto text = read_sysfs_text(sysfs_root / "sys/devices/system/cpu" /
                                     ("cpu" + std::to_string(cpu)) / "topology" / attribute);
-  if (!text) return -1;
-  try {
-    return std::stoi(*text);
-  } catch (const std::exception&) {
-    return -1;
-  }
+  const auto value = text ? text::parse_small_int(*text) : std::nullopt;
+  return value.value_or(-1);
 }
-
-std::string param(const Measurement& m, const char* key) { return param_of(m, key); }
 
 }  // namespace
 
@@ -375,10 +370,10 @@ std::vector<Finding> judge_sdc_cores(const std::vector<Measurement>& measurement
     HostTally& tally = by_host[m.host];
     if (tally.first == nullptr) tally.first = &m;
     ++tally.cpus;
-    tally.packages.insert(param(m, "package"));
-    tally.blocks = param(m, "blocks");
-    tally.crc_unit = param(m, "crc_unit");
-    tally.vector_unit = param(m, "vector_unit");
+    tally.packages.insert(param_of(m, "package"));
+    tally.blocks = param_of(m, "blocks");
+    tally.crc_unit = param_of(m, "crc_unit");
+    tally.vector_unit = param_of(m, "vector_unit");
     if (const auto s = seconds.find({m.host, m.subject}); s != seconds.end()) {
       tally.min_s = std::min(tally.min_s, s->second);
       tally.max_s = std::max(tally.max_s, s->second);
@@ -388,11 +383,14 @@ std::vector<Finding> judge_sdc_cores(const std::vector<Measurement>& measurement
     Finding f = finding_about(m, Severity::fail);
     f.expected = 0;
     char counts[96];
-    std::snprintf(counts, sizeof counts, "%.0f of %s blocks", m.value, param(m, "blocks").c_str());
-    f.message = m.subject + " (core " + param(m, "core") + ", package " + param(m, "package") +
-                ") computed wrong bits: " + counts + " differ; first: " + param(m, "mismatch");
-    f.evidence = "host.sdc: " + param(m, "cpus") + " CPUs computed the same seeded blocks (seed " +
-                 param(m, "seed") + ", " + param(m, "steps") + " steps a chain), each pinned";
+    std::snprintf(counts, sizeof counts, "%.0f of %s blocks", m.value,
+                  param_of(m, "blocks").c_str());
+    f.message = m.subject + " (core " + param_of(m, "core") + ", package " +
+                param_of(m, "package") + ") computed wrong bits: " + counts +
+                " differ; first: " + param_of(m, "mismatch");
+    f.evidence = "host.sdc: " + param_of(m, "cpus") +
+                 " CPUs computed the same seeded blocks (seed " + param_of(m, "seed") + ", " +
+                 param_of(m, "steps") + " steps a chain), each pinned";
     f.remedy =
         "drain the node: a core that computes wrong bits corrupts whatever runs on it; confirm "
         "with fabcheck run --probes host.sdc --opt sdc.duration_s=600, take the core offline "

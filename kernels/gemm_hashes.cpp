@@ -2,6 +2,7 @@
 // majority.
 #include "kernels/gemm_hashes.hpp"
 
+#include <filesystem>
 #include <map>
 #include <string>
 #include <tuple>
@@ -13,13 +14,14 @@ std::string where(const Measurement& m) {
   return m.subject + " (" + param_of(m, "bus_id") + ") of " + m.host;
 }
 
-// "cuBLAS libcublas.so.13.1.0.3, driver 580.65.06": the file name of the library, not its folder.
+// The cuBLAS file that computed it ("libcublas.so.13.1.0.3"), not the folder it was found in.
+std::string cublas_file(const Measurement& m) {
+  return std::filesystem::path(param_of(m, "cublas_library")).filename().string();
+}
+
+// "cuBLAS libcublas.so.13.1.0.3, driver 580.65.06".
 std::string versions(const Measurement& m) {
-  std::string library = param_of(m, "cublas_library");
-  if (const auto slash = library.rfind('/'); slash != std::string::npos) {
-    library = library.substr(slash + 1);
-  }
-  return "cuBLAS " + library + ", driver " + param_of(m, "driver");
+  return "cuBLAS " + cublas_file(m) + ", driver " + param_of(m, "driver");
 }
 
 }  // namespace
@@ -49,11 +51,7 @@ std::vector<Finding> judge_gemm_hashes(const std::vector<Measurement>& measureme
     }
     // Never compared across versions: a record that does not say which made it stays alone.
     if (param_of(m, "driver").empty() || param_of(m, "cublas_library").empty()) continue;
-    std::string library = param_of(m, "cublas_library");
-    if (const auto slash = library.rfind('/'); slash != std::string::npos) {
-      library = library.substr(slash + 1);
-    }
-    groups[{param_of(m, "model"), param_of(m, "sms"), param_of(m, "driver"), library,
+    groups[{param_of(m, "model"), param_of(m, "sms"), param_of(m, "driver"), cublas_file(m),
             param_of(m, "dtype"), param_of(m, "m_n_k")}]
         .push_back(&m);
   }

@@ -7,6 +7,7 @@
 #include <thread>
 
 #include "bench/sdc/sdc_vote.hpp"
+#include "bench/sys/text_scan.hpp"
 #include "results/units.hpp"
 
 namespace fabcheck {
@@ -67,9 +68,7 @@ std::string describe_sm_mismatch(const SmMismatch& m) {
 }
 
 std::string sm_list(const std::vector<unsigned>& sms) {
-  std::string text;
-  for (unsigned sm : sms) text += (text.empty() ? "" : ",") + std::to_string(sm);
-  return text;
+  return text::join(sms, ",", [](unsigned sm) { return std::to_string(sm); });
 }
 
 std::string describe_pattern_mismatch(int pattern, bool inverted, const sdc::HbmCheck& check,

@@ -12,7 +12,6 @@
 #include <cuda_runtime_api.h>
 
 #include <chrono>
-#include <set>
 
 #include "bench/cuda/cuda_memory.hpp"
 #include "bench/cuda/cuda_stream.hpp"

@@ -37,7 +37,7 @@ std::vector<Plan> make_builtin_plans() {
       {"acceptance", "new nodes: every component, full sweeps, in-place and out-of-place",
        // Storage: files past a drive's write cache, checkpoints of a real shard, ten seconds a
        // phase. gpu.gemm burns every GPU for gpu.burn_s with clocks sampled throughout. The SDC
-       // screens a minute each pass, twice (on a GPU the second after the burn, hot).
+       // screens a minute each pass, twice (gpu.sdc after that burn, on a hot GPU).
        options_for("8:256M:2", "8:8G:2", 20, 5, 600,
                    {{"placement", "both"},
                     {"sdc.duration_s", "60"},

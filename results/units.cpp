@@ -80,4 +80,10 @@ std::string format_bytes(std::uint64_t bytes) {
   return number + kUnits[unit];
 }
 
+std::string format_microseconds(double us) {
+  if (us >= 1e6) return fmt::format("{:.3g} s", us / 1e6);
+  if (us >= 1e3) return fmt::format("{:.3g} ms", us / 1e3);
+  return fmt::format("{:.3g} us", us);
+}
+
 }  // namespace fabcheck

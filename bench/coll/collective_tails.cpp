@@ -14,13 +14,6 @@ constexpr const char* kTimeMetric = "time_us";
 constexpr const char* kRatioSetting = "coll_stall_ratio";
 constexpr const char* kExcessSetting = "coll_stall_ms";
 
-// "94 ms", "850 us": a time as a person reads it.
-std::string duration_text(double us) {
-  if (us >= 1e6) return fmt::format("{:.3g} s", us / 1e6);
-  if (us >= 1e3) return fmt::format("{:.3g} ms", us / 1e3);
-  return fmt::format("{:.3g} us", us);
-}
-
 double setting(const Profile& profile, const char* key, double floor, double fallback,
                const char* meaning) {
   const auto it = profile.node.find(key);
@@ -68,13 +61,14 @@ std::vector<Finding> judge_collective_tails(const std::vector<Measurement>& meas
         "operation stalled, one rank holding every other back",
         m.probe, m.size_bytes ? " at " + format_bytes(*m.size_bytes) : std::string(),
         placement.empty() ? std::string() : " (" + placement + "-of-place)",
-        duration_text(s.max), s.max / s.median, duration_text(s.median),
-        which.empty() ? std::string() : "sample " + which + "; ", duration_text(s.p99),
+        format_microseconds(s.max), s.max / s.median, format_microseconds(s.median),
+        which.empty() ? std::string() : "sample " + which + "; ", format_microseconds(s.p99),
         s.count);
     f.source = fmt::format(
         "inferred: a sample at least {:.0f}x its size's median and {} above it is a stall "
         "(profile [node] {}, {})",
-        rule.max_over_median, duration_text(rule.min_excess_us), kRatioSetting, kExcessSetting);
+        rule.max_over_median, format_microseconds(rule.min_excess_us), kRatioSetting,
+        kExcessSetting);
     f.evidence = fmt::format("{} {}: median {} us, p99 {} us, max {} us, min {} us, cv {:.3g}",
                              m.probe, m.metric, s.median, s.p99, s.max, s.min, s.cv);
     f.remedy =

@@ -4,9 +4,12 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <chrono>
+#include <ctime>
 #include <map>
 #include <tuple>
 
+#include "bench/coll/collective_stragglers.hpp"
 #include "bench/core/measurement_table.hpp"
 #include "bench/core/rank_agreement.hpp"
 #include "bench/core/stats.hpp"
@@ -27,6 +30,17 @@ std::vector<RankFigure> gather_wrong_counts(World& world, const std::vector<std:
     }
   }
   return all;
+}
+
+double wall_seconds() {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
+}
+
+// This thread's CPU time: the time it ran, against the wall clock's time it existed.
+double thread_cpu_seconds() {
+  timespec now{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &now);
+  return static_cast<double>(now.tv_sec) + 1e-9 * static_cast<double>(now.tv_nsec);
 }
 
 std::uint32_t seed_for(std::uint64_t size, Placement placement, int round) {
@@ -110,15 +124,26 @@ struct SweepStep {
   // can hold them), all ranks meet in a barrier, then each lets its operations run and times them.
   // No rank's interval includes waiting for a peer still busy with the previous sample, and no
   // host work sits inside an interval on a backend that can hold its queue.
-  std::vector<double> timed_samples(int samples_count, int ops) {
+  // `mine` gets this process's wait in each aligning barrier (the rank that arrives last waits
+  // least: collective_stragglers.hpp), its own time per operation and its time off the CPU.
+  std::vector<double> timed_samples(int samples_count, int ops, RankSampleTimes& mine) {
     std::vector<double> samples(static_cast<std::size_t>(samples_count));
+    mine.wait_s.clear();
+    mine.own_s.clear();
+    mine.off_cpu_s.clear();
     for (auto& sample : samples) {
       world.mark_progress();
       run_on_every_rank(world, "queueing a timed sample of " + what,
                         [&] { backend.queue_sample(ops); });
+      const double entered_s = wall_seconds();
+      const double entered_cpu_s = thread_cpu_seconds();
       world.barrier();
+      mine.wait_s.push_back(wall_seconds() - entered_s);
       run_on_every_rank(world, "a timed sample of " + what,
                         [&] { sample = backend.complete_sample() / ops; });
+      mine.own_s.push_back(sample);
+      mine.off_cpu_s.push_back((wall_seconds() - entered_s) -
+                               (thread_cpu_seconds() - entered_cpu_s));
     }
     world.max_in_place(samples);  // the slowest rank decides each sample
     return samples;
@@ -182,7 +207,10 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
       step.prepare(collective, placement, shape, seed_for(size, placement, 0));
       step.warm_up(config.warmup);
       const int released_before = backend.samples_released_early();
-      std::vector<double> samples = step.timed_samples(samples_count, ops_per_sample);
+      RankSampleTimes mine;
+      std::vector<double> samples = step.timed_samples(samples_count, ops_per_sample, mine);
+      const auto every_rank =
+          config.record_arrivals ? world.gather_values(mine) : std::vector<RankSampleTimes>();
       std::vector<double> released{
           static_cast<double>(backend.samples_released_early() - released_before)};
       world.sum_in_place(released);
@@ -250,6 +278,13 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
       wrong.unit = "count";
       wrong.by_rank = wrong_by_rank;
       sink.emit(std::move(wrong));
+
+      if (!config.record_arrivals) continue;
+      double timed_us = 0;
+      for (const double sample_us : samples) timed_us += sample_us * ops_per_sample;
+      for (auto& m : arrival_measurements(base, every_rank, world.hosts(), timed_us)) {
+        sink.emit(std::move(m));
+      }
     }
   }
   return rows;

@@ -32,6 +32,9 @@ struct SweepConfig {
   // Operations timed together as one sample: iters / ops_per_sample samples (at least one).
   // 0: the backend's preferred_ops_per_sample().
   int ops_per_sample = 0;
+  // Whether the root records each rank's arrival lag and own time per size (arrival_lag_us,
+  // rank_time_us: collective_stragglers.hpp); node pairs, two nodes at a time, do not.
+  bool record_arrivals = true;
 };
 
 // Why a figure of one size means nothing (and is emitted WAIVED with that reason), or "" when it

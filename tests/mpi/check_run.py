@@ -564,6 +564,81 @@ def scenario_history(a):
             fail("a run directory was made for a refused --history")
 
 
+CPU_CGROUP = pathlib.Path("/sys/fs/cgroup/cpu")
+
+
+def straggler_findings(findings):
+    return [f for f in findings if f["metric"] == "held_back_us"]
+
+
+def scenario_straggler(a):
+    """One rank's CPU throttled (cgroup v1 cpu quota, 2 ms in every 10 ms, on rank 1's process alone):
+    the straggler rule names rank 1 and this host, no other; the same run unthrottled names no one.
+    Every size records each rank's arrival lag and own time."""
+    if not (CPU_CGROUP / "cpu.cfs_quota_us").is_file() or not os.access(CPU_CGROUP, os.W_OK):
+        fail(f"{CPU_CGROUP}: no writable cgroup v1 cpu controller; the straggler test cannot run")
+    group = CPU_CGROUP / f"fabcheck-straggler-{os.getpid()}"
+    with tempfile.TemporaryDirectory() as tmp:
+        wrapper = pathlib.Path(tmp) / "throttle-rank1.sh"
+        wrapper.write_text("#!/bin/sh\n"
+                           f'[ "$OMPI_COMM_WORLD_RANK" = 1 ] && echo $$ > {group}/tasks\n'
+                           'exec "$@"\n')
+        wrapper.chmod(0o755)
+        args = ["run", "--probes", "coll.all_reduce", "--sizes", "4K:1M:4", "--iters", "200",
+                "--warmup", "2", "--profile", str(FIXTURES / "integration.toml")]
+        healthy_out = pathlib.Path(tmp) / "healthy"
+        healthy = run(a, a.fabcheck, a.np, args + ["--out", str(healthy_out)])
+        if healthy.returncode != 0:
+            fail(f"unthrottled run: exit {healthy.returncode}, expected 0")
+        measurements, findings, _ = check_files(healthy_out)
+        lags = [m for m in measurements if m["metric"] == "held_back_us"]
+        own = [m for m in measurements if m["metric"] == "rank_time_us"]
+        if len(lags) != 5 or len(own) != 5:
+            fail(f"expected held_back_us and rank_time_us at 5 sizes, got {len(lags)} and {len(own)}")
+        for m in lags + own:
+            if len(m.get("by_rank", [])) != a.np:
+                fail(f"{m['metric']} at {m['size_bytes']} B: by_rank of {len(m.get('by_rank', []))}")
+        print("healthy lags (us):", [[round(r["value"], 1) for r in m["by_rank"]] for m in lags])
+        if straggler_findings(findings):
+            fail(f"an unthrottled run named a straggler: {straggler_findings(findings)}")
+
+        group.mkdir()
+        try:
+            (group / "cpu.cfs_period_us").write_text("10000")
+            (group / "cpu.cfs_quota_us").write_text("2000")
+            throttled_out = pathlib.Path(tmp) / "throttled"
+            started = time.monotonic()
+            throttled = run(a, str(wrapper), a.np, [a.fabcheck] + args + ["--out", str(throttled_out)])
+            print(f"throttled run: {time.monotonic() - started:.1f} s")
+        finally:
+            for _ in range(50):
+                try:
+                    group.rmdir()
+                    break
+                except OSError:
+                    time.sleep(0.1)
+        if group.exists():
+            fail(f"{group} could not be removed (a process still in it)")
+        if throttled.returncode not in (0, 1):
+            fail(f"throttled run: exit {throttled.returncode}, expected 0 or 1")
+        measurements, findings, _ = check_files(throttled_out)
+        lags = [m for m in measurements if m["metric"] == "held_back_us"]
+        print("throttled lags (us):", [[round(r["value"], 1) for r in m["by_rank"]] for m in lags])
+        named = straggler_findings(findings)
+        if len(named) != 1:
+            fail(f"expected one straggler finding, got {len(named)}: {named}")
+        host = subprocess.run(["hostname"], capture_output=True, text=True).stdout.strip()
+        finding = named[0]
+        print("straggler:", finding["message"])
+        if finding.get("rank") != 1 or finding["host"] != host or finding["severity"] != "warn":
+            fail(f"the straggler finding names rank {finding.get('rank')} on {finding['host']}, "
+                 f"expected a WARN for rank 1 on {host}")
+        if "rank 1 (" + host + ") holds the others back" not in finding["message"]:
+            fail(f"message does not name rank 1 and {host}: {finding['message']}")
+        if "straggler" not in throttled.stdout and "holds the others back" not in throttled.stdout:
+            fail("the console does not show the straggler")
+
+
 SCENARIOS = {
     "pieces": scenario_pieces,
     "collective": scenario_collective,
@@ -577,6 +652,7 @@ SCENARIOS = {
     "dry-run": scenario_dry_run,
     "budget": scenario_budget,
     "history": scenario_history,
+    "straggler": scenario_straggler,
 }
 
 if __name__ == "__main__":

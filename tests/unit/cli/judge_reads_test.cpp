@@ -438,7 +438,7 @@ std::vector<Measurement> node_pair_inputs() {
 }
 
 // Collective times with their samples: one size stalled (max 94 ms at a 10.6 us median), one
-// healthy, and a bandwidth beside them.
+// healthy, and a bandwidth and a straggler's held-back time beside them.
 std::vector<Measurement> collective_time_inputs() {
   std::vector<Measurement> out;
   for (const auto& [size, max] : {std::pair{65536ull, 94000.0}, std::pair{1048576ull, 14.0}}) {
@@ -463,6 +463,15 @@ std::vector<Measurement> collective_time_inputs() {
     m.unit = "GB/s";
     m.stats.reset();
     out.push_back(m);
+    // Rank 1 held the others back 10 ms a sample over 20 samples of 1 ms: a straggler.
+    m.metric = "held_back_us";
+    m.unit = "us";
+    m.value = 10000;
+    m.by_rank = {{0, "cs0", 0}, {1, "cs1", 10000}};
+    m.params = {{"placement", "out"},      {"samples", "20"},          {"timed_us", "20000"},
+                {"last_arrivals", "0,20"}, {"lateness_us", "0,10000"}, {"off_cpu_us", "0,0"}};
+    out.push_back(m);
+    m.by_rank.clear();
   }
   return out;
 }

@@ -11,6 +11,7 @@
 #include "bench/core/stats.hpp"
 #include "bench/sys/text_scan.hpp"
 #include "results/profile.hpp"
+#include "results/robust_stats.hpp"
 #include "results/units.hpp"
 
 namespace fabcheck {
@@ -20,12 +21,6 @@ constexpr const char* kHeldMetric = "held_back_us";
 constexpr const char* kRankTimeMetric = "rank_time_us";
 constexpr const char* kRatioSetting = "coll_straggler_ratio";
 constexpr const char* kTotalSetting = "coll_straggler_ms";
-
-double median_of(std::vector<double> values) {
-  if (values.empty()) return 0;
-  std::sort(values.begin(), values.end());
-  return percentile_sorted(values, 50);
-}
 
 double setting(const Profile& profile, const char* key, double fallback, const char* meaning) {
   const auto it = profile.node.find(key);

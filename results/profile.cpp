@@ -152,20 +152,7 @@ Profile parse_profile(std::string_view text, const std::string& source_name,
 
 Profile load_profile(const fs::path& path, const MetricCatalog& catalog,
                      const NodeSettingCatalog& node_settings) {
-  const int fd = open_regular_file(path, "a profile (a TOML file)");
-  std::string text;
-  char buffer[65536];
-  for (ssize_t got; (got = ::read(fd, buffer, sizeof(buffer))) != 0;) {
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0 || text.size() > (16u << 20)) {
-      ::close(fd);
-      throw ConfigError(
-          path.string(), 0,
-          got < 0 ? "cannot read profile file" : "is larger than 16 MiB: not a profile");
-    }
-    text.append(buffer, static_cast<std::size_t>(got));
-  }
-  ::close(fd);
+  const std::string text = read_regular_file(path, "a profile (a TOML file)", 16u << 20);
   Profile profile = parse_profile(text, path.string(), catalog, node_settings);
   profile.path = path.string();
   return profile;

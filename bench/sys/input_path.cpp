@@ -75,4 +75,25 @@ int open_regular_file(const fs::path& path, const std::string& expected) {
   return fd;
 }
 
+std::string read_regular_file(const fs::path& path, const std::string& expected,
+                              std::size_t max_bytes) {
+  const int fd = open_regular_file(path, expected);
+  std::string text;
+  char buffer[65536];
+  for (ssize_t got; (got = ::read(fd, buffer, sizeof(buffer))) != 0;) {
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0 || text.size() + static_cast<std::size_t>(got) > max_bytes) {
+      const int error = errno;
+      ::close(fd);
+      throw ConfigError(
+          path.string(), 0,
+          got < 0 ? std::string("cannot be read: ") + std::strerror(error)
+                  : "is larger than " + std::to_string(max_bytes >> 20) + " MiB: not " + expected);
+    }
+    text.append(buffer, static_cast<std::size_t>(got));
+  }
+  ::close(fd);
+  return text;
+}
+
 }  // namespace fabcheck

@@ -22,4 +22,10 @@ std::string why_not_a_regular_file(const std::filesystem::path& path);
 // the path, what it is and `expected` ("an NCCL log file") otherwise.
 int open_regular_file(const std::filesystem::path& path, const std::string& expected);
 
+// The whole of the regular file `path` (open_regular_file's checks). Throws ConfigError naming the
+// path when it cannot be read or is larger than `max_bytes` ("is larger than 16 MiB: not
+// EXPECTED").
+std::string read_regular_file(const std::filesystem::path& path, const std::string& expected,
+                              std::size_t max_bytes);
+
 }  // namespace fabcheck

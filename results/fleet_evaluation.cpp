@@ -312,11 +312,20 @@ FleetEvaluation evaluate_fleet(const std::vector<fs::path>& run_dirs,
     nodes[host].counts[Severity::pass] += count;
     evaluation.counts[Severity::pass] += count;
   }
-  // A link between two nodes of the fleet is neither node's fault: it drains neither.
+  // A link between two nodes of the fleet, or a finding about several of its nodes at once (a
+  // switch link: "n0,n1,n2,n3"), is no one node's fault: it drains none.
   auto is_link = [&nodes](const Finding& f) {
     const auto ends = link_ends(f.subject);
-    return ends && ends->first != ends->second && nodes.count(ends->first) &&
-           nodes.count(ends->second);
+    if (ends && ends->first != ends->second && nodes.count(ends->first) &&
+        nodes.count(ends->second))
+      return true;
+    if (f.host.find(',') == std::string::npos) return false;
+    for (std::size_t start = 0; start <= f.host.size();) {
+      const std::size_t comma = std::min(f.host.find(',', start), f.host.size());
+      if (!nodes.count(f.host.substr(start, comma - start))) return false;
+      start = comma + 1;
+    }
+    return true;
   };
   std::map<std::string, std::vector<Finding>> by_host;
   for (std::size_t i = 0; i < evaluation.findings.size(); ++i) {

@@ -1,16 +1,24 @@
 #!/usr/bin/env bash
 # A cluster on one machine: N "nodes", each a network namespace whose processes get their own host
 # name (unshare --uts), joined by a bridge; Open MPI reaches them through an rsh agent that enters
-# the namespace, and its TCP BTL runs over the bridge. tc slows one node (tbf) or only the traffic
-# between two nodes (htb class + u32 filter on both ends). Needs root, iproute2 and util-linux.
+# the namespace, and its TCP BTL runs over the bridge. With --leaves L the nodes hang off L leaf
+# bridges, each joined to the spine bridge by its own veth pair (the leaf's uplink), and the matching
+# Slurm topology.conf is written. tc slows one node (tbf), only the traffic between two nodes (htb
+# class + u32 filter on both ends), or a leaf's uplink (tbf on both ends). Needs root, iproute2
+# and util-linux.
 #
-# Usage: scripts/simcluster.sh up N [--rate MBIT] make N nodes (each with a line rate of MBIT Mbit/s
-#                                                each way; default: as fast as the CPUs go);
+# Usage: scripts/simcluster.sh up N [--rate MBIT] [--leaves L]
+#                                                make N nodes (each with a line rate of MBIT Mbit/s
+#                                                each way; default: as fast as the CPUs go), under L
+#                                                leaf switches (consecutive nodes share a leaf);
 #                                                prints the cluster's name and mpirun flags
 #        scripts/simcluster.sh down              remove the nodes, links, bridge and files
 #        scripts/simcluster.sh slow-node NODE MBIT    limit all of NODE's traffic to MBIT Mbit/s
 #        scripts/simcluster.sh slow-link A B MBIT     limit only the traffic between A and B
-#        scripts/simcluster.sh heal [NODE]       remove the limits (of NODE, or everywhere)
+#        scripts/simcluster.sh slow-uplink LEAF MBIT  limit leaf LEAF's uplink (leaf0, or 0) to MBIT
+#        scripts/simcluster.sh topology          the path of the cluster's topology.conf
+#        scripts/simcluster.sh heal [NODE]       remove the limits (of NODE, or everywhere, uplinks
+#                                                included)
 #        scripts/simcluster.sh status            nodes, addresses, limits, processes
 #        scripts/simcluster.sh flags             the mpirun flags (one per line)
 #        scripts/simcluster.sh mpirun NP ARGS... mpirun over the nodes (ranks spread node by node)
@@ -92,13 +100,17 @@ free_subnet() {
 
 cmd_up() {
   need_root
-  local count="${1:-}" rate=""
+  local count="${1:-}" rate="" leaves=1
   [[ "$count" =~ ^[0-9]+$ ]] && [ "$count" -ge 1 ] && [ "$count" -le "$MAX_NODES" ] ||
     die "up N: N must be 1..$MAX_NODES, not \"$count\""
   shift
   while [ $# -gt 0 ]; do
     case "$1" in
       --rate) [ $# -ge 2 ] || die "up: --rate needs MBIT"; check_mbit "$2"; rate="$2"; shift 2 ;;
+      --leaves)
+        [ $# -ge 2 ] && [[ "$2" =~ ^[0-9]+$ ]] && [ "$2" -ge 1 ] && [ "$2" -le "$count" ] ||
+          die "up: --leaves needs a number of leaf switches from 1 to N ($count)"
+        leaves="$2"; shift 2 ;;
       *) die "up: unknown option \"$1\"" ;;
     esac
   done
@@ -125,6 +137,19 @@ cmd_up() {
   echo "bridge $bridge" >"$dir/links"
   ip addr add "$subnet.254/24" dev "$bridge"
   ip link set "$bridge" up
+  # Leaf switches: a bridge each, its uplink a veth pair to the spine bridge ("leaf index bridge
+  # spine-end leaf-end" lines).
+  : >"$dir/leaves"
+  if [ "$leaves" -ge 2 ]; then
+    for ((j = 0; j < leaves; j++)); do
+      ip link add "${name}l$j" type bridge
+      ip link set "${name}l$j" up
+      ip link add "${name}u$j" type veth peer name "${name}d$j"
+      ip link set "${name}u$j" master "$bridge" up
+      ip link set "${name}d$j" master "${name}l$j" up
+      echo "$j ${name}l$j ${name}u$j ${name}d$j" >>"$dir/leaves"
+    done
+  fi
 
   local hosts="127.0.0.1 localhost
 $subnet.254 $name-head"
@@ -142,7 +167,11 @@ $subnet.$((i + 1)) $name-n$i"
     ip -n "$node" addr add "$address/24" dev eth0
     ip -n "$node" link set eth0 up
     ip -n "$node" link set lo up
-    ip link set "$veth" master "$bridge" up
+    if [ "$leaves" -ge 2 ]; then
+      ip link set "$veth" master "${name}l$((i * leaves / count))" up
+    else
+      ip link set "$veth" master "$bridge" up
+    fi
     # `ip netns exec` mounts /etc/netns/<node>/* over /etc: the nodes know each other by name, and
     # name lookups never wait for a DNS server they cannot reach.
     mkdir -p "/etc/netns/$node"
@@ -150,6 +179,7 @@ $subnet.$((i + 1)) $name-n$i"
     echo "# simcluster $name: no DNS inside the nodes" >"/etc/netns/$node/resolv.conf"
   done
   awk '{print $2" slots=64"}' "$dir/nodes" >"$dir/hostfile"
+  write_topology "$dir" "$name" "$count" "$leaves"
   echo "$rate" >"$dir/rate"
   : >"$dir/slowed"
   while read -r _ node _ veth; do line_rate "$dir" "$node" "$veth"; done <"$dir/nodes"
@@ -170,6 +200,21 @@ EOF
   echo "export SIMCLUSTER=$name"
   echo "mpirun flags:"
   mpirun_flags "$dir" | sed 's/^/  /'
+}
+
+# Slurm's topology.conf (topology/tree) for the layout: leaf<j> over its consecutive nodes, spine
+# over the leaves (one leaf: one switch over every node).
+write_topology() {  # dir name count leaves
+  local dir="$1" name="$2" count="$3" leaves="$4" j first last
+  {
+    echo "# simcluster $name: $count node(s) under $leaves leaf switch(es)"
+    for ((j = 0; j < leaves; j++)); do
+      first=$(((j * count + leaves - 1) / leaves))
+      last=$((((j + 1) * count + leaves - 1) / leaves - 1))
+      echo "SwitchName=leaf$j Nodes=$name-n[$first-$last]"
+    done
+    [ "$leaves" -lt 2 ] || echo "SwitchName=spine Switches=leaf[0-$((leaves - 1))]"
+  } >"$dir/topology.conf"
 }
 
 UP_DIR=""
@@ -380,12 +425,50 @@ cmd_slow_link() {
   echo "simcluster: traffic between $a_host and $b_host limited to $3 Mbit/s each way"
 }
 
+# Leaf lines: "index bridge spine-end leaf-end".
+leaf_line() {  # dir LEAF
+  local dir="$1" want="$2" index bridge up down
+  while read -r index bridge up down; do
+    if [ "$want" = "$index" ] || [ "$want" = "leaf$index" ]; then
+      echo "$index $bridge $up $down"
+      return 0
+    fi
+  done <"$dir/leaves"
+  die "no leaf \"$want\" in $(basename "$dir") (leaves: $(awk '{printf "leaf%s ", $1}' "$dir/leaves"))"
+}
+
+cmd_slow_uplink() {
+  need_root
+  local dir index bridge up down burst
+  dir="$(cluster_dir)"
+  [ $# -eq 2 ] || die "slow-uplink LEAF MBIT"
+  read -r index bridge up down <<<"$(leaf_line "$dir" "$1")"
+  check_mbit "$2"
+  burst="$(tbf_burst "$2")"
+  tc qdisc replace dev "$up" root tbf rate "${2}mbit" burst "$burst" latency 100ms
+  tc qdisc replace dev "$down" root tbf rate "${2}mbit" burst "$burst" latency 100ms
+  echo "simcluster: uplink of leaf$index limited to $2 Mbit/s each way"
+}
+
+cmd_topology() {
+  local dir
+  dir="$(cluster_dir)"
+  echo "$dir/topology.conf"
+}
+
 cmd_heal() {
   need_root
   local dir index host address veth
   dir="$(cluster_dir)"
   local want="${1:-}"
   [ -z "$want" ] || node_line "$dir" "$want" >/dev/null
+  if [ -z "$want" ] && [ -f "$dir/leaves" ]; then
+    local bridge up down
+    while read -r index bridge up down; do
+      tc qdisc del dev "$up" root 2>/dev/null || true
+      tc qdisc del dev "$down" root 2>/dev/null || true
+    done <"$dir/leaves"
+  fi
   while read -r index host address veth; do
     if [ -n "$want" ] && [ "$(node_line "$dir" "$want" | awk '{print $2}')" != "$host" ]; then continue; fi
     line_rate "$dir" "$host" "$veth"
@@ -428,6 +511,8 @@ case "${1:-}" in
   down) shift; cmd_down "$@" ;;
   slow-node) shift; cmd_slow_node "$@" ;;
   slow-link) shift; cmd_slow_link "$@" ;;
+  slow-uplink) shift; cmd_slow_uplink "$@" ;;
+  topology) shift; cmd_topology "$@" ;;
   heal) shift; cmd_heal "$@" ;;
   status) shift; cmd_status "$@" ;;
   flags) shift; cmd_flags "$@" ;;

@@ -5,12 +5,15 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
+#include <limits>
 #include <map>
 #include <set>
 
 #include "bench/sys/config_error.hpp"
 #include "results/evaluator.hpp"
 #include "results/host_pair_matrix.hpp"
+#include "results/robust_stats.hpp"
 #include "results/units.hpp"
 
 namespace fabcheck {
@@ -77,6 +80,38 @@ std::string percent_of(double value, double reference) {
   return reference > 0 ? fmt::format("{:.0f} %", 100 * value / reference) : "-";
 }
 
+// "n0,n1": the nodes of group `g`.
+std::string members_of(const PairMatrix& matrix, const NodeGroups& groups, int g) {
+  std::string text;
+  for (int node = 0; node < matrix.size(); ++node) {
+    if (groups.group_of(node) == g) text += (text.empty() ? "" : ",") + name_of(matrix, node);
+  }
+  return text;
+}
+
+std::string group_name(const NodeGroups& groups, int g) {
+  return groups.names[static_cast<std::size_t>(g)];
+}
+
+// "leaf0 > spine > leaf1", or "" when the route is not known.
+std::string route_text(const NodeGroups& groups, const SlowBlock& block) {
+  std::string text;
+  for (const auto& hop : groups.route(block.a, block.b)) text += (text.empty() ? "" : " > ") + hop;
+  return text;
+}
+
+// "n0--n2 0.004, n1--n3 0.005": a block's pairs measured again.
+std::string again_text(const PairMatrix& matrix, const std::vector<PairFigure>& second,
+                       const SlowBlock& block) {
+  std::string text;
+  for (const auto& pair : block.again) {
+    text += (text.empty() ? "" : ", ") +
+            link_subject(name_of(matrix, pair.a), name_of(matrix, pair.b)) + " " +
+            gbps(second_value(second, pair));
+  }
+  return text;
+}
+
 // "n1 0.02, n2 0.02, n3 1.1": a node's partners and the pair figures (GB/s).
 std::string partners_of(const PairMatrix& matrix, int node) {
   std::string text;
@@ -101,16 +136,6 @@ std::string second_pass_of(const PairMatrix& matrix, const std::vector<PairFigur
   return text;
 }
 
-double second_value(const std::vector<PairFigure>& second, NodePair pair) {
-  for (const auto& figure : second) {
-    if (std::min(figure.pair.a, figure.pair.b) == pair.a &&
-        std::max(figure.pair.a, figure.pair.b) == pair.b) {
-      return figure.value;
-    }
-  }
-  return std::nan("");
-}
-
 Finding base_finding(Severity severity, const PairRecords& records, const PairSuspects& suspects) {
   Finding finding;
   finding.severity = severity;
@@ -120,10 +145,130 @@ Finding base_finding(Severity severity, const PairRecords& records, const PairSu
   finding.size_bytes = records.size_bytes;
   finding.expected = suspects.threshold;
   finding.source = fmt::format(
-      "peers: the cluster's own level, {} GB/s (median over nodes of each node's median pair); "
-      "slow below {} GB/s",
-      gbps(suspects.reference), gbps(suspects.threshold));
+      "peers: the cluster's own level, {} GB/s ({}); slow below {} GB/s", gbps(suspects.reference),
+      suspects.groups.count() >= 2
+          ? "the higher of the median over nodes of each node's median pair and the upper median "
+            "of the blocks' median pairs, a block: the pairs inside one group or between two"
+          : "median over nodes of each node's median pair",
+      gbps(suspects.threshold));
   return finding;
+}
+
+// The nodes of groups a and b, comma-joined: a finding about them all drains none of them.
+std::string hosts_of_groups(const PairMatrix& matrix, const NodeGroups& groups, int a, int b) {
+  return members_of(matrix, groups, a) + "," + members_of(matrix, groups, b);
+}
+
+// Each slow switch link the second pass confirmed (FAIL with a topology, WARN for inferred
+// groups), and each it could not measure again (WARN). A group slow with most others is one
+// finding about its uplink.
+void append_switch_findings(const PairRecords& records, const PairSuspects& suspects,
+                            const Localisation& found, const std::string& matrix_text,
+                            std::vector<Finding>& findings) {
+  const PairMatrix& matrix = records.first;
+  const NodeGroups& groups = suspects.groups;
+  const std::string origin =
+      groups.inferred
+          ? "groups inferred from the matrix (no topology given: fast among themselves, slow "
+            "between)"
+          : "leaf switches from " + (records.topology.empty() ? "the topology" : records.topology);
+  auto block_at = [&](int i) -> const SlowBlock& {
+    return suspects.blocks[static_cast<std::size_t>(i)];
+  };
+  auto inside = [&](int g) {
+    std::vector<double> values;
+    for (int a = 0; a < matrix.size(); ++a) {
+      for (int b = a + 1; b < matrix.size(); ++b) {
+        if (groups.group_of(a) == g && groups.group_of(b) == g) values.push_back(matrix.at(a, b));
+      }
+    }
+    const double median = median_of(values);
+    return std::isnan(median) ? std::string("no pair inside")
+                              : fmt::format("median {} GB/s", gbps(median));
+  };
+  std::set<int> covered;
+  for (int g : suspects.uplinks) {
+    std::vector<int> mine;
+    for (int i : found.bad_blocks) {
+      if (block_at(i).a == g || block_at(i).b == g) mine.push_back(i);
+    }
+    if (mine.size() < 2) continue;
+    std::string others;
+    std::string again;
+    std::string hosts = members_of(matrix, groups, g);
+    double worst = std::numeric_limits<double>::infinity();
+    for (int i : mine) {
+      const SlowBlock& block = block_at(i);
+      const int other = block.a == g ? block.b : block.a;
+      others +=
+          fmt::format("{}{} ({} of {} pairs slow, median {} GB/s)", others.empty() ? "" : "; ",
+                      group_name(groups, other), block.slow, block.measured, gbps(block.median));
+      again += (again.empty() ? "" : ", ") + again_text(matrix, records.confirm, block);
+      hosts += "," + members_of(matrix, groups, other);
+      worst = std::min(worst, block.median);
+      covered.insert(i);
+    }
+    Finding f = base_finding(groups.inferred ? Severity::warn : Severity::fail, records, suspects);
+    f.subject = "uplink of " + group_name(groups, g);
+    f.host = hosts;
+    f.observed = worst;
+    f.message = fmt::format(
+        "the uplink of {} ({}) is slow: its nodes are slow with those of {}, below {} GB/s, and "
+        "fine among themselves ({}); measured again: {} GB/s; {}; no node is at fault",
+        group_name(groups, g), members_of(matrix, groups, g), others, gbps(suspects.threshold),
+        inside(g), again, origin);
+    f.evidence = matrix_text;
+    f.remedy = "check the links from " + group_name(groups, g) +
+               " to the switches above it: optics and cables, port rate and width, error "
+               "counters on both ends (perfquery, ibqueryerrors), and what else crosses them; "
+               "drain no node";
+    findings.push_back(std::move(f));
+  }
+  for (int i : found.bad_blocks) {
+    if (covered.count(i)) continue;
+    const SlowBlock& block = block_at(i);
+    const std::string a = group_name(groups, block.a);
+    const std::string b = group_name(groups, block.b);
+    const std::string route = route_text(groups, block);
+    Finding f = base_finding(groups.inferred ? Severity::warn : Severity::fail, records, suspects);
+    f.subject = a + "--" + b;
+    f.host = hosts_of_groups(matrix, groups, block.a, block.b);
+    f.observed = block.median;
+    f.message = fmt::format(
+        "the switch link between {} ({}) and {} ({}) is slow: {} of {} pairs between them below "
+        "{} GB/s, median {} GB/s, {} of the cluster's {} GB/s; inside {} {}, inside {} {}; "
+        "measured again: {} GB/s{}; {}; no node is at fault",
+        a, members_of(matrix, groups, block.a), b, members_of(matrix, groups, block.b), block.slow,
+        block.measured, gbps(suspects.threshold), gbps(block.median),
+        percent_of(block.median, suspects.reference), gbps(suspects.reference), a, inside(block.a),
+        b, inside(block.b), again_text(matrix, records.confirm, block),
+        route.empty() ? "" : "; route " + route, origin);
+    f.evidence = matrix_text;
+    f.remedy = (route.empty() ? "check the switch links between the two groups"
+                              : "check the switch links on the route " + route) +
+               ": optics and cables, port rate and width, error counters on both ends "
+               "(perfquery, ibqueryerrors), routing and congestion from other jobs; drain no "
+               "node" +
+               (groups.inferred ? "; give the fabric's topology (--opt pairs.topology=FILE) to "
+                                  "have the leaves named"
+                                : "");
+    findings.push_back(std::move(f));
+  }
+  for (int i : found.unconfirmed_blocks) {
+    const SlowBlock& block = block_at(i);
+    Finding f = base_finding(Severity::warn, records, suspects);
+    f.subject = group_name(groups, block.a) + "--" + group_name(groups, block.b);
+    f.host = hosts_of_groups(matrix, groups, block.a, block.b);
+    f.observed = block.median;
+    f.message = fmt::format(
+        "the switch link between {} and {} looks slow ({} of {} pairs below {} GB/s, median {} "
+        "GB/s) but was not measured again; {}",
+        group_name(groups, block.a), group_name(groups, block.b), block.slow, block.measured,
+        gbps(suspects.threshold), gbps(block.median), origin);
+    f.evidence = matrix_text;
+    f.remedy = "rerun the sweep; if it stays slow, check the switch links between the two groups";
+    findings.push_back(std::move(f));
+  }
 }
 
 }  // namespace
@@ -153,6 +298,19 @@ const OptionSpec& pair_min_gap_option() {
                                .max = 1,
                                .min_exclusive = true,
                                .max_exclusive = true};
+  return spec;
+}
+
+const OptionSpec& pair_topology_option() {
+  static const OptionSpec spec{.key = "pairs.topology",
+                               .type = OptionType::text,
+                               .default_value = "",
+                               .meaning =
+                                   "a Slurm topology.conf (topology/tree: SwitchName= Nodes= / "
+                                   "Switches=) naming each node's leaf switch: pairs between every "
+                                   "two leaves are planned and a slow block between two leaves is "
+                                   "named as their switch link; without it, groups are inferred "
+                                   "from the matrix"};
   return spec;
 }
 
@@ -189,6 +347,81 @@ std::vector<MetricSpec> node_pairs_metrics() {
       {"wrong_elements", {"count", Better::lower}}};
 }
 
+namespace {
+
+// `nodes` grouped by `leaf_of(node)` ("" : in no group), groups in order of first appearance, with
+// `route(leaf_a, leaf_b)` between every two.
+NodeGroups group_by_leaf(
+    const std::vector<std::string>& nodes,
+    const std::function<std::string(const std::string&)>& leaf_of,
+    const std::function<std::vector<std::string>(const std::string&, const std::string&)>& route) {
+  NodeGroups groups;
+  for (const auto& node : nodes) {
+    const std::string leaf = leaf_of(node);
+    int index = -1;
+    if (!leaf.empty()) {
+      const auto it = std::find(groups.names.begin(), groups.names.end(), leaf);
+      index = static_cast<int>(it - groups.names.begin());
+      if (it == groups.names.end()) groups.names.push_back(leaf);
+    }
+    groups.of_node.push_back(index);
+  }
+  const auto count = static_cast<std::size_t>(groups.count());
+  groups.routes.assign(count, std::vector<std::vector<std::string>>(count));
+  for (std::size_t a = 0; a < count; ++a) {
+    for (std::size_t b = 0; b < count; ++b)
+      groups.routes[a][b] = route(groups.names[a], groups.names[b]);
+  }
+  return groups;
+}
+
+// The groups the records name (host_switch / peer_switch / switch_route), by node index.
+NodeGroups groups_from_records(const std::vector<Measurement>& measurements,
+                               const std::vector<std::string>& nodes, std::string& topology) {
+  std::map<std::string, std::string> leaf_of;
+  std::map<std::pair<std::string, std::string>, std::vector<std::string>> routes;
+  for (const Measurement& m : measurements) {
+    if (m.probe != kNodePairsProbe) continue;
+    const std::string host_switch = param_of(m, kHostSwitchParam);
+    const std::string peer_switch = param_of(m, kPeerSwitchParam);
+    if (!host_switch.empty()) leaf_of.try_emplace(m.host, host_switch);
+    if (!peer_switch.empty()) leaf_of.try_emplace(m.peer, peer_switch);
+    const std::string route = param_of(m, kSwitchRouteParam);
+    if (!route.empty() && !host_switch.empty() && !peer_switch.empty()) {
+      std::vector<std::string> hops;
+      for (std::size_t start = 0; start <= route.size();) {
+        const std::size_t comma = std::min(route.find(',', start), route.size());
+        hops.push_back(route.substr(start, comma - start));
+        start = comma + 1;
+      }
+      routes.try_emplace({host_switch, peer_switch}, hops);
+      routes.try_emplace({peer_switch, host_switch},
+                         std::vector<std::string>(hops.rbegin(), hops.rend()));
+    }
+    if (topology.empty()) topology = param_of(m, kTopologyParam);
+  }
+  if (leaf_of.empty()) return {};
+  return group_by_leaf(
+      nodes,
+      [&](const std::string& node) {
+        const auto it = leaf_of.find(node);
+        return it == leaf_of.end() ? std::string() : it->second;
+      },
+      [&](const std::string& a, const std::string& b) {
+        const auto it = routes.find({a, b});
+        return it == routes.end() ? std::vector<std::string>() : it->second;
+      });
+}
+
+}  // namespace
+
+NodeGroups groups_from_topology(const SwitchTopology& topology,
+                                const std::vector<std::string>& nodes) {
+  return group_by_leaf(
+      nodes, [&](const std::string& node) { return topology.leaf_of(node); },
+      [&](const std::string& a, const std::string& b) { return topology.path(a, b); });
+}
+
 PairRecords pair_records_from(const std::vector<Measurement>& measurements) {
   PairRecords records;
   const auto matrices = host_pair_matrices(measurements);
@@ -207,6 +440,7 @@ PairRecords pair_records_from(const std::vector<Measurement>& measurements) {
   }
   if (!first) return records;
   records.first = PairMatrix(first->hosts);
+  records.groups = groups_from_records(measurements, first->hosts, records.topology);
   const int n = records.first.size();
   for (int a = 0; a < n; ++a) {
     for (int b = a + 1; b < n; ++b) {
@@ -255,14 +489,35 @@ std::string format_pair_matrix(const PairMatrix& matrix, const std::string& titl
   return text;
 }
 
+std::string describe_groups(const PairMatrix& matrix, const NodeGroups& groups) {
+  if (groups.count() < 2) return "";
+  std::string text = groups.inferred ? "# groups inferred from the matrix (fast among themselves, "
+                                       "slow between):"
+                                     : "# leaf switches:";
+  for (int g = 0; g < groups.count(); ++g)
+    text += " " + group_name(groups, g) + " (" + members_of(matrix, groups, g) + ")";
+  return text + "\n";
+}
+
 std::string describe_suspects(const PairMatrix& matrix, const PairSuspects& suspects) {
   if (!suspects.not_possible.empty()) return "# localisation: " + suspects.not_possible + "\n";
-  std::string text = fmt::format(
-      "# reference {} GB/s (median of the nodes' median pairs); a pair below {} GB/s ({}) is "
-      "slow\n",
-      gbps(suspects.reference), gbps(suspects.threshold),
-      percent_of(suspects.threshold, suspects.reference));
-  if (!suspects.any()) return text + "# no slow node or link\n";
+  const bool by_blocks = suspects.groups.count() >= 2;
+  std::string text =
+      describe_groups(matrix, suspects.groups) +
+      fmt::format("# reference {} GB/s ({}); a pair below {} GB/s ({}) is slow\n",
+                  gbps(suspects.reference),
+                  by_blocks ? "the higher of the nodes' median pair and the blocks' upper median"
+                            : "median of the nodes' median pairs",
+                  gbps(suspects.threshold), percent_of(suspects.threshold, suspects.reference));
+  if (!suspects.any()) return text + "# no slow node, link or switch link\n";
+  for (const auto& block : suspects.blocks) {
+    text += fmt::format("# suspect switch link {}--{}: {} of {} pairs slow, median {} GB/s{}\n",
+                        group_name(suspects.groups, block.a), group_name(suspects.groups, block.b),
+                        block.slow, block.measured, gbps(block.median),
+                        route_text(suspects.groups, block).empty()
+                            ? ""
+                            : " (route " + route_text(suspects.groups, block) + ")");
+  }
   for (int node : suspects.nodes) {
     text += fmt::format("# suspect node {}: {} (its median {} GB/s)\n", name_of(matrix, node),
                         partners_of(matrix, node),
@@ -279,7 +534,6 @@ std::string describe_suspects(const PairMatrix& matrix, const PairSuspects& susp
 
 std::string describe_localisation(const PairMatrix& matrix, const PairSuspects& suspects,
                                   const Localisation& localisation) {
-  (void)suspects;
   std::string text;
   for (int node : localisation.bad_nodes) text += "# => slow node " + name_of(matrix, node) + "\n";
   for (const auto& link : localisation.bad_links)
@@ -292,6 +546,16 @@ std::string describe_localisation(const PairMatrix& matrix, const PairSuspects& 
     text += "# unconfirmed: " + name_of(matrix, node) + " (no good node to pair it with)\n";
   for (const auto& link : localisation.unconfirmed_links)
     text += "# unconfirmed: " + pair_name(matrix, link) + "\n";
+  const NodeGroups& groups = suspects.groups;
+  auto block_name = [&](int i) {
+    const SlowBlock& block = suspects.blocks[static_cast<std::size_t>(i)];
+    return group_name(groups, block.a) + "--" + group_name(groups, block.b);
+  };
+  for (int i : localisation.bad_blocks) text += "# => slow switch link " + block_name(i) + "\n";
+  for (int i : localisation.cleared_blocks)
+    text += "# cleared: " + block_name(i) + " was fine when measured again\n";
+  for (int i : localisation.unconfirmed_blocks)
+    text += "# unconfirmed: switch link " + block_name(i) + "\n";
   return text;
 }
 
@@ -300,7 +564,8 @@ std::vector<Finding> judge_node_pairs(const std::vector<Measurement>& measuremen
   const PairRecords records = pair_records_from(measurements);
   if (records.first.size() == 0) return {};
   const PairMatrix& matrix = records.first;
-  const PairSuspects suspects = find_suspects(matrix, rule_of_run(measurements, profile));
+  const PairSuspects suspects =
+      find_suspects(matrix, rule_of_run(measurements, profile), &records.groups);
   if (!suspects.any()) return {};
   const Localisation found = confirm_suspects(suspects, records.confirm);
   std::vector<Finding> findings;
@@ -348,6 +613,7 @@ std::vector<Finding> judge_node_pairs(const std::vector<Measurement>& measuremen
                "route (error counters, rates), and routing (ECMP, adaptive routing) for this pair";
     findings.push_back(std::move(f));
   }
+  append_switch_findings(records, suspects, found, matrix_text, findings);
   for (int node : found.unconfirmed_nodes) {
     const std::string& name = name_of(matrix, node);
     Finding f = base_finding(Severity::warn, records, suspects);
@@ -387,7 +653,10 @@ Judge make_node_pairs_judge() {
   judge.validate = [](const Profile& profile) { rule_from_profile(profile); };
   judge.judge = judge_node_pairs;
   judge.scope = JudgeScope::each_probe;
-  // The matrix (exchange_busbw) and the gap the run was given (min_gap, on any record).
+  // The whole matrix at once: `fabcheck evaluate` must not hand it the pairs host by host.
+  judge.across_hosts = true;
+  // The matrix (exchange_busbw), the gap the run was given (min_gap) and the leaf switches
+  // (host_switch, ...), on any record.
   judge.reads = {{kNodePairsProbe, ""}};
   return judge;
 }

@@ -8,6 +8,7 @@
 #include "bench/coll/pair_localisation.hpp"
 #include "bench/core/registry.hpp"
 #include "bench/core/wire.hpp"
+#include "bench/sys/switch_topology.hpp"
 #include "results/measurement.hpp"
 
 namespace fabcheck {
@@ -16,6 +17,13 @@ inline constexpr const char* kNodePairsProbe = "coll.node_pairs";
 // The parameter on coll.node_pairs' records naming the gap the run was given (--opt
 // pairs.min_gap); absent when the run used the default.
 inline constexpr const char* kPairMinGapParam = "min_gap";
+// Parameters on coll.node_pairs' records when a topology was given (--opt pairs.topology): the leaf
+// switch of the record's host and of its peer, the switches between them ("l1,s0,l2") and the
+// file's path.
+inline constexpr const char* kHostSwitchParam = "host_switch";
+inline constexpr const char* kPeerSwitchParam = "peer_switch";
+inline constexpr const char* kSwitchRouteParam = "switch_route";
+inline constexpr const char* kTopologyParam = "topology";
 
 // Which pass measured a pair: every pair (first), or suspects re-paired with good nodes (confirm).
 enum class PairPass { first, confirm };
@@ -27,6 +35,8 @@ enum class PairSchedule { all, quick };
 // sizes per backend ("node_pairs.sizes.mpi", "node_pairs.sizes.nccl").
 const OptionSpec& pair_schedule_option();
 const OptionSpec& pair_min_gap_option();
+// "pairs.topology": a Slurm topology.conf (topology/tree) naming each node's leaf switch.
+const OptionSpec& pair_topology_option();
 const OptionSpec& pair_sizes_option(const std::string& backend);
 // Their values. Throws ConfigError naming the option and value.
 PairSchedule pair_schedule_from(const RunOptions& options);
@@ -41,7 +51,14 @@ struct PairRecords {
   PairMatrix first;
   std::vector<PairFigure> confirm;  // node indices into first.nodes()
   std::uint64_t size_bytes = 0;
+  NodeGroups groups;     // the leaf switches the records name; empty when none was given
+  std::string topology;  // the topology file they came from
 };
+
+// The groups of `nodes` by their leaf switch in `topology` (nodes it does not name: in none), with
+// the route between every two leaves.
+NodeGroups groups_from_topology(const SwitchTopology& topology,
+                                const std::vector<std::string>& nodes);
 PairRecords pair_records_from(const std::vector<Measurement>& measurements);
 
 // Console text: the matrix (nodes in rows and columns), what the first pass suspects, and what
@@ -54,10 +71,12 @@ std::string describe_localisation(const PairMatrix& matrix, const PairSuspects& 
 // "64KiB,4MiB"
 std::string format_size_list(const std::vector<std::uint64_t>& sizes);
 
-// Findings from coll.node_pairs' measurements: a FAIL per bad node (subject: its host name) and per
-// bad link (subject "HOST_A--HOST_B"), a WARN per suspect the second pass could not settle, and
-// nothing for a healthy cluster. The rule: the gap the run was given (--opt pairs.min_gap, on the
-// records), else the profile's [node] pair_min_gap, else 0.5.
+// Findings from coll.node_pairs' measurements: a FAIL per bad node (subject: its host name), per
+// bad link (subject "HOST_A--HOST_B") and per slow switch link (subject "uplink of SWITCH", or
+// "SWITCH_A--SWITCH_B" for the route between two leaves; host: every node of the two groups, so
+// it drains none), a WARN per suspect the second pass could not settle and per block between
+// inferred groups, and nothing for a healthy cluster. The rule: the gap the run was given (--opt
+// pairs.min_gap, on the records), else the profile's [node] pair_min_gap, else 0.5.
 std::vector<Finding> judge_node_pairs(const std::vector<Measurement>& measurements,
                                       const Profile& profile);
 Judge make_node_pairs_judge();

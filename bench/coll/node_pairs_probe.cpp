@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <limits>
+#include <map>
 
 #include "bench/coll/coll_probes.hpp"
 #include "bench/coll/engine.hpp"
@@ -19,6 +20,8 @@
 #include "bench/coll/register.hpp"
 #include "bench/core/plan_estimate.hpp"
 #include "bench/core/size_range.hpp"
+#include "bench/sys/config_error.hpp"
+#include "bench/sys/text_scan.hpp"
 #include "bench/sys/timer.hpp"
 #include "results/units.hpp"
 
@@ -59,14 +62,14 @@ void wire_read(WireReader& in, PairOutcome& value) {
 class PairSink final : public MeasurementSink {
  public:
   PairSink(MeasurementSink& inner, const std::string& a, const std::string& b, PairPass pass,
-           int round, std::vector<int> run_ranks, std::string min_gap)
+           int round, std::vector<int> run_ranks, std::map<std::string, std::string> extra)
       : inner_(inner),
         a_(std::min(a, b)),
         b_(std::max(a, b)),
         pass_(pass),
         round_(round),
         run_ranks_(std::move(run_ranks)),
-        min_gap_(std::move(min_gap)) {}
+        extra_(std::move(extra)) {}
   void set_operation(const char* operation) { operation_ = operation; }
 
   void emit(Measurement m) override {
@@ -79,8 +82,9 @@ class PairSink final : public MeasurementSink {
     m.params["operation"] = operation_;
     m.params["pass"] = pair_pass_name(pass_);
     m.params["round"] = std::to_string(round_ + 1);
-    // The gap this run chose (--opt pairs.min_gap), so that the judge uses the same rule.
-    if (!min_gap_.empty()) m.params[kPairMinGapParam] = min_gap_;
+    // The gap this run chose (--opt pairs.min_gap) and the leaf switches of the two hosts, so that
+    // the judge uses the same rule and groups.
+    for (const auto& [key, value] : extra_) m.params[key] = value;
     for (auto& share : m.by_rank) {
       if (share.rank >= 0 && share.rank < static_cast<int>(run_ranks_.size()))
         share.rank = run_ranks_[static_cast<std::size_t>(share.rank)];
@@ -95,7 +99,7 @@ class PairSink final : public MeasurementSink {
   PairPass pass_;
   int round_;
   std::vector<int> run_ranks_;  // the run's rank of each rank of the pair
-  std::string min_gap_;         // "" unless given on the command line
+  std::map<std::string, std::string> extra_;  // params for every record
   const char* operation_ = "exchange";
 };
 
@@ -156,9 +160,9 @@ class NodePairsProbe final : public Probe {
                .metrics = node_pairs_metrics(),
                .needs = {collective_backend_requirement()},
                .scope = ProbeScope::world,
-               .options = {pair_schedule_option(), pair_min_gap_option(), pair_sizes_option("mpi"),
-                           pair_sizes_option("nccl"), mpi_max_count_option(),
-                           ops_per_sample_option()},
+               .options = {pair_schedule_option(), pair_min_gap_option(), pair_topology_option(),
+                           pair_sizes_option("mpi"), pair_sizes_option("nccl"),
+                           mpi_max_count_option(), ops_per_sample_option()},
                .estimate = estimate_node_pairs,
                .budget_priority = BudgetPriority::high,
                .plans = {{"acceptance"}, {"sweep"}, {"quick"}},
@@ -191,8 +195,13 @@ class NodePairsProbe final : public Probe {
                                       const std::vector<PairRound>& rounds, PairPass pass,
                                       MeasurementSink& sink);
 
+  // The leaf switches of --opt pairs.topology, read on the root and sent to every rank.
+  void read_topology(RunContext& context);
+
   std::vector<std::string> nodes_;
   int my_node_ = 0;
+  NodeGroups groups_;
+  std::string topology_;  // its path, "" when none was given
   SweepConfig exchange_;
   SweepConfig all_reduce_;
 };
@@ -220,12 +229,24 @@ std::optional<PairOutcome> NodePairsProbe::run_round(RunContext& context,
 
   PairOutcome outcome;
   outcome.pair = mine;
-  PairSink pair_sink(sink, nodes_[static_cast<std::size_t>(mine.a)],
-                     nodes_[static_cast<std::size_t>(mine.b)], pass, round_index,
-                     pair_world->all_gather_values(world.rank()),
-                     option_given(context.options, pair_min_gap_option())
-                         ? option_text(context.options, pair_min_gap_option())
-                         : std::string());
+  const std::string& host_a = nodes_[static_cast<std::size_t>(mine.a)];
+  const std::string& host_b = nodes_[static_cast<std::size_t>(mine.b)];
+  std::map<std::string, std::string> extra;
+  if (option_given(context.options, pair_min_gap_option()))
+    extra[kPairMinGapParam] = option_text(context.options, pair_min_gap_option());
+  // The records name the sorted pair's hosts: host (the lower name) and peer.
+  const int low = host_a < host_b ? mine.a : mine.b;
+  const int high = low == mine.a ? mine.b : mine.a;
+  const int low_group = groups_.group_of(low);
+  const int high_group = groups_.group_of(high);
+  if (low_group >= 0) extra[kHostSwitchParam] = groups_.names[static_cast<std::size_t>(low_group)];
+  if (high_group >= 0)
+    extra[kPeerSwitchParam] = groups_.names[static_cast<std::size_t>(high_group)];
+  if (low_group >= 0 && high_group >= 0)
+    extra[kSwitchRouteParam] = text::join(groups_.route(low_group, high_group), ",");
+  if (!topology_.empty()) extra[kTopologyParam] = topology_;
+  PairSink pair_sink(sink, host_a, host_b, pass, round_index,
+                     pair_world->all_gather_values(world.rank()), std::move(extra));
   try {
     pair_sink.set_operation("exchange");
     const auto exchanged =
@@ -278,6 +299,26 @@ std::vector<PairOutcome> NodePairsProbe::run_rounds(RunContext& context, Collect
   return outcomes;
 }
 
+void NodePairsProbe::read_topology(RunContext& context) {
+  World& world = context.world;
+  if (!option_given(context.options, pair_topology_option())) return;
+  topology_ = option_text(context.options, pair_topology_option());
+  std::string error;
+  if (world.is_root()) {
+    try {
+      groups_ = groups_from_topology(read_slurm_topology(topology_), nodes_);
+    } catch (const ConfigError& refused) {
+      error = std::string("--opt pairs.topology: ") + refused.what();
+    }
+  }
+  // Every rank fails alike when the file is refused.
+  error = world.broadcast_value(error);
+  if (!error.empty()) throw ConfigError(error);
+  groups_.names = world.broadcast_value(groups_.names);
+  groups_.of_node = world.broadcast_value(groups_.of_node);
+  groups_.routes = world.broadcast_value(groups_.routes);
+}
+
 void NodePairsProbe::run(RunContext& context, MeasurementSink& sink) {
   World& world = context.world;
   nodes_ = world.distinct_hosts();
@@ -296,10 +337,23 @@ void NodePairsProbe::run(RunContext& context, MeasurementSink& sink) {
   all_reduce_ = exchange_;
   all_reduce_.collective = &find_collective("all_reduce");
 
+  read_topology(context);
   const int n = static_cast<int>(nodes_.size());
-  const std::vector<PairRound> rounds =
+  std::vector<PairRound> rounds =
       schedule == PairSchedule::quick ? neighbour_rounds(n) : circle_rounds(n);
+  // Every two leaves joined by at least one pair of the first pass.
+  for (auto& round : rounds_covering_groups(rounds, groups_)) rounds.push_back(std::move(round));
   if (world.is_root()) {
+    if (groups_.count() >= 1) {
+      std::string unplaced;
+      for (int node = 0; node < n; ++node) {
+        if (groups_.group_of(node) < 0)
+          unplaced += (unplaced.empty() ? "" : ", ") + nodes_[static_cast<std::size_t>(node)];
+      }
+      sink.note(fmt::format("# {}: leaf switches from {}; switch links exercised: {}{}\n", id(),
+                            topology_, describe_group_coverage(rounds, groups_),
+                            unplaced.empty() ? "" : "; in no leaf of it: " + unplaced));
+    }
     std::size_t pairs = 0;
     for (const auto& round : rounds) pairs += round.size();
     sink.note(fmt::format(
@@ -328,7 +382,7 @@ void NodePairsProbe::run(RunContext& context, MeasurementSink& sink) {
     for (const auto& outcome : first) {
       if (outcome.error.empty()) matrix.set(outcome.pair.a, outcome.pair.b, outcome.exchange_busbw);
     }
-    suspects = find_suspects(matrix, rule);
+    suspects = find_suspects(matrix, rule, &groups_);
     second_rounds = confirmation_rounds(suspects);
     localised = now_seconds();
     sink.note(format_pair_matrix(matrix, "exchange busbw (GB/s)") +

@@ -5,7 +5,8 @@ its own cluster with a unique name and always takes it down.
 
 Usage: cluster_test.py CASE --fabcheck PATH [--nodes N]
 Cases: collectives, ckpt-read, slow-node, slow-link, healthy, sigstop (node 2), sigstop-root (node 0:
-rank 0), sigkill
+rank 0), sigkill, leaves-trunk and leaves-node-link (two leaf switches joined by a spine: healthy, the
+trunk slowed with and without topology.conf, a node slowed, a path between two nodes slowed)
 """
 import argparse
 import json
@@ -54,14 +55,16 @@ def log(message):
 class Cluster:
     """scripts/simcluster.sh up N ... down, whatever happens in between."""
 
-    def __init__(self, nodes):
+    def __init__(self, nodes, leaves=1):
         self.nodes = nodes
+        self.leaves = leaves
         self.name = None
 
     def __enter__(self):
         env = dict(os.environ, SIMCLUSTER_OWNER=str(os.getpid()))
         subprocess.run(["bash", str(SIMCLUSTER), "gc"], env=env, check=False)
-        out = subprocess.run(["bash", str(SIMCLUSTER), "up", str(self.nodes), "--rate", LINE_MBIT],
+        out = subprocess.run(["bash", str(SIMCLUSTER), "up", str(self.nodes), "--rate", LINE_MBIT,
+                              "--leaves", str(self.leaves)],
                              env=env, capture_output=True, text=True)
         sys.stdout.write(out.stdout)
         sys.stderr.write(out.stderr)
@@ -406,9 +409,98 @@ def case_sigkill(a):
             f"{summary['incomplete_reason'][:160]}")
 
 
+def verdict_line(console):
+    verdict = re.search(r"^verdict: .*$", console, re.M)
+    if verdict is None:
+        fail("no verdict line on the console")
+    return verdict.group(0)
+
+
+def leaf_sweep(cluster, a, out, topology):
+    extra = ["--opt", f"pairs.topology={topology}"] if topology else []
+    code, console, seconds = sweep(cluster, a, out, extra)
+    measurements, findings, summary = read_run(out)
+    named = pair_findings(findings)
+    return code, console, seconds, named, summary
+
+
+def case_leaves_trunk(a):
+    """Two leaves of two nodes under a spine: healthy raises nothing; the trunk slowed is one switch
+    link, FAIL with topology.conf naming the leaves and route, WARN about inferred groups without;
+    no node is drained either way."""
+    with Cluster(a.nodes, leaves=2) as cluster, \
+            tempfile.TemporaryDirectory(prefix="fabcheck-cluster-") as tmp:
+        topology = cluster.run("topology").stdout.strip()
+        code, console, seconds, named, summary = leaf_sweep(cluster, a, Path(tmp) / "healthy", topology)
+        if named or code != 0:
+            fail(f"healthy leaves: exit {code}: {[f['message'] for f in named]}")
+        if "switch links exercised: leaf0--leaf1 4 pair(s)" not in console:
+            fail("the console does not report which switch links the pairs exercised")
+        log(f"healthy leaf/spine cluster: nothing raised, {seconds:.1f} s")
+
+        cluster.run("slow-uplink", "leaf0", SLOW_MBIT)
+        code, console, seconds, named, summary = leaf_sweep(cluster, a, Path(tmp) / "trunk", topology)
+        subjects = [(f["severity"], f["subject"]) for f in named]
+        if subjects != [("fail", "leaf0--leaf1")]:
+            fail(f"trunk slowed: findings {subjects}, expected one FAIL leaf0--leaf1: "
+                 f"{[f['message'] for f in named]}")
+        message = named[0]["message"]
+        for part in ["route leaf0 > spine > leaf1", "measured again", "no node is at fault",
+                     f"leaf0 ({cluster.host(0)},{cluster.host(1)})"]:
+            if part not in message:
+                fail(f"the switch finding lacks {part!r}: {message}")
+        if code != 1 or summary["verdict"] != "fail" or summary["drain"]:
+            fail(f"trunk slowed: exit {code}, verdict {summary['verdict']}, drain {summary['drain']}")
+        if "drain:" in verdict_line(console):
+            fail(f"a switch link drains no node: {verdict_line(console)}")
+        log(f"trunk slowed, topology given: {message[:200]}... ({seconds:.1f} s)")
+        # fabcheck evaluate re-judges the stored run the same way (the whole matrix, its groups).
+        out = subprocess.run([a.fabcheck, "evaluate", str(Path(tmp) / "trunk")], capture_output=True,
+                             text=True)
+        listed = [line for line in out.stdout.splitlines() if re.match(r"^(FAIL|WARN)\s", line)]
+        if out.returncode != 1 or len(listed) != 1 or "leaf0--leaf1" not in listed[0]:
+            fail(f"evaluate of the trunk run: exit {out.returncode}, findings {listed}")
+        if not re.search(r"^drain \(0\): none$", out.stdout, re.M):
+            fail("evaluate drains a node for a switch link")
+
+        code, console, seconds, named, summary = leaf_sweep(cluster, a, Path(tmp) / "inferred", None)
+        subjects = [(f["severity"], f["subject"]) for f in named]
+        if subjects != [("warn", "group 1--group 2")]:
+            fail(f"trunk slowed, no topology: findings {subjects}: {[f['message'] for f in named]}")
+        if "groups inferred from the matrix" not in named[0]["message"] or summary["drain"]:
+            fail(f"inferred groups: {named[0]['message']}, drain {summary['drain']}")
+        log(f"trunk slowed, no topology: WARN about inferred groups, exit {code} ({seconds:.1f} s)")
+
+
+def case_leaves_node_link(a):
+    """On the leaf/spine cluster with topology.conf: a slowed node is a node (drained), a slowed path
+    between two nodes on different leaves is a link; neither is called a switch."""
+    with Cluster(a.nodes, leaves=2) as cluster, \
+            tempfile.TemporaryDirectory(prefix="fabcheck-cluster-") as tmp:
+        topology = cluster.run("topology").stdout.strip()
+        slow = cluster.host(1)
+        cluster.run("slow-node", slow, SLOW_MBIT)
+        code, console, seconds, named, summary = leaf_sweep(cluster, a, Path(tmp) / "node", topology)
+        subjects = [(f["severity"], f["subject"]) for f in named]
+        if subjects != [("fail", slow)] or code != 1:
+            fail(f"node slowed: exit {code}, findings {subjects}: {[f['message'] for f in named]}")
+        log(f"node {slow} slowed on a leaf: named alone ({seconds:.1f} s)")
+        cluster.run("heal")
+        ends = sorted([cluster.host(0), cluster.host(3)])
+        cluster.run("slow-link", ends[0], ends[1], SLOW_MBIT)
+        code, console, seconds, named, summary = leaf_sweep(cluster, a, Path(tmp) / "link", topology)
+        subjects = [(f["severity"], f["subject"]) for f in named]
+        link = f"{ends[0]}--{ends[1]}"
+        if subjects != [("fail", link)] or summary["drain"]:
+            fail(f"link slowed: findings {subjects}, drain {summary['drain']}: "
+                 f"{[f['message'] for f in named]}")
+        log(f"path {link} across the leaves slowed: a link, no node, no switch ({seconds:.1f} s)")
+
+
 CASES = {"collectives": case_collectives, "ckpt-read": case_ckpt_read, "slow-node": case_slow_node,
          "slow-link": case_slow_link, "healthy": case_healthy, "sigstop": case_sigstop,
-         "sigstop-root": lambda a: case_sigstop(a, node=0), "sigkill": case_sigkill}
+         "sigstop-root": lambda a: case_sigstop(a, node=0), "sigkill": case_sigkill,
+         "leaves-trunk": case_leaves_trunk, "leaves-node-link": case_leaves_node_link}
 
 
 def main():

@@ -115,6 +115,51 @@ TEST(NodePairsJudge, TheGapGivenToTheRunWinsOverTheProfile) {
   EXPECT_THROW(judge_node_pairs(records, strict), ConfigError);
 }
 
+// The records of a run given --opt pairs.topology: n0, n1 under leaf0, n2, n3 under leaf1.
+void with_leaves(std::vector<Measurement>& records) {
+  auto leaf = [](const std::string& host) { return host < "n2" ? "leaf0" : "leaf1"; };
+  for (Measurement& m : records) {
+    m.params[kHostSwitchParam] = leaf(m.host);
+    m.params[kPeerSwitchParam] = leaf(m.peer);
+    m.params[kSwitchRouteParam] =
+        leaf(m.host) == leaf(m.peer) ? leaf(m.host) : std::string("leaf0,spine,leaf1");
+    m.params[kTopologyParam] = "/etc/slurm/topology.conf";
+  }
+}
+
+TEST(NodePairsJudge, ASlowTrunkIsASwitchLinkThatDrainsNoNode) {
+  auto records = cluster({{"n0", "n2"}, {"n0", "n3"}, {"n1", "n2"}, {"n1", "n3"}});
+  records.push_back(figure("n0", "n2", 0.04, "confirm"));
+  records.push_back(figure("n1", "n3", 0.05, "confirm"));
+  with_leaves(records);
+  const auto findings = judge_node_pairs(records, Profile{});
+  ASSERT_EQ(findings.size(), 1u) << findings[0].message;
+  EXPECT_EQ(findings[0].severity, Severity::fail);
+  EXPECT_EQ(findings[0].subject, "leaf0--leaf1");
+  // Every node of both leaves: a finding about many nodes drains none (node_verdicts.hpp).
+  EXPECT_EQ(findings[0].host, "n0,n1,n2,n3");
+  EXPECT_NEAR(*findings[0].observed, 0.05, 1e-9);
+  for (const char* part :
+       {"between leaf0 (n0,n1) and leaf1 (n2,n3) is slow", "4 of 4 pairs",
+        "n0--n2 0.04, n1--n3 0.05", "route leaf0 > spine > leaf1", "/etc/slurm/topology.conf"}) {
+    EXPECT_NE(findings[0].message.find(part), std::string::npos)
+        << part << ": " << findings[0].message;
+  }
+  EXPECT_NE(findings[0].remedy.find("drain no node"), std::string::npos);
+}
+
+TEST(NodePairsJudge, WithoutATopologyTheSameShapeIsAWarningAboutInferredGroups) {
+  auto records = cluster({{"n0", "n2"}, {"n0", "n3"}, {"n1", "n2"}, {"n1", "n3"}});
+  records.push_back(figure("n0", "n2", 0.04, "confirm"));
+  records.push_back(figure("n1", "n3", 0.05, "confirm"));
+  const auto findings = judge_node_pairs(records, Profile{});
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].severity, Severity::warn);
+  EXPECT_EQ(findings[0].subject, "group 1--group 2");
+  EXPECT_NE(findings[0].message.find("groups inferred from the matrix"), std::string::npos)
+      << findings[0].message;
+}
+
 TEST(NodePairsOptions, ScheduleAndGapAreChecked) {
   RunOptions options;
   EXPECT_EQ(pair_schedule_from(options), PairSchedule::all);

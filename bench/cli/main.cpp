@@ -8,6 +8,7 @@
 #include "bench/cli/build_versions.hpp"
 #include "bench/cli/commands.hpp"
 #include "bench/cli/evaluate_command.hpp"
+#include "bench/cli/exit_report.hpp"
 #include "bench/cli/fabric_commands.hpp"
 #include "bench/cli/history_commands.hpp"
 #include "bench/cli/host_commands.hpp"
@@ -213,6 +214,7 @@ int main(int argc, char** argv) {
     fabcheck::install_interrupt_handling();
   }
   const int code = run_main(argc, argv);
+  fabcheck::report_exit_code(code);
   fabcheck::rank_exiting(code);
   return code;
 }

@@ -5,7 +5,7 @@ its own cluster with a unique name and always takes it down.
 
 Usage: cluster_test.py CASE --fabcheck PATH [--nodes N]
 Cases: collectives, ckpt-read, slow-node, slow-link, healthy, sigstop (node 2), sigstop-root (node 0:
-rank 0), sigkill, leaves-trunk and leaves-node-link (two leaf switches joined by a spine: healthy, the
+rank 0), sigkill, straggler (node 1's rank CPU-throttled), leaves-trunk and leaves-node-link (two leaf switches joined by a spine: healthy, the
 trunk slowed with and without topology.conf, a node slowed, a path between two nodes slowed)
 """
 import argparse
@@ -409,6 +409,69 @@ def case_sigkill(a):
             f"{summary['incomplete_reason'][:160]}")
 
 
+CPU_CGROUP = Path("/sys/fs/cgroup/cpu")
+
+
+def straggler_findings(findings):
+    return [f for f in findings if f["metric"] == "held_back_us" and f["severity"] in ("warn", "fail")]
+
+
+def case_straggler(a):
+    """The rank on node 1 CPU-throttled (cgroup v1 cpu quota, 2 ms in every 10 ms, its process
+    moved in from outside the node's namespace once it starts): the straggler rule names rank 1 on
+    node 1, no other; the same run unthrottled names no one."""
+    if not (CPU_CGROUP / "cpu.cfs_quota_us").is_file() or not os.access(CPU_CGROUP, os.W_OK):
+        fail(f"{CPU_CGROUP}: no writable cgroup v1 cpu controller; the straggler case cannot run")
+    group = CPU_CGROUP / f"fabcheck-cluster-straggler-{os.getpid()}"
+    args = [a.fabcheck, "run", "--probes", "coll.all_reduce", "--sizes", "4K:256K:4", "--iters",
+            "200", "--warmup", "2", "--timeout", "120", "--profile", str(INTEGRATION_PROFILE)]
+    # Two nodes, a rank each: this machine's two cores run one rank each. With four ranks on two
+    # cores every rank spends about half of each sample off the CPU, and the throttled one held the
+    # others back 40 % of all ranks' held-back time, below the rule's 75 % (no finding either way).
+    nodes = 2
+    with Cluster(nodes) as cluster, tempfile.TemporaryDirectory(prefix="fabcheck-cluster-") as tmp:
+        code, console, seconds = cluster.mpirun(nodes, args + ["--out", str(Path(tmp) / "healthy")],
+                                                300)
+        measurements, findings, summary = read_run(Path(tmp) / "healthy")
+        if code != 0 or straggler_findings(findings):
+            fail(f"unthrottled: exit {code}, stragglers {[f['message'] for f in straggler_findings(findings)]}")
+        log(f"unthrottled run over {nodes} nodes: no straggler ({seconds:.1f} s)")
+        group.mkdir()
+        try:
+            (group / "cpu.cfs_period_us").write_text("10000")
+            (group / "cpu.cfs_quota_us").write_text("2000")
+            started = time.monotonic()
+            process = subprocess.Popen(
+                ["bash", str(SIMCLUSTER), "mpirun", str(nodes), *args, "--out",
+                 str(Path(tmp) / "throttled")], env=cluster.env(), stdout=subprocess.PIPE,
+                stderr=subprocess.STDOUT, text=True)
+            pid = cluster.fabcheck_pid(1)
+            (group / "cgroup.procs").write_text(str(pid))
+            output, _ = process.communicate(timeout=300)
+            seconds = time.monotonic() - started
+        finally:
+            for _ in range(50):
+                try:
+                    group.rmdir()
+                    break
+                except OSError:
+                    time.sleep(0.1)
+        if group.exists():
+            fail(f"{group} could not be removed (a process still in it)")
+        sys.stdout.write(output[-3000:])
+        if process.returncode not in (0, 1):
+            fail(f"throttled run: exit {process.returncode}, expected 0 or 1")
+        measurements, findings, summary = read_run(Path(tmp) / "throttled")
+        lags = [m for m in measurements if m["metric"] == "held_back_us"]
+        log("throttled held back (us a sample, rank 0 and 1 per size): " +
+            str([[round(r["value"], 1) for r in m["by_rank"]] for m in lags]))
+        named = straggler_findings(findings)
+        if len(named) != 1 or named[0].get("rank") != 1 or named[0]["host"] != cluster.host(1):
+            fail(f"expected one finding naming rank 1 on {cluster.host(1)}: "
+                 f"{[(f.get('rank'), f['host'], f['message']) for f in named]}")
+        log(f"throttled rank 1 on {cluster.host(1)} named ({seconds:.1f} s): {named[0]['message']}")
+
+
 def verdict_line(console):
     verdict = re.search(r"^verdict: .*$", console, re.M)
     if verdict is None:
@@ -458,7 +521,9 @@ def case_leaves_trunk(a):
         out = subprocess.run([a.fabcheck, "evaluate", str(Path(tmp) / "trunk")], capture_output=True,
                              text=True)
         listed = [line for line in out.stdout.splitlines() if re.match(r"^(FAIL|WARN)\s", line)]
-        if out.returncode != 1 or len(listed) != 1 or "leaf0--leaf1" not in listed[0]:
+        if (out.returncode != 1 or len(listed) != 1
+                or "the switch link between leaf0" not in listed[0]
+                or not re.search(r"^\s+FAIL\s+leaf0--leaf1 coll.node_pairs", out.stdout, re.M)):
             fail(f"evaluate of the trunk run: exit {out.returncode}, findings {listed}")
         if not re.search(r"^drain \(0\): none$", out.stdout, re.M):
             fail("evaluate drains a node for a switch link")
@@ -500,7 +565,7 @@ def case_leaves_node_link(a):
 CASES = {"collectives": case_collectives, "ckpt-read": case_ckpt_read, "slow-node": case_slow_node,
          "slow-link": case_slow_link, "healthy": case_healthy, "sigstop": case_sigstop,
          "sigstop-root": lambda a: case_sigstop(a, node=0), "sigkill": case_sigkill,
-         "leaves-trunk": case_leaves_trunk, "leaves-node-link": case_leaves_node_link}
+         "straggler": case_straggler, "leaves-trunk": case_leaves_trunk, "leaves-node-link": case_leaves_node_link}
 
 
 def main():

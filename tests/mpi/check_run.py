@@ -639,7 +639,45 @@ def scenario_straggler(a):
             fail("the console does not show the straggler")
 
 
+def scenario_launch_failure(a):
+    """scripts/mpirun.sh exits with rank 0's own code: 1 for a FAIL, but 3 (incomplete, with a line
+    saying why) when mpirun could not start fabcheck, where plain mpirun returns non-zero too; a
+    FABCHECK_EXIT_DIR open to others is refused (no file written there)."""
+    missing = run(a, "/nonexistent/fabcheck", a.np, ["version"])
+    plain = subprocess.run(["mpirun", "-np", str(a.np), "--oversubscribe", "/nonexistent/fabcheck",
+                            "version"], capture_output=True, text=True,
+                           env=dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1",
+                                    OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1"))
+    print(f"plain mpirun with a missing binary: exit {plain.returncode}")
+    if plain.returncode == 0:
+        fail("plain mpirun returned 0 for a missing binary: this test cannot tell anything")
+    if missing.returncode != 3 or "left no exit code" not in missing.stderr:
+        fail(f"a launch failure: exit {missing.returncode}, expected 3 with the reason")
+    with tempfile.TemporaryDirectory() as tmp:
+        out = pathlib.Path(tmp) / "run"
+        failed = run(a, a.fabcheck, a.np, ["run", "--probes", "coll.all_reduce", "--sizes", "64K",
+                                           "--iters", "3", "--profile",
+                                           str(FIXTURES / "impossible.toml"), "--out", str(out)])
+        if failed.returncode != 1:
+            fail(f"a FAIL through scripts/mpirun.sh: exit {failed.returncode}, expected 1")
+        open_dir = pathlib.Path(tmp) / "open"
+        open_dir.mkdir()
+        open_dir.chmod(0o777)
+        refused = subprocess.run([a.fabcheck, "version"], capture_output=True, text=True,
+                                 env=dict(os.environ, FABCHECK_EXIT_DIR=str(open_dir)))
+        if (open_dir / "exit-code").exists() or "exit-code not written" not in refused.stderr:
+            fail(f"exit-code written into a folder open to others: {refused.stderr}")
+        own = pathlib.Path(tmp) / "own"
+        own.mkdir(mode=0o700)
+        subprocess.run([a.fabcheck, "version"], capture_output=True,
+                       env=dict(os.environ, FABCHECK_EXIT_DIR=str(own)))
+        if (own / "exit-code").read_text() != "0\n":
+            fail(f"exit-code in a private folder: {(own / 'exit-code').read_text()!r}")
+    print("launch failure: exit 3; FAIL: exit 1; a folder open to others refused")
+
+
 SCENARIOS = {
+    "launch-failure": scenario_launch_failure,
     "pieces": scenario_pieces,
     "collective": scenario_collective,
     "fail-threshold": scenario_fail_threshold,

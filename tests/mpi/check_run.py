@@ -572,7 +572,7 @@ def straggler_findings(findings):
 
 
 def scenario_straggler(a):
-    """One rank's CPU throttled (cgroup v1 cpu quota, 2 ms in every 10 ms, on rank 1's process alone):
+    """One rank's CPU throttled (cgroup v1 cpu quota, 1 ms in every 10 ms, on rank 1's process alone):
     the straggler rule names rank 1 and this host, no other; the same run unthrottled names no one.
     Every size records each rank's arrival lag and own time."""
     if not (CPU_CGROUP / "cpu.cfs_quota_us").is_file() or not os.access(CPU_CGROUP, os.W_OK):
@@ -584,7 +584,7 @@ def scenario_straggler(a):
                            f'[ "$OMPI_COMM_WORLD_RANK" = 1 ] && echo $$ > {group}/tasks\n'
                            'exec "$@"\n')
         wrapper.chmod(0o755)
-        args = ["run", "--probes", "coll.all_reduce", "--sizes", "4K:1M:4", "--iters", "200",
+        args = ["run", "--probes", "coll.all_reduce", "--sizes", "4K:1M:4", "--iters", "1000",
                 "--warmup", "2", "--profile", str(FIXTURES / "integration.toml")]
         healthy_out = pathlib.Path(tmp) / "healthy"
         healthy = run(a, a.fabcheck, a.np, args + ["--out", str(healthy_out)])
@@ -605,7 +605,7 @@ def scenario_straggler(a):
         group.mkdir()
         try:
             (group / "cpu.cfs_period_us").write_text("10000")
-            (group / "cpu.cfs_quota_us").write_text("2000")
+            (group / "cpu.cfs_quota_us").write_text("1000")
             throttled_out = pathlib.Path(tmp) / "throttled"
             started = time.monotonic()
             throttled = run(a, str(wrapper), a.np, [a.fabcheck] + args + ["--out", str(throttled_out)])

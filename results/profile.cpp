@@ -201,4 +201,18 @@ void refuse_node_setting(const Profile& profile, const std::string& key,
                         "\": expected " + expected);
 }
 
+double node_number_above(const Profile& profile, const std::string& key, double floor,
+                         double fallback, const std::string& meaning) {
+  const auto it = profile.node.find(key);
+  if (it == profile.node.end()) return fallback;
+  const std::optional<double> value = text::parse_number(it->second);
+  if (!value || !(*value > floor)) {
+    std::string floor_text = std::to_string(floor);
+    floor_text.erase(floor_text.find_last_not_of('0') + 1);
+    if (floor_text.back() == '.') floor_text.pop_back();
+    refuse_node_setting(profile, key, "a number above " + floor_text + " (" + meaning + ")");
+  }
+  return *value;
+}
+
 }  // namespace fabcheck

@@ -97,6 +97,11 @@ inline constexpr const char* kSdcProfileKeys[] = {"duration_s", "memory_fraction
 [[noreturn]] void refuse_node_setting(const Profile& profile, const std::string& key,
                                       const std::string& expected);
 
+// The [node] number `key` of `profile`, `fallback` when absent; refused (refuse_node_setting:
+// "expected a number above FLOOR (MEANING)") when it is not a number above `floor`.
+double node_number_above(const Profile& profile, const std::string& key, double floor,
+                         double fallback, const std::string& meaning);
+
 // Parses profile text. `source_name` is used in error messages ("generic-cpu.toml:12: ...").
 // Throws ConfigError naming file, line and value for syntax errors, unknown keys, unknown probes or
 // metrics, unit mismatches, malformed sizes, and thresholds on the wrong side of each other.

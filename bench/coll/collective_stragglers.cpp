@@ -22,18 +22,6 @@ constexpr const char* kRankTimeMetric = "rank_time_us";
 constexpr const char* kRatioSetting = "coll_straggler_ratio";
 constexpr const char* kTotalSetting = "coll_straggler_ms";
 
-double setting(const Profile& profile, const char* key, double fallback, const char* meaning) {
-  const auto it = profile.node.find(key);
-  if (it == profile.node.end()) return fallback;
-  const std::optional<double> value = text::parse_number(it->second);
-  if (!value || !(*value > 0)) refuse_node_setting(profile, key, std::string("a number above 0 (") + meaning + ")");
-  return *value;
-}
-
-}  // namespace
-
-namespace {
-
 // The mean of a rank's figures over the samples, leaving out its largest.
 double mean_without_largest(const std::vector<double>& values) {
   if (values.size() < 2) return 0;
@@ -158,10 +146,11 @@ std::vector<Measurement> arrival_measurements(const Measurement& base,
 StragglerRule straggler_rule_from(const Profile& profile) {
   StragglerRule rule;
   rule.min_share_of_time =
-      setting(profile, kRatioSetting, rule.min_share_of_time,
-              "the time one rank holds the others back over the probe's timed time");
-  rule.min_total_ms = setting(profile, kTotalSetting, rule.min_total_ms,
-                              "milliseconds one rank holds the others back over the probe");
+      node_number_above(profile, kRatioSetting, 0, rule.min_share_of_time,
+                        "the time one rank holds the others back over the probe's timed time");
+  rule.min_total_ms =
+      node_number_above(profile, kTotalSetting, 0, rule.min_total_ms,
+                        "milliseconds one rank holds the others back over the probe");
   return rule;
 }
 

@@ -14,25 +14,15 @@ constexpr const char* kTimeMetric = "time_us";
 constexpr const char* kRatioSetting = "coll_stall_ratio";
 constexpr const char* kExcessSetting = "coll_stall_ms";
 
-double setting(const Profile& profile, const char* key, double floor, double fallback,
-               const char* meaning) {
-  const auto it = profile.node.find(key);
-  if (it == profile.node.end()) return fallback;
-  const std::optional<double> value = text::parse_number(it->second);
-  if (!value || !(*value > floor)) {
-    refuse_node_setting(profile, key, fmt::format("a number above {} ({})", floor, meaning));
-  }
-  return *value;
-}
-
 }  // namespace
 
 StallRule stall_rule_from(const Profile& profile) {
   StallRule rule;
-  rule.max_over_median = setting(profile, kRatioSetting, 1, rule.max_over_median,
-                                 "how many times its median a size's slowest sample may take");
-  rule.min_excess_us = 1e3 * setting(profile, kExcessSetting, 0, rule.min_excess_us / 1e3,
-                                     "how many milliseconds above the median a stall is");
+  rule.max_over_median =
+      node_number_above(profile, kRatioSetting, 1, rule.max_over_median,
+                        "how many times its median a size's slowest sample may take");
+  rule.min_excess_us = 1e3 * node_number_above(profile, kExcessSetting, 0, rule.min_excess_us / 1e3,
+                                               "how many milliseconds above the median a stall is");
   return rule;
 }
 

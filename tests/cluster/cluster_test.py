@@ -278,9 +278,28 @@ def case_slow_link(a):
         log(f"slowed link {link} named as a link, no node blamed, sweep {seconds:.1f} s")
 
 
+class CpuLoad:
+    """One busy process per core of this machine, killed (by PID) on the way out: other work the
+    sweeps compete with."""
+
+    def __enter__(self):
+        self.processes = [subprocess.Popen([sys.executable, "-c", "while True: pass"])
+                          for _ in range(os.cpu_count() or 1)]
+        return self
+
+    def __exit__(self, *exc):
+        for process in self.processes:
+            process.kill()
+            process.wait()
+        return False
+
+
 def case_healthy(a):
-    """A healthy cluster raises nothing, three sweeps in a row; the node x node matrix is in run.h5."""
-    with Cluster(a.nodes) as cluster, tempfile.TemporaryDirectory(prefix="fabcheck-cluster-") as tmp:
+    """A healthy cluster raises nothing, three sweeps back to back while a busy process runs on every
+    core of the machine; the node x node matrix is in run.h5."""
+    with Cluster(a.nodes) as cluster, tempfile.TemporaryDirectory(prefix="fabcheck-cluster-") as tmp, \
+            CpuLoad() as load:
+        log(f"competing load: {len(load.processes)} busy process(es)")
         for attempt in range(1, 4):
             out = Path(tmp) / f"run{attempt}"
             code, console, seconds = sweep(cluster, a, out)

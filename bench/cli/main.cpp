@@ -27,6 +27,11 @@ void add_run_options(CLI::App& command, fabcheck::RunArgs& args, const std::stri
     command.add_option("--probes", args.probes,
                        "Probes to run: ID[,ID...]; FAMILY.* takes a family");
     command.add_option("--plan", args.plan, "A built-in plan: gate, acceptance, sweep, quick");
+  } else {
+    // A plan's command runs that plan: --plan may name it again; another plan, or --probes, is
+    // refused (plan_command_refusal) with the line that does it.
+    command.add_option("--plan", args.plan)->group("");
+    command.add_option("--probes", args.probes)->group("");
   }
   command
       .add_option(
@@ -84,6 +89,31 @@ void add_run_options(CLI::App& command, fabcheck::RunArgs& args, const std::stri
                               0, fabcheck::kMostRunSeconds, /*min_exclusive=*/true);
   command.add_flag("--dry-run", args.dry_run,
                    "Print the plan with each probe's estimated time, and exit (runs nothing)");
+}
+
+// Why `fabcheck PLAN` cannot take what it was given ("" when it can): --plan of another plan, or
+// --probes.
+std::string plan_command_refusal(const fabcheck::RunArgs& args, const std::string& plan) {
+  if (!args.probes.empty()) {
+    return "`fabcheck " + plan + "` runs plan " + plan +
+           "'s probes; to choose probes: fabcheck run --probes " + args.probes;
+  }
+  if (!args.plan.empty() && args.plan != plan) {
+    return "`fabcheck " + plan + "` runs plan " + plan + "; for plan " + args.plan +
+           ": fabcheck run --plan " + args.plan;
+  }
+  return "";
+}
+
+// Runs plan `plan`'s command, or refuses what it cannot take (exit 2).
+int run_plan_command(fabcheck::RunArgs& args, const std::string& plan,
+                     const fabcheck::Registry& registry, int argc, char** argv) {
+  if (const std::string why = plan_command_refusal(args, plan); !why.empty()) {
+    fabcheck::report_usage_error(why);
+    return 2;
+  }
+  args.plan = plan;
+  return fabcheck::run_command(args, registry, argc, argv);
 }
 
 }  // namespace
@@ -178,22 +208,14 @@ int run_main(int argc, char** argv) {
   }
   if (list->parsed()) return fabcheck::list_command(registry, list_args, argc, argv);
   if (run->parsed()) return fabcheck::run_command(run_args, registry, argc, argv);
-  if (gate->parsed()) {
-    gate_args.plan = "gate";
-    return fabcheck::run_command(gate_args, registry, argc, argv);
-  }
-  if (acceptance->parsed()) {
-    acceptance_args.plan = "acceptance";
-    return fabcheck::run_command(acceptance_args, registry, argc, argv);
-  }
+  if (gate->parsed()) return run_plan_command(gate_args, "gate", registry, argc, argv);
+  if (acceptance->parsed())
+    return run_plan_command(acceptance_args, "acceptance", registry, argc, argv);
   if (evaluate->parsed()) return fabcheck::evaluate_command(evaluate_args, registry, stdout);
   if (baseline->parsed()) return fabcheck::baseline_command(baseline_args, registry, stdout);
   if (compare->parsed()) return fabcheck::compare_command(compare_args, registry, stdout);
   if (answer->parsed()) return fabcheck::answer_command(answer_args);
-  if (sweep->parsed()) {
-    sweep_args.plan = "sweep";
-    return fabcheck::run_command(sweep_args, registry, argc, argv);
-  }
+  if (sweep->parsed()) return run_plan_command(sweep_args, "sweep", registry, argc, argv);
   if (nccl_log->parsed()) return fabcheck::nccl_log_main(nccl_log_args);
   if (inventory->parsed()) return fabcheck::inventory_main(inventory_args, registry);
   if (clean->parsed()) return fabcheck::clean_command(clean_paths, clean_dry_run);

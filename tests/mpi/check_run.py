@@ -369,6 +369,14 @@ def scenario_bad_options(a):
                   f"{result.stderr.strip()}")
             if result.returncode != 2 or any(word not in result.stderr for word in extra):
                 fail(f"inventory {extra}: exit {result.returncode}: {result.stderr!r}")
+        # A plan's command refuses another plan or a probe list with the line that does it.
+        for command, said in ((["gate", "--plan", "quick"], "for plan quick: fabcheck run --plan quick"),
+                              (["sweep", "--probes", "host.cpu"],
+                               "to choose probes: fabcheck run --probes host.cpu")):
+            out = tmp / "plan-out"
+            result = run(a, a.fabcheck, a.np, command + ["--out", str(out)])
+            if result.returncode != 2 or said not in result.stderr or out.exists():
+                fail(f"{command}: exit {result.returncode}, {result.stderr!r}")
 
 
 def scenario_sweep_one_host(a):

@@ -126,5 +126,10 @@ for action in ("drain", "hold"):
 for entry in summary.get("across_nodes", []):
     print(f"FAIL across {entry['hosts']}: {entry['message']}")
 PY
+elif [ "$rc" -ne 0 ]; then
+  # mpirun returns non-zero both for a FAIL and when it could not start fabcheck: without a summary
+  # the run is incomplete, never a FAIL.
+  echo "acceptance: mpirun ended with $rc and no $out/summary.json was written: exit code 3 (incomplete)" >&2
+  exit 3
 fi
 exit "$rc"

@@ -93,7 +93,8 @@ struct PairSuspects {
   bool any() const { return !nodes.empty() || !links.empty() || !blocks.empty(); }
 };
 
-// With `groups` (from a topology; nullptr or empty: inferred from the matrix), the reference is the
+// With `groups` (from a topology; nullptr, empty or of one group: inferred from the matrix, so a
+// fabric cut in two that a one-switch topology cannot show still stands out), the reference is the
 // higher of the nodes' one and the upper median of the blocks' medians (a block: the pairs between
 // two groups, or inside one) and a
 // block between two groups is slow when more than half of its pairs are and two of its slow pairs

@@ -60,10 +60,12 @@ std::vector<int> nodes_to_repair(const PairSuspects& suspects) {
 
 bool touches(const NodePair& pair, int node) { return pair.a == node || pair.b == node; }
 
-// The first pass's blocks: the pairs between group g and group h (g < h) that are judged.
+// The first pass's blocks: the pairs between group g and group h (g < h) that are judged, those of
+// them that are slow, and every slow pair between the two (those of nodes slow at home too).
 struct BlockPairs {
   std::vector<NodePair> pairs;
   std::vector<NodePair> slow;
+  std::vector<NodePair> all_slow;
 };
 
 // Two slow pairs that share no node, for measuring the block again; empty when there are none.
@@ -288,6 +290,7 @@ PairSuspects find_suspects(const PairMatrix& matrix, const LocalisationRule& rul
 
   // A node slow with most of its partners inside its own group explains its blocks' slow pairs.
   std::vector<int> slow_at_home;
+  std::vector<std::vector<NodePair>> block_slow_pairs;  // each of result.blocks: all_slow
   if (group_count >= 2) {
     for (int node = 0; node < n; ++node) {
       int measured = 0;
@@ -307,8 +310,9 @@ PairSuspects find_suspects(const PairMatrix& matrix, const LocalisationRule& rul
         const int ga = grouping.group_of(a);
         const int gb = grouping.group_of(b);
         if (ga < 0 || gb < 0 || ga == gb || std::isnan(matrix.at(a, b))) continue;
-        if (has(slow_at_home, a) || has(slow_at_home, b)) continue;
         BlockPairs& block = blocks[{std::min(ga, gb), std::max(ga, gb)}];
+        if (is_slow(a, b)) block.all_slow.push_back({a, b});
+        if (has(slow_at_home, a) || has(slow_at_home, b)) continue;
         block.pairs.push_back({a, b});
         if (is_slow(a, b)) block.slow.push_back({a, b});
       }
@@ -322,13 +326,14 @@ PairSuspects find_suspects(const PairMatrix& matrix, const LocalisationRule& rul
       std::vector<double> values;
       for (const auto& pair : block.pairs) values.push_back(matrix.at(pair.a, pair.b));
       result.blocks.push_back({key.first, key.second, measured, slow, median_of(values), again});
+      block_slow_pairs.push_back(block.all_slow);
     }
     // A group slow with most of the others (two at least): its own uplink.
     for (int g = 0; g < group_count; ++g) {
       int slow = 0;
       int judged = 0;
       for (const auto& [key, block] : blocks) {
-        if (key.first != g && key.second != g) continue;
+        if ((key.first != g && key.second != g) || block.pairs.empty()) continue;
         ++judged;
         slow +=
             std::any_of(result.blocks.begin(), result.blocks.end(),
@@ -377,22 +382,12 @@ PairSuspects find_suspects(const PairMatrix& matrix, const LocalisationRule& rul
     }
   }
   // A block's pairs to measure again are of good nodes.
-  for (auto& block : result.blocks) {
-    std::vector<NodePair> slow_pairs;
-    for (int a = 0; a < n; ++a) {
-      for (int b = a + 1; b < n; ++b) {
-        const int ga = grouping.group_of(a);
-        const int gb = grouping.group_of(b);
-        if (std::min(ga, gb) == block.a && std::max(ga, gb) == block.b && ga != gb && is_slow(a, b))
-          slow_pairs.push_back({a, b});
-      }
-    }
-    std::vector<int> not_good;
-    for (int node = 0; node < n; ++node) {
-      if (!has(result.good, node)) not_good.push_back(node);
-    }
-    block.again = disjoint_pair_of(slow_pairs, not_good);
+  std::vector<int> not_good;
+  for (int node = 0; node < n; ++node) {
+    if (!has(result.good, node)) not_good.push_back(node);
   }
+  for (std::size_t i = 0; i < result.blocks.size(); ++i)
+    result.blocks[i].again = disjoint_pair_of(block_slow_pairs[i], not_good);
   return result;
 }
 

@@ -24,6 +24,8 @@ ROOT = Path(__file__).resolve().parents[2]
 SIMCLUSTER = ROOT / "scripts" / "simcluster.sh"
 # Thresholds any working run meets (the sigkill case: its verdict must be incomplete, not fail).
 INTEGRATION_PROFILE = ROOT / "tests" / "fixtures" / "profiles" / "integration.toml"
+sys.path.insert(0, str(ROOT / "tests" / "lib"))
+import cpu_cgroup  # noqa: E402
 COLLECTIVES = ["all_reduce", "all_gather", "reduce_scatter", "broadcast", "alltoall", "sendrecv"]
 # Every node has a line rate (tc tbf): without one, pairs are CPU-bound and, on a loaded 2-core
 # machine, vary threefold. At 400 Mbit/s an idle machine's healthy sweep had a whole round at half
@@ -428,9 +430,6 @@ def case_sigkill(a):
             f"{summary['incomplete_reason'][:160]}")
 
 
-CPU_CGROUP = Path("/sys/fs/cgroup/cpu")
-
-
 def straggler_findings(findings):
     return [f for f in findings if f["metric"] == "held_back_us" and f["severity"] in ("warn", "fail")]
 
@@ -439,9 +438,8 @@ def case_straggler(a):
     """The rank on node 1 CPU-throttled (cgroup v1 cpu quota, 2 ms in every 10 ms, its process
     moved in from outside the node's namespace once it starts): the straggler rule names rank 1 on
     node 1, no other; the same run unthrottled names no one."""
-    if not (CPU_CGROUP / "cpu.cfs_quota_us").is_file() or not os.access(CPU_CGROUP, os.W_OK):
-        fail(f"{CPU_CGROUP}: no writable cgroup v1 cpu controller; the straggler case cannot run")
-    group = CPU_CGROUP / f"fabcheck-cluster-straggler-{os.getpid()}"
+    if cpu_cgroup.unavailable():
+        fail(f"{cpu_cgroup.unavailable()}; the straggler case cannot run")
     args = [a.fabcheck, "run", "--probes", "coll.all_reduce", "--sizes", "4K:256K:4", "--iters",
             "200", "--warmup", "2", "--timeout", "120", "--profile", str(INTEGRATION_PROFILE)]
     # Two nodes, a rank each: this machine's two cores run one rank each. With four ranks on two
@@ -455,10 +453,7 @@ def case_straggler(a):
         if code != 0 or straggler_findings(findings):
             fail(f"unthrottled: exit {code}, stragglers {[f['message'] for f in straggler_findings(findings)]}")
         log(f"unthrottled run over {nodes} nodes: no straggler ({seconds:.1f} s)")
-        group.mkdir()
-        try:
-            (group / "cpu.cfs_period_us").write_text("10000")
-            (group / "cpu.cfs_quota_us").write_text("2000")
+        with cpu_cgroup.throttled_group("fabcheck-cluster-straggler", 10000, 2000) as group:
             started = time.monotonic()
             process = subprocess.Popen(
                 ["bash", str(SIMCLUSTER), "mpirun", str(nodes), *args, "--out",
@@ -468,15 +463,6 @@ def case_straggler(a):
             (group / "cgroup.procs").write_text(str(pid))
             output, _ = process.communicate(timeout=300)
             seconds = time.monotonic() - started
-        finally:
-            for _ in range(50):
-                try:
-                    group.rmdir()
-                    break
-                except OSError:
-                    time.sleep(0.1)
-        if group.exists():
-            fail(f"{group} could not be removed (a process still in it)")
         sys.stdout.write(output[-3000:])
         if process.returncode not in (0, 1):
             fail(f"throttled run: exit {process.returncode}, expected 0 or 1")

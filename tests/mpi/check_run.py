@@ -15,6 +15,8 @@ import time
 ROOT = pathlib.Path(__file__).resolve().parents[2]
 MPIRUN = str(ROOT / "scripts" / "mpirun.sh")
 FIXTURES = ROOT / "tests" / "fixtures" / "profiles"
+sys.path.insert(0, str(ROOT / "tests" / "lib"))
+import cpu_cgroup  # noqa: E402
 
 
 def fail(message):
@@ -572,9 +574,6 @@ def scenario_history(a):
             fail("a run directory was made for a refused --history")
 
 
-CPU_CGROUP = pathlib.Path("/sys/fs/cgroup/cpu")
-
-
 def straggler_findings(findings):
     return [f for f in findings if f["metric"] == "held_back_us"]
 
@@ -583,15 +582,9 @@ def scenario_straggler(a):
     """One rank's CPU throttled (cgroup v1 cpu quota, 1 ms in every 10 ms, on rank 1's process alone):
     the straggler rule names rank 1 and this host, no other; the same run unthrottled names no one.
     Every size records each rank's arrival lag and own time."""
-    if not (CPU_CGROUP / "cpu.cfs_quota_us").is_file() or not os.access(CPU_CGROUP, os.W_OK):
-        fail(f"{CPU_CGROUP}: no writable cgroup v1 cpu controller; the straggler test cannot run")
-    group = CPU_CGROUP / f"fabcheck-straggler-{os.getpid()}"
+    if cpu_cgroup.unavailable():
+        fail(f"{cpu_cgroup.unavailable()}; the straggler test cannot run")
     with tempfile.TemporaryDirectory() as tmp:
-        wrapper = pathlib.Path(tmp) / "throttle-rank1.sh"
-        wrapper.write_text("#!/bin/sh\n"
-                           f'[ "$OMPI_COMM_WORLD_RANK" = 1 ] && echo $$ > {group}/tasks\n'
-                           'exec "$@"\n')
-        wrapper.chmod(0o755)
         args = ["run", "--probes", "coll.all_reduce", "--sizes", "4K:1M:4", "--iters", "1000",
                 "--warmup", "2", "--profile", str(FIXTURES / "integration.toml")]
         healthy_out = pathlib.Path(tmp) / "healthy"
@@ -610,23 +603,16 @@ def scenario_straggler(a):
         if straggler_findings(findings):
             fail(f"an unthrottled run named a straggler: {straggler_findings(findings)}")
 
-        group.mkdir()
-        try:
-            (group / "cpu.cfs_period_us").write_text("10000")
-            (group / "cpu.cfs_quota_us").write_text("1000")
+        with cpu_cgroup.throttled_group("fabcheck-straggler", 10000, 1000) as group:
+            wrapper = pathlib.Path(tmp) / "throttle-rank1.sh"
+            wrapper.write_text("#!/bin/sh\n"
+                               f'[ "$OMPI_COMM_WORLD_RANK" = 1 ] && echo $$ > {group}/tasks\n'
+                               'exec "$@"\n')
+            wrapper.chmod(0o755)
             throttled_out = pathlib.Path(tmp) / "throttled"
             started = time.monotonic()
             throttled = run(a, str(wrapper), a.np, [a.fabcheck] + args + ["--out", str(throttled_out)])
             print(f"throttled run: {time.monotonic() - started:.1f} s")
-        finally:
-            for _ in range(50):
-                try:
-                    group.rmdir()
-                    break
-                except OSError:
-                    time.sleep(0.1)
-        if group.exists():
-            fail(f"{group} could not be removed (a process still in it)")
         if throttled.returncode not in (0, 1):
             fail(f"throttled run: exit {throttled.returncode}, expected 0 or 1")
         measurements, findings, _ = check_files(throttled_out)

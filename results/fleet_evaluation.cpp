@@ -20,6 +20,7 @@
 
 #include "bench/sys/config_error.hpp"
 #include "bench/sys/dir_handle.hpp"
+#include "bench/sys/text_scan.hpp"
 #include "results/evaluator.hpp"
 #include "results/json_text.hpp"
 #include "results/record_json.hpp"
@@ -320,10 +321,8 @@ FleetEvaluation evaluate_fleet(const std::vector<fs::path>& run_dirs,
         nodes.count(ends->second))
       return true;
     if (f.host.find(',') == std::string::npos) return false;
-    for (std::size_t start = 0; start <= f.host.size();) {
-      const std::size_t comma = std::min(f.host.find(',', start), f.host.size());
-      if (!nodes.count(f.host.substr(start, comma - start))) return false;
-      start = comma + 1;
+    for (const std::string_view host : text::split(f.host, ',')) {
+      if (!nodes.count(std::string(host))) return false;
     }
     return true;
   };

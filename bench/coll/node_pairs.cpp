@@ -11,6 +11,7 @@
 #include <set>
 
 #include "bench/sys/config_error.hpp"
+#include "bench/sys/text_scan.hpp"
 #include "results/evaluator.hpp"
 #include "results/host_pair_matrix.hpp"
 #include "results/robust_stats.hpp"
@@ -389,11 +390,7 @@ NodeGroups groups_from_records(const std::vector<Measurement>& measurements,
     const std::string route = param_of(m, kSwitchRouteParam);
     if (!route.empty() && !host_switch.empty() && !peer_switch.empty()) {
       std::vector<std::string> hops;
-      for (std::size_t start = 0; start <= route.size();) {
-        const std::size_t comma = std::min(route.find(',', start), route.size());
-        hops.push_back(route.substr(start, comma - start));
-        start = comma + 1;
-      }
+      for (const std::string_view hop : text::split(route, ',')) hops.emplace_back(hop);
       routes.try_emplace({host_switch, peer_switch}, hops);
       routes.try_emplace({peer_switch, host_switch},
                          std::vector<std::string>(hops.rbegin(), hops.rend()));

@@ -307,7 +307,7 @@ void NodePairsProbe::read_topology(RunContext& context) {
   if (world.is_root()) {
     try {
       groups_ = groups_from_topology(read_slurm_topology(topology_), nodes_);
-    } catch (const ConfigError& refused) {
+    } catch (const std::exception& refused) {  // never leave the other ranks waiting below
       error = std::string("--opt pairs.topology: ") + refused.what();
     }
   }

@@ -16,10 +16,7 @@ namespace {
 // "01-04,07" -> {"01", "02", "03", "04", "07"}: a range's names are as wide as its first bound.
 std::vector<std::string> bracket_names(std::string_view expression, std::string_view inside) {
   std::vector<std::string> names;
-  std::size_t start = 0;
-  while (start <= inside.size()) {
-    const std::size_t comma = std::min(inside.find(',', start), inside.size());
-    const std::string_view part = inside.substr(start, comma - start);
+  for (const std::string_view part : text::split(inside, ',')) {
     const std::size_t dash = part.find('-');
     const std::string_view low = part.substr(0, dash);
     const std::string_view high = dash == std::string_view::npos ? low : part.substr(dash + 1);
@@ -34,7 +31,6 @@ std::vector<std::string> bracket_names(std::string_view expression, std::string_
       if (digits.size() < low.size()) digits.insert(0, low.size() - digits.size(), '0');
       names.push_back(std::move(digits));
     }
-    start = comma + 1;
   }
   return names;
 }

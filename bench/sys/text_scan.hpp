@@ -58,6 +58,8 @@ std::optional<int> parse_small_int(std::string_view text);  // 0..INT_MAX
 std::optional<double> parse_number(std::string_view text);
 
 std::vector<std::string_view> split_whitespace(std::string_view text);
+// The pieces of `text` between `separator`s, empty ones kept ("a,,b" -> "a", "", "b"; "" -> "").
+std::vector<std::string_view> split(std::string_view text, char separator);
 
 // Consumes `prefix` from the front of `text` when it is there.
 bool consume(std::string_view& text, std::string_view prefix);

@@ -62,5 +62,14 @@ TEST(Timer, UtcTimestampOfAGivenTime) {
   EXPECT_EQ(utc_timestamp().size(), std::string("2026-11-30T06:09:26Z").size());
 }
 
+TEST(TextSplit, PiecesBetweenSeparatorsEmptyOnesKept) {
+  using Pieces = std::vector<std::string_view>;
+  EXPECT_EQ(text::split("l0,s0,l1", ','), Pieces({"l0", "s0", "l1"}));
+  EXPECT_EQ(text::split("a,,b", ','), Pieces({"a", "", "b"}));
+  EXPECT_EQ(text::split(",a,", ','), Pieces({"", "a", ""}));
+  EXPECT_EQ(text::split("", ','), Pieces({""}));
+  EXPECT_EQ(text::split("one", ','), Pieces({"one"}));
+}
+
 }  // namespace
 }  // namespace fabcheck

@@ -105,6 +105,8 @@ struct Runner::State {
   std::string current_probe;
   std::string stop_reason;  // results cannot be written: the run stops after this probe
   NodeFitness fitness;      // this rank's node, as node.preflight found it
+  // Every rank passed finish's barrier with a verdict that is not incomplete (root only).
+  std::atomic<bool> answered{false};
   std::unique_ptr<ScopedCleanup> last_words;  // last: unregistered before the rest goes
 };
 
@@ -118,6 +120,8 @@ void Runner::write_last_words() {
   State& s = *state_;
   std::unique_lock lock(s.mutex, std::defer_lock);
   if (!lock.try_lock_for(std::chrono::seconds(2)) || !s.writer) return;
+  // Answered (finish): a signal alone leaves the summary as it is; a failure does not.
+  if (s.answered && !interrupted_by_failure()) return;
   if (!rank_status().claim_last_words(RankStatus::by_rank)) return;
   const std::string reason = interruption_reason();
   RunRecord& run = s.summary.run;
@@ -477,7 +481,14 @@ int Runner::finish(World& world) {
     end.summary = &summary;
     report([&](Reporter& r) { r.run_finished(end); });
   }
-  return world.broadcast_value(exit_code);
+  exit_code = world.broadcast_value(exit_code);
+  // Every rank has its exit code once the barrier returns: the summary holds the run's answer, and
+  // a plain signal after this (mpirun ending the job when a rank that finished first exits with
+  // the verdict's code) must not rewrite it as incomplete. A rank stopped or dead after it still
+  // does (write_last_words): the run did not end.
+  world.barrier();
+  if (world.is_root() && exit_code != 3) s.answered = true;
+  return exit_code;
 }
 
 int Runner::execute(World& world) {

@@ -63,8 +63,10 @@ void add_run_options(CLI::App& command, fabcheck::RunArgs& args, const std::stri
   command.add_option("--storage-path", args.storage_paths,
                      "A directory to test storage in (repeatable)");
   command.add_option("--sysfs-root", args.sysfs_root, "Read sysfs below this folder (default /)");
-  command.add_option("--pairs", args.pairs,
-                     "coll.node_pairs: all (every pair, circle method) or quick (ring + shuffles)");
+  command.add_option(
+      "--pairs", args.pairs,
+      "coll.node_pairs: all (every pair, circle method), quick (ring + shuffles), or "
+      "bisect (coll.node_bisect in its place: log2 steps to a slow node)");
   command.add_option("--opt", args.extra, "Family option KEY=VALUE (repeatable)");
   command.add_option("--prometheus-dir", args.prometheus_dir,
                      "Also write the metrics as DIR/fabcheck_<plan>.prom (node_exporter textfile "

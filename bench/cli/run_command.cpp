@@ -18,6 +18,7 @@
 #include "bench/coll/coll_probes.hpp"
 #include "bench/coll/mpi_call_plan.hpp"
 #include "bench/coll/nccl_backend.hpp"
+#include "bench/coll/node_bisect.hpp"
 #include "bench/coll/node_pairs.hpp"
 #include "bench/core/budget_fit.hpp"
 #include "bench/core/console_reporter.hpp"
@@ -100,6 +101,16 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
   if (!args.pairs.empty()) {
     registry.validate_options({{"pairs", args.pairs}}, "--pairs");
     options.extra["pairs"] = args.pairs;
+  }
+  // --pairs bisect: the bisection (coll.node_bisect) runs where the plan has the pair sweep.
+  if (option_choice(options, pair_schedule_option()) == "bisect") {
+    Probe* bisect = registry.find(kNodeBisectProbe);
+    for (Probe*& probe : request.probes) {
+      if (probe->info().id == kNodePairsProbe) probe = bisect;
+    }
+    for (std::string& id : request.required_probes) {
+      if (id == kNodePairsProbe) id = kNodeBisectProbe;
+    }
   }
   // A value given with --opt meets the rules across options of every probe that reads it, in this
   // run or not: a bad combination is refused (exit 2), never only noted as unread.

@@ -53,20 +53,6 @@ LocalisationRule rule_from_profile(const Profile& profile) {
   return rule;
 }
 
-// The gap the run was given on the command line (on its records: the probe re-paired its suspects
-// by it), else the profile's.
-LocalisationRule rule_of_run(const std::vector<Measurement>& measurements, const Profile& profile) {
-  for (const Measurement& m : measurements) {
-    if (m.probe != kNodePairsProbe) continue;
-    const std::string given = param_of(m, kPairMinGapParam);
-    if (given.empty()) continue;
-    LocalisationRule rule;
-    rule.min_gap = parse_gap(given, std::string(kNodePairsProbe) + " record " + kPairMinGapParam);
-    return rule;
-  }
-  return rule_from_profile(profile);
-}
-
 const std::string& name_of(const PairMatrix& matrix, int node) {
   return matrix.nodes()[static_cast<std::size_t>(node)];
 }
@@ -282,8 +268,9 @@ const OptionSpec& pair_schedule_option() {
                                .default_value = "all",
                                .meaning =
                                    "node pairs of coll.node_pairs: all (circle method) or quick "
-                                   "(a ring of neighbours and a few shuffles); --pairs sets it",
-                               .choices = {"all", "quick"}};
+                                   "(a ring of neighbours and a few shuffles); bisect: "
+                                   "coll.node_bisect runs in its place; --pairs sets it",
+                               .choices = {"all", "quick", "bisect"}};
   return spec;
 }
 
@@ -339,6 +326,21 @@ LocalisationRule localisation_rule_from(const RunOptions& options) {
   rule.min_gap = option_number(options, pair_min_gap_option());
   return rule;
 }
+
+LocalisationRule localisation_rule_of_run(const std::vector<Measurement>& measurements,
+                                          const std::string& probe, const Profile& profile) {
+  for (const Measurement& m : measurements) {
+    if (m.probe != probe) continue;
+    const std::string given = param_of(m, kPairMinGapParam);
+    if (given.empty()) continue;
+    LocalisationRule rule;
+    rule.min_gap = parse_gap(given, probe + " record " + kPairMinGapParam);
+    return rule;
+  }
+  return rule_from_profile(profile);
+}
+
+void validate_pair_min_gap(const Profile& profile) { rule_from_profile(profile); }
 
 std::vector<MetricSpec> node_pairs_metrics() {
   return {
@@ -561,8 +563,8 @@ std::vector<Finding> judge_node_pairs(const std::vector<Measurement>& measuremen
   const PairRecords records = pair_records_from(measurements);
   if (records.first.size() == 0) return {};
   const PairMatrix& matrix = records.first;
-  const PairSuspects suspects =
-      find_suspects(matrix, rule_of_run(measurements, profile), &records.groups);
+  const PairSuspects suspects = find_suspects(
+      matrix, localisation_rule_of_run(measurements, kNodePairsProbe, profile), &records.groups);
   if (!suspects.any()) return {};
   const Localisation found = confirm_suspects(suspects, records.confirm);
   std::vector<Finding> findings;
@@ -647,7 +649,7 @@ Judge make_node_pairs_judge() {
   judge.settings = {{kMinGapSetting,
                      "coll.node_pairs: a pair of nodes slower than (1 - gap) x the cluster's "
                      "median pair is slow (default 0.5)"}};
-  judge.validate = [](const Profile& profile) { rule_from_profile(profile); };
+  judge.validate = validate_pair_min_gap;
   judge.judge = judge_node_pairs;
   judge.scope = JudgeScope::each_probe;
   // The whole matrix at once: `fabcheck evaluate` must not hand it the pairs host by host.

@@ -29,10 +29,11 @@ inline constexpr const char* kTopologyParam = "topology";
 enum class PairPass { first, confirm };
 const char* pair_pass_name(PairPass pass);  // "first", "confirm"
 
-// --pairs all (circle method, every pair) or quick (ring of neighbours and a few shuffles).
+// --pairs all (circle method, every pair) or quick (ring of neighbours and a few shuffles); bisect
+// puts coll.node_bisect in coll.node_pairs' place (the command does), read here as all.
 enum class PairSchedule { all, quick };
-// The options coll.node_pairs reads: "pairs" (all|quick), "pairs.min_gap" (0 < gap < 1) and its
-// sizes per backend ("node_pairs.sizes.mpi", "node_pairs.sizes.nccl").
+// The options coll.node_pairs reads: "pairs" (all|quick|bisect), "pairs.min_gap" (0 < gap < 1) and
+// its sizes per backend ("node_pairs.sizes.mpi", "node_pairs.sizes.nccl").
 const OptionSpec& pair_schedule_option();
 const OptionSpec& pair_min_gap_option();
 // "pairs.topology": a Slurm topology.conf (topology/tree) naming each node's leaf switch.
@@ -41,6 +42,12 @@ const OptionSpec& pair_sizes_option(const std::string& backend);
 // Their values. Throws ConfigError naming the option and value.
 PairSchedule pair_schedule_from(const RunOptions& options);
 LocalisationRule localisation_rule_from(const RunOptions& options);
+// The gap a run of `probe` (coll.node_pairs, coll.node_bisect) judged by: the one it was given (on
+// its records' min_gap), else the profile's [node] pair_min_gap, else 0.5. Throws ConfigError.
+LocalisationRule localisation_rule_of_run(const std::vector<Measurement>& measurements,
+                                          const std::string& probe, const Profile& profile);
+// Throws ConfigError naming the profile's line when its [node] pair_min_gap is not in (0, 1).
+void validate_pair_min_gap(const Profile& profile);
 
 // exchange_{time_us,algbw,busbw}, allreduce_{time_us,algbw,busbw}, wrong_elements.
 std::vector<MetricSpec> node_pairs_metrics();

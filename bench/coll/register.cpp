@@ -1,5 +1,5 @@
-// Registers the coll.* probes listed in probes.def, the node-pairs judge, the stall rule and the
-// straggler rule; the collectives' table from the same lines.
+// Registers the coll.* probes listed in probes.def, the node-pairs and bisection judges, the stall
+// rule and the straggler rule; the collectives' table from the same lines.
 #include "bench/coll/register.hpp"
 
 #include <memory>
@@ -9,6 +9,7 @@
 #include "bench/coll/collective_probe.hpp"
 #include "bench/coll/collective_stragglers.hpp"
 #include "bench/coll/collective_tails.hpp"
+#include "bench/coll/node_bisect.hpp"
 #include "bench/coll/node_pairs.hpp"
 
 namespace fabcheck {
@@ -22,6 +23,7 @@ void register_coll_probes(Registry& registry, NcclLogProof proof) {
 #include "bench/coll/probes.def"
 #undef FABCHECK_PROBE
   registry.add_judge(make_node_pairs_judge());
+  registry.add_judge(make_node_bisect_judge());
   registry.add_judge(make_collective_tail_judge());
   registry.add_judge(make_collective_straggler_judge());
 }

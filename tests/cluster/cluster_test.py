@@ -567,10 +567,82 @@ def case_leaves_node_link(a):
         log(f"path {link} across the leaves slowed: a link, no node, no switch ({seconds:.1f} s)")
 
 
+BISECT_STEP = re.compile(r"coll\.node_bisect: (\d+) step\(s\) in ([\d.]+) s")
+PAIR_PASSES = re.compile(r"coll\.node_pairs: first pass (\d+) rounds ([\d.]+) s, .*second pass (\d+) rounds ([\d.]+) s")
+
+
+def bisect_findings(findings):
+    return [f for f in findings if f["probe"] == "coll.node_bisect" and f["severity"] in ("warn", "fail")]
+
+
+def case_bisect(a):
+    """The nightly sweep's log2 mode on 8 nodes: nothing raised on the healthy cluster; a slowed
+    node named alone by `sweep --pairs bisect` (drained, and again by `fabcheck evaluate` of the
+    run dir); the full pair sweep at the same size and iterations on the same cluster, both timed
+    in this one run, with the cost projected to 1,024 and 16,384 nodes from the measured step."""
+    nodes = 8
+    same = ["--sizes", "1M", "--iters", "6", "--warmup", "1", "--timeout", "120"]
+    with Cluster(nodes) as cluster, tempfile.TemporaryDirectory(prefix="fabcheck-cluster-") as tmp:
+        out = Path(tmp) / "healthy"
+        code, console, _ = cluster.mpirun(nodes, [a.fabcheck, "run", "--probes", "coll.node_bisect",
+                                                  *same, "--out", str(out)], 300)
+        _, findings, _ = read_run(out)
+        steps = BISECT_STEP.search(console)
+        if code != 0 or bisect_findings(findings) or not steps or steps.group(1) != "2":
+            fail(f"healthy bisection: exit {code}, steps {steps and steps.group(1)}: "
+                 f"{[f['message'] for f in bisect_findings(findings)]}")
+        log(f"healthy: nothing raised, 2 steps in {steps.group(2)} s")
+
+        slow = cluster.host(5)
+        cluster.run("slow-node", slow, SLOW_MBIT)
+        out = Path(tmp) / "sweep"
+        code, console, seconds = cluster.mpirun(
+            nodes, [a.fabcheck, "sweep", *SWEEP, "--pairs", "bisect", "--out", str(out)], 300)
+        measurements, findings, summary = read_run(out)
+        subjects = [(f["severity"], f["subject"]) for f in bisect_findings(findings)]
+        if subjects != [("fail", slow)] or pair_findings(findings):
+            fail(f"sweep --pairs bisect: findings {subjects}, expected one FAIL naming {slow}")
+        if any(m["probe"] == "coll.node_pairs" for m in measurements):
+            fail("sweep --pairs bisect ran coll.node_pairs too")
+        drained = [entry["host"] for entry in summary["drain"]]
+        if code != 1 or drained != [slow] or f"; drain: {slow} (coll.node_bisect: node {slow} is slow" not in console:
+            fail(f"sweep --pairs bisect: exit {code}, drain {drained}")
+        evaluated = subprocess.run([a.fabcheck, "evaluate", str(out)], capture_output=True, text=True)
+        if evaluated.returncode != 1 or f"drain (1): {slow}" not in evaluated.stdout:
+            fail(f"fabcheck evaluate of the bisection: exit {evaluated.returncode}: {evaluated.stdout[-600:]}")
+        steps = BISECT_STEP.search(console)
+        bisect_steps, bisect_s = int(steps.group(1)), float(steps.group(2))
+        log(f"slowed {slow}: named by the bisection in {bisect_steps} steps, {bisect_s:.1f} s "
+            f"(sweep {seconds:.1f} s in all); evaluate agrees")
+
+        out = Path(tmp) / "pairs"
+        code, console, _ = cluster.mpirun(nodes, [a.fabcheck, "run", "--probes", "coll.node_pairs",
+                                                  *same, "--out", str(out)], 300)
+        _, findings, _ = read_run(out)
+        subjects = [(f["severity"], f["subject"]) for f in pair_findings(findings)]
+        passes = PAIR_PASSES.search(console)
+        if subjects != [("fail", slow)] or code != 1 or not passes:
+            fail(f"pair sweep: exit {code}, findings {subjects}")
+        rounds = int(passes.group(1)) + int(passes.group(3))
+        pair_s = float(passes.group(2)) + float(passes.group(4))
+        step_s = bisect_s / bisect_steps
+        round_s = float(passes.group(2)) / int(passes.group(1))
+        projected = []
+        for n in (1024, 16384):
+            # One slow node: the world, log2(N) halvings down to a pair, its partners
+            # (tests/unit/coll/node_bisection_test.cpp); the pairs: N - 1 rounds and one more.
+            steps_n = (n - 1).bit_length() + 1
+            projected.append(f"{n} nodes: bisection {steps_n} steps ~{steps_n * step_s:.0f} s, "
+                             f"pairs {n} rounds ~{n * round_s / 3600:.1f} h")
+        log(f"pair sweep: {rounds} rounds, {pair_s:.1f} s; bisection/pairs time {bisect_s / pair_s:.2f}; "
+            f"projected from {step_s:.2f} s a step, {round_s:.2f} s a round: " + "; ".join(projected))
+
+
 CASES = {"collectives": case_collectives, "ckpt-read": case_ckpt_read, "slow-node": case_slow_node,
          "slow-link": case_slow_link, "healthy": case_healthy, "sigstop": case_sigstop,
          "sigstop-root": lambda a: case_sigstop(a, node=0), "sigkill": case_sigkill,
-         "straggler": case_straggler, "leaves-trunk": case_leaves_trunk, "leaves-node-link": case_leaves_node_link}
+         "straggler": case_straggler, "leaves-trunk": case_leaves_trunk, "leaves-node-link": case_leaves_node_link,
+         "bisect": case_bisect}
 
 
 def main():

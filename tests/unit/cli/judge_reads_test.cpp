@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "bench/cli/probe_families.hpp"
+#include "bench/coll/node_bisect.hpp"
 #include "bench/coll/node_pairs.hpp"
 #include "bench/sys/hwloc_locality.hpp"
 #include "fabric/ib_port.hpp"
@@ -41,6 +42,7 @@
 #include "results/line_input.hpp"
 #include "results/record_json.hpp"
 #include "results/run_reader.hpp"
+#include "tests/doubles/bisect_records.hpp"
 #include "tests/doubles/fake_nvml.hpp"
 #include "tests/doubles/temp_dir.hpp"
 #include "tests/synthetic/every_probe_registry.hpp"
@@ -437,6 +439,18 @@ std::vector<Measurement> node_pair_inputs() {
   return out;
 }
 
+// coll.node_bisect as its probe writes it (tests/doubles/bisect_records.hpp): node nb5 of 8 slow.
+std::vector<Measurement> node_bisect_inputs() {
+  std::vector<std::string> nodes;
+  for (int i = 0; i < 8; ++i) nodes.push_back("nb" + std::to_string(i));
+  return synthetic::bisect_records(nodes, [](const BisectGroup& group) {
+    for (const int node : group.members) {
+      if (node == 5) return 0.2;
+    }
+    return 1.0;
+  });
+}
+
 // Collective times with their samples: one size stalled (max 94 ms at a 10.6 us median), one
 // healthy, and a bandwidth and a straggler's held-back time beside them.
 std::vector<Measurement> collective_time_inputs() {
@@ -626,6 +640,7 @@ TEST(JudgeReads, EveryJudgeFindsTheSameFromWhatItDeclaresAsFromEverything) {
       {"kernel logs", kernel_log_inputs()},
       {"NCCL logs with their nodes' evidence", nccl_inputs()},
       {"node pairs", node_pair_inputs()},
+      {"node bisection", node_bisect_inputs()},
       {"collective times", collective_time_inputs()},
       {"sysfs trees", sysfs_inputs()},
   };

@@ -19,12 +19,13 @@ TEST(PeerSettings, TakenFromTheProbesOwnDeclarations) {
   const MetricCatalog catalog = registry.catalog();
   const PeerJudgeOptions options = peer_judge_options(registry, catalog);
   EXPECT_EQ(options.catalog, &catalog);
-  // Links, node pairs and the SDC screen: their family judges name the outlier; shared storage:
-  // each rank's figure is its share of one system.
-  EXPECT_EQ(options.excluded_probes,
-            (std::set<std::string>{"coll.node_pairs", "fabric.ib_ports", "fabric.pcie_links",
-                                   "gpu.hbm_patterns", "gpu.sdc", "host.sdc", "storage.ckpt_read",
-                                   "storage.ckpt_write", "storage.contention"}));
+  // Links, node pairs, the bisection and the SDC screen: their family judges name the outlier;
+  // shared storage: each rank's figure is its share of one system.
+  EXPECT_EQ(
+      options.excluded_probes,
+      (std::set<std::string>{"coll.node_bisect", "coll.node_pairs", "fabric.ib_ports",
+                             "fabric.pcie_links", "gpu.hbm_patterns", "gpu.sdc", "host.sdc",
+                             "storage.ckpt_read", "storage.ckpt_write", "storage.contention"}));
   const auto gpu = gpu_figures_judged_among_peers();
   EXPECT_EQ(options.judged_within_node_elsewhere,
             (std::set<std::pair<std::string, std::string>>(gpu.begin(), gpu.end())));

@@ -334,6 +334,8 @@ std::string sweep_console_table(const Collective& collective,
   return table;
 }
 
+double assumed_split_seconds(const std::string& backend) { return backend == "nccl" ? 2.0 : 0.2; }
+
 SweepCostModel assumed_sweep_cost(const std::string& backend) {
   // MPI: 0.25 GB/s bus bandwidth and 0.25 GB/s to fill and check, below what a loaded two-core VM
   // measured (busbw 0.39-4.4 GB/s from 1 MiB to 64 MiB); a real node's host memory is faster.

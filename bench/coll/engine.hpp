@@ -72,6 +72,10 @@ struct SweepCostModel {
 // element filled and checked on the CPU) or "nccl" (GPU buffers over PCIe-class links, filled and
 // checked by kernels).
 SweepCostModel assumed_sweep_cost(const std::string& backend);
+// Seconds a backend takes to split its communicator into sub-communicators once (assumed:
+// MPI_Comm_split is milliseconds; ncclCommSplit connects anew): node pairs' rounds, the
+// bisection's steps.
+double assumed_split_seconds(const std::string& backend);
 
 // Seconds run_collective_sweep takes for `config` on `nranks` ranks under `model`.
 double estimated_sweep_seconds(const SweepConfig& config, int nranks, const SweepCostModel& model);

@@ -92,8 +92,8 @@ ProbeEstimate estimate_node_bisect(const RunOptions& options, const JobShape& jo
   config.ops_per_sample = ops_per_sample_from(options);
   const SweepCostModel model = assumed_sweep_cost(backend);
   const int ranks = std::max(1, job.hosts) * std::max(1, job.ranks_per_host);
-  const double split_s = backend == "nccl" ? 2.0 : 0.2;
-  const double step_s = split_s + estimated_sweep_seconds(config, ranks, model);
+  const double step_s =
+      assumed_split_seconds(backend) + estimated_sweep_seconds(config, ranks, model);
   const int more = static_cast<int>(std::ceil(std::log2(std::max(2, job.hosts))));
   return {model.setup_s + 2 * step_s,
           fmt::format("2 steps over {} node(s) when healthy (about {} more to name a slow one), "

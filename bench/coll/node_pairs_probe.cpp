@@ -120,10 +120,6 @@ std::string short_gbps(double value) {
   return std::isnan(value) ? "-" : fmt::format("{:.3g}", value);
 }
 
-// Seconds a backend takes to split its communicator for one round (assumed: MPI_Comm_split is
-// milliseconds; ncclCommSplit connects anew).
-double assumed_split_s(const std::string& backend) { return backend == "nccl" ? 2.0 : 0.2; }
-
 // The first pass: every round runs the exchange and the two-node all-reduce sweeps on each pair's
 // ranks side by side (engine.hpp's model at the backend's assumed rates). The second pass re-pairs
 // only suspects, so a healthy fleet has none; it is not counted.
@@ -142,7 +138,7 @@ ProbeEstimate estimate_node_pairs(const RunOptions& options, const JobShape& job
   const std::size_t rounds = pair_schedule_from(options) == PairSchedule::quick
                                  ? neighbour_rounds(job.hosts).size()
                                  : circle_rounds(job.hosts).size();
-  const double round_s = assumed_split_s(backend) +
+  const double round_s = assumed_split_seconds(backend) +
                          estimated_sweep_seconds(exchange, pair_ranks, model) +
                          estimated_sweep_seconds(all_reduce, pair_ranks, model);
   return {model.setup_s + static_cast<double>(rounds) * round_s,

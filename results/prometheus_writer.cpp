@@ -33,29 +33,33 @@ using Labels = std::vector<std::pair<std::string, std::string>>;
 struct UnitFamily {
   const char* unit;
   const char* family;
+  const char* metric_suffix;  // a metric name ending in it names this unit: left out of the label
   double multiply;  // fabcheck value x multiply / divide = the family's value (dividing by 1e6
   double divide;    // rather than multiplying by 1e-6 keeps 12.5 us exactly 1.25e-05 s)
   const char* what;
 };
 
 constexpr UnitFamily kUnitFamilies[] = {
-    {"GB/s", "fabcheck_bandwidth_bytes_per_second", 1e9, 1, "bandwidth (fabcheck unit GB/s)"},
-    {"Gb/s", "fabcheck_link_rate_bits_per_second", 1e9, 1, "link rate (fabcheck unit Gb/s)"},
-    {"us", "fabcheck_duration_seconds", 1, 1e6, "time or latency (fabcheck unit us)"},
-    {"count", "fabcheck_counted", 1, 1, "a count (wrong elements, errors, hops)"},
-    {"op/s", "fabcheck_operations_per_second", 1, 1, "operations per second"},
-    {"IOPS", "fabcheck_operations_per_second", 1, 1, "operations per second"},
-    {"TFLOP/s", "fabcheck_flops_per_second", 1e12, 1,
+    {"GB/s", "fabcheck_bandwidth_bytes_per_second", "_gbps", 1e9, 1,
+     "bandwidth (fabcheck unit GB/s)"},
+    {"Gb/s", "fabcheck_link_rate_bits_per_second", "_gbps", 1e9, 1,
+     "link rate (fabcheck unit Gb/s)"},
+    {"us", "fabcheck_duration_seconds", "_us", 1, 1e6, "time or latency (fabcheck unit us)"},
+    {"count", "fabcheck_counted", "", 1, 1, "a count (wrong elements, errors, hops)"},
+    {"op/s", "fabcheck_operations_per_second", "", 1, 1, "operations per second"},
+    {"IOPS", "fabcheck_operations_per_second", "_iops", 1, 1, "operations per second"},
+    {"TFLOP/s", "fabcheck_flops_per_second", "_tflops", 1e12, 1,
      "floating-point throughput (fabcheck unit TFLOP/s)"},
-    {"MHz", "fabcheck_clock_hertz", 1e6, 1, "clock frequency (fabcheck unit MHz)"},
-    {"W", "fabcheck_power_watts", 1, 1, "power"},
-    {"C", "fabcheck_temperature_celsius", 1, 1, "temperature"},
-    {"ratio", "fabcheck_ratio", 1, 1, "a ratio"},
-    {"%", "fabcheck_ratio", 1, 100, "a ratio (fabcheck unit %)"},
+    {"MHz", "fabcheck_clock_hertz", "_mhz", 1e6, 1, "clock frequency (fabcheck unit MHz)"},
+    {"W", "fabcheck_power_watts", "_w", 1, 1, "power"},
+    {"C", "fabcheck_temperature_celsius", "_c", 1, 1, "temperature"},
+    {"ratio", "fabcheck_ratio", "", 1, 1, "a ratio"},
+    {"%", "fabcheck_ratio", "_pct", 1, 100, "a ratio (fabcheck unit %)"},
 };
 
 struct FamilyChoice {
   std::string name;
+  std::string metric_suffix;
   double multiply;
   double divide;
   std::string what;
@@ -65,7 +69,8 @@ struct FamilyChoice {
 // [a-z0-9_] only.
 FamilyChoice family_of_unit(const std::string& unit) {
   for (const UnitFamily& known : kUnitFamilies) {
-    if (unit == known.unit) return {known.family, known.multiply, known.divide, known.what};
+    if (unit == known.unit)
+      return {known.family, known.metric_suffix, known.multiply, known.divide, known.what};
   }
   std::string name = "fabcheck_measurement";
   std::string suffix;
@@ -79,7 +84,19 @@ FamilyChoice family_of_unit(const std::string& unit) {
   }
   while (!suffix.empty() && suffix.back() == '_') suffix.pop_back();
   if (!suffix.empty()) name += "_" + suffix;
-  return {name, 1, 1, "a figure in unit \"" + unit + "\", which has no family of its own"};
+  return {name, "", 1, 1, "a figure in unit \"" + unit + "\", which has no family of its own"};
+}
+
+// The metric label of a figure: its name without the suffix that names the fabcheck unit the family
+// has converted ("time_us" in fabcheck_duration_seconds is "time", "steal_pct" in fabcheck_ratio
+// "steal"), so a label never claims a unit its value is no longer in.
+std::string metric_label(const std::string& metric, const FamilyChoice& family) {
+  const std::string& suffix = family.metric_suffix;
+  if (suffix.empty() || metric.size() <= suffix.size() ||
+      metric.compare(metric.size() - suffix.size(), suffix.size(), suffix) != 0) {
+    return metric;
+  }
+  return metric.substr(0, metric.size() - suffix.size());
 }
 
 std::string escape(const std::string& text, bool quote) {
@@ -215,18 +232,19 @@ void add_run(Exposition& out, const nlohmann::json& summary, const std::string& 
                "when the run finished, Unix time (absent while it runs or when it was cut short)");
     out.sample("fabcheck_run_finished_timestamp_seconds", run, *finished);
   }
-  std::string hosts;
-  for (const auto& host : summary.value("hosts", nlohmann::json::array())) {
-    if (host.is_string()) hosts += (hosts.empty() ? "" : ",") + host.get<std::string>();
-  }
+  // The host list and the run folder are no labels: each run (and each node joining) would start a
+  // new series. Their count is a gauge; the names are in summary.json.
+  int hosts = 0;
+  for (const auto& host : summary.value("hosts", nlohmann::json::array()))
+    hosts += host.is_string();
+  out.family("fabcheck_run_hosts", "hosts of the run");
+  out.sample("fabcheck_run_hosts", run, hosts);
   const nlohmann::json profile = summary.value("profile", nlohmann::json::object());
-  out.family("fabcheck_run_info", "the run's version, profile, hosts and directory (value 1)");
+  out.family("fabcheck_run_info", "the run's fabcheck version and profile (value 1)");
   out.sample("fabcheck_run_info",
              {{"plan", plan},
               {"version", text_of(summary, "fabcheck_version")},
-              {"profile", text_of(profile, "name")},
-              {"hosts", hosts},
-              {"run_dir", text_of(summary, "run_dir")}},
+              {"profile", text_of(profile, "name")}},
              1);
 }
 
@@ -276,11 +294,11 @@ void add_measurements(Exposition& out, const std::vector<Measurement>& measureme
     const FamilyChoice family = family_of_unit(m.unit);
     const std::string& name = family.name;
     out.family(name, "fabcheck measurements: " + family.what +
-                         "; label metric names the figure, size is bytes");
+                         "; label metric names the figure (without a unit suffix), size is bytes");
     out.sample(name,
                {{"plan", plan},
                 {"probe", m.probe},
-                {"metric", m.metric},
+                {"metric", metric_label(m.metric, family)},
                 {"size", m.size_bytes ? std::to_string(*m.size_bytes) : std::string()},
                 {"subject", m.subject},
                 {"peer", m.peer},
@@ -327,8 +345,8 @@ void write_prometheus(const DirHandle& dir, const std::string& name,
 void write_prometheus(const fs::path& file, const std::vector<Measurement>& measurements,
                       const std::vector<Finding>& findings, const nlohmann::json& summary) {
   const fs::path dir = file.has_parent_path() ? file.parent_path() : fs::path(".");
-  write_prometheus(DirHandle::open_output_folder(dir, "--prometheus-dir"),
-                   file.filename().string(), measurements, findings, summary);
+  write_prometheus(DirHandle::open_output_folder(dir, "--prometheus-dir"), file.filename().string(),
+                   measurements, findings, summary);
 }
 
 }  // namespace fabcheck

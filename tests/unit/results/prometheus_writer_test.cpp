@@ -92,12 +92,52 @@ TEST(PrometheusWriter, UnitsBecomeBaseUnitFamilies) {
   odd.metric = "frobs";
   const std::string text = render_prometheus({latency, rate, odd}, {}, summary());
   EXPECT_THAT(text, HasSubstr("fabcheck_duration_seconds{"));
-  EXPECT_THAT(text, HasSubstr("metric=\"time_us\",size=\"8\""));
+  // The value is in seconds now: the label says "time", not "time_us".
+  EXPECT_THAT(text, HasSubstr("metric=\"time\",size=\"8\""));
+  EXPECT_THAT(text, Not(HasSubstr("time_us")));
   EXPECT_THAT(text, HasSubstr("} 1.25e-05\n"));
   EXPECT_THAT(text, HasSubstr("fabcheck_link_rate_bits_per_second{plan=\"gate\",probe=\"fabric."
                               "ib_ports\",metric=\"rate\",subject=\"world\""));
   EXPECT_THAT(text, HasSubstr("} 400000000000\n"));
   EXPECT_THAT(text, HasSubstr("# TYPE fabcheck_measurement_frobs_s gauge\n"));
+}
+
+TEST(PrometheusWriter, MetricLabelsLoseOnlyTheSuffixOfTheConvertedUnit) {
+  Measurement steal = busbw(0.505, 0);
+  steal.probe = "host.cpu";
+  steal.metric = "steal_pct";
+  steal.unit = "%";
+  steal.size_bytes.reset();
+  Measurement p99 = busbw(250, 4096);
+  p99.probe = "storage.fsync_lat";
+  p99.metric = "fsync_p99_us";
+  p99.unit = "us";
+  Measurement clock = busbw(1980, 0);
+  clock.probe = "gpu.burn";
+  clock.metric = "sm_clock_mhz";
+  clock.unit = "MHz";
+  clock.size_bytes.reset();
+  Measurement kept = busbw(7, 0);  // "_us" names no unit of a count: kept as it is
+  kept.metric = "late_us";
+  kept.unit = "count";
+  kept.size_bytes.reset();
+  Measurement bare = busbw(3, 0);  // the suffix alone is no name to cut
+  bare.metric = "_us";
+  bare.unit = "us";
+  bare.size_bytes.reset();
+  const std::string text = render_prometheus({steal, p99, clock, kept, bare}, {}, summary());
+  // 0.505 % is 0.00505 as a ratio, and {metric="steal"} > 0.05 is the query for 5 %.
+  EXPECT_THAT(text, HasSubstr("fabcheck_ratio{plan=\"gate\",probe=\"host.cpu\",metric=\"steal\","));
+  EXPECT_THAT(text, HasSubstr("} 0.00505\n"));
+  EXPECT_THAT(text, HasSubstr("metric=\"fsync_p99\",size=\"4096\""));
+  EXPECT_THAT(text, HasSubstr("} 0.00025\n"));
+  EXPECT_THAT(
+      text, HasSubstr("fabcheck_clock_hertz{plan=\"gate\",probe=\"gpu.burn\",metric=\"sm_clock\""));
+  EXPECT_THAT(text, HasSubstr("} 1980000000\n"));
+  EXPECT_THAT(
+      text,
+      HasSubstr("fabcheck_counted{plan=\"gate\",probe=\"coll.all_reduce\",metric=\"late_us\""));
+  EXPECT_THAT(text, HasSubstr("metric=\"_us\""));
 }
 
 TEST(PrometheusWriter, OneHelpAndTypePerFamilyBeforeItsSamples) {
@@ -199,8 +239,11 @@ TEST(PrometheusWriter, VerdictCountsAndTimesFromTheSummary) {
                               std::to_string(20787LL * 86400 + 6 * 3600 + 9 * 60 + 26) + "\n"));
   EXPECT_THAT(text, HasSubstr("fabcheck_run_finished_timestamp_seconds{plan=\"gate\"} " +
                               std::to_string(20787LL * 86400 + 6 * 3600 + 10 * 60) + "\n"));
+  // Neither the host list nor the run folder is a label (a new series each run): a count instead.
   EXPECT_THAT(text, HasSubstr("fabcheck_run_info{plan=\"gate\",version=\"0.1.0\",profile=\"generic-"
-                              "cpu\",hosts=\"node-a,node-b\",run_dir=\"/runs/r1\"} 1\n"));
+                              "cpu\"} 1\n"));
+  EXPECT_THAT(text, HasSubstr("fabcheck_run_hosts{plan=\"gate\"} 2\n"));
+  EXPECT_THAT(text, Not(HasSubstr("/runs/r1")));
 }
 
 TEST(PrometheusWriter, UnfinishedRunHasNoFinishTimeAndProbesPlanByDefault) {

@@ -15,6 +15,7 @@ PACKAGES=(
   libcli11-dev libtomlplusplus-dev nlohmann-json3-dev libfmt-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   fio python3 python3-matplotlib time python3-jsonschema python3-lxml python3-yaml
+  prometheus prometheus-node-exporter
   chromium
   iproute2 util-linux
   slurmctld slurmd slurm-client munge

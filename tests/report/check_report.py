@@ -12,6 +12,9 @@
                 kept under --work for the scenarios below
   prom-run      that run's metrics.prom parsed strictly and checked against its records
   grafana       every metric and label the dashboard queries exists in that run's metrics.prom
+  prom-scrape   that run's metrics.prom checked by Debian's promtool (check metrics) and scraped
+                through a real prometheus-node-exporter textfile collector: every fabcheck sample
+                served with its value, no scrape error; a broken file next to it raises one
   reader        fabcheck_results reads its JSONL, summary.json and run.h5 back, equal, and every
                 record validates against results/schema/*.schema.json
   html-run      the report of that run rendered and opened in headless Chromium
@@ -160,8 +163,9 @@ def scenario_prom_hostile(a):
     counted = families["fabcheck_findings"].samples
     check(sorted(s[0]["host"] for s in counted) == sorted(HOSTILE), "finding hosts not read back")
     info = families["fabcheck_run_info"].samples[0][0]
-    check(info["hosts"] == ",".join(HOSTILE) and info["profile"] == "x\ny" and info["run_dir"] == '/runs/"odd"\n',
+    check(info["profile"] == "x\ny" and info["version"] == 'v"1\\' and "hosts" not in info and "run_dir" not in info,
           f"run_info labels read back wrong: {info}")
+    check(families["fabcheck_run_hosts"].samples[0][1] == len(HOSTILE), "fabcheck_run_hosts is not the host count")
     check("fabcheck_run_finished_timestamp_seconds" not in families, "an unfinished run has a finish time")
     print(f"{len(HOSTILE)} hostile values round-tripped through {len(families)} families")
 
@@ -281,7 +285,9 @@ def scenario_prom_run(a):
             continue
         check(m["unit"] in scale, f"unit {m['unit']} of {m['probe']} {m['metric']} not expected in this run")
         family, factor = scale[m["unit"]]
-        wanted = {"plan": "probes", "probe": m["probe"], "metric": m["metric"], "subject": m["subject"],
+        # The label drops the suffix naming the converted unit: time_us in seconds is "time".
+        metric = m["metric"].removesuffix("_us") if m["unit"] == "us" else m["metric"]
+        wanted = {"plan": "probes", "probe": m["probe"], "metric": metric, "subject": m["subject"],
                   "host": m["host"], "placement": m["params"].get("placement", ""),
                   "size": "" if m["size_bytes"] is None else str(m["size_bytes"]),
                   "rank": "" if m["rank"] < 0 else str(m["rank"]), "peer": m["peer"]}
@@ -295,6 +301,98 @@ def scenario_prom_run(a):
     check(placements == {"in", "out"}, f"placements {placements}")
     print(f"{checked} measurements found in metrics.prom with their values; {len(families)} families")
     print(text.decode()[:1500])
+
+
+def free_port():
+    import socket
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def scrape_textfiles(directory):
+    """Starts Debian's prometheus-node-exporter with only the textfile collector on `directory`,
+    returns one scrape of /metrics (text), and stops it."""
+    import urllib.request
+    exporter = shutil.which("prometheus-node-exporter")
+    check(exporter is not None, "prometheus-node-exporter not installed (scripts/setup.sh installs it)")
+    port = free_port()
+    log = tempfile.TemporaryFile()  # not a pipe: a full pipe would stop node_exporter mid-reply
+    process = subprocess.Popen([exporter, f"--web.listen-address=127.0.0.1:{port}",
+                                "--collector.disable-defaults", "--collector.textfile",
+                                f"--collector.textfile.directory={directory}"],
+                               stdout=subprocess.DEVNULL, stderr=log)
+    try:
+        deadline = time.monotonic() + 20
+        while True:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/metrics", timeout=5) as reply:
+                    return reply.read().decode("utf-8")
+            except OSError as error:
+                if process.poll() is not None:
+                    log.seek(0)
+                    fail(f"node_exporter ended: {log.read().decode()[-500:]}")
+                check(time.monotonic() < deadline, f"node_exporter on port {port} did not answer: {error}")
+                time.sleep(0.2)
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+def scraped_samples(text):
+    """{(name, frozenset of non-empty labels): value} of a scrape's sample lines."""
+    samples = {}
+    pattern = re.compile(r'^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$')
+    label = re.compile(r'([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"')
+    for line in text.splitlines():
+        if not line or line.startswith("#"):
+            continue
+        match = pattern.match(line)
+        check(match is not None, f"scrape line not understood: {line!r}")
+        # node_exporter gives every sample of a family the same label names, "" where the file has
+        # none: the same series to Prometheus, which reads an empty label as no label.
+        labels = frozenset((k, v) for k, v in label.findall(match.group(2) or "") if v != "")
+        samples[(match.group(1), labels)] = float(match.group(3))
+    return samples
+
+
+def scenario_prom_scrape(a):
+    run_dir, collector = load_mpi_run(a)
+    promtool = shutil.which("promtool")
+    check(promtool is not None, "promtool not installed (scripts/setup.sh installs Debian's prometheus)")
+    text = (run_dir / "metrics.prom").read_bytes()
+    result = subprocess.run([promtool, "check", "metrics"], input=text, capture_output=True, timeout=60)
+    check(result.returncode == 0, f"promtool check metrics: exit {result.returncode}: {result.stdout!r} {result.stderr!r}")
+    # promtool is no rubber stamp: a family without HELP is refused.
+    result = subprocess.run([promtool, "check", "metrics"], input=b"fabcheck_x 1\n", capture_output=True, timeout=60)
+    check(result.returncode != 0, "promtool accepted a family without HELP")
+    families = prom_text.parse(text)
+    wanted = {(name, frozenset(labels.items())): value
+              for name, family in families.items() for labels, value in family.samples}
+    with tempfile.TemporaryDirectory(prefix="fabcheck_scrape_") as tmp:
+        shutil.copy(collector / "fabcheck_probes.prom", tmp)
+        served = scraped_samples(scrape_textfiles(tmp))
+        check(served.get(("node_textfile_scrape_error", frozenset())) == 0.0,
+              f"node_textfile_scrape_error is {served.get(('node_textfile_scrape_error', frozenset()))}")
+        fabcheck = {key: value for key, value in served.items() if key[0].startswith("fabcheck_")}
+        missing = [key for key in wanted if key not in fabcheck]
+        check(not missing, f"{len(missing)} sample(s) of metrics.prom not served, e.g. {missing[:2]}")
+        differ = [key for key, value in wanted.items() if fabcheck[key] != value]
+        check(not differ, f"served values differ: {[(k, wanted[k], fabcheck[k]) for k in differ[:2]]}")
+        check(len(fabcheck) == len(wanted), f"served {len(fabcheck)} fabcheck samples, the file holds {len(wanted)}")
+        # A file the collector cannot parse raises node_textfile_scrape_error: the check sees what a
+        # collector would.
+        (pathlib.Path(tmp) / "fabcheck_broken.prom").write_text('fabcheck_broken{plan="x" 1\n')
+        broken = scraped_samples(scrape_textfiles(tmp))
+        check(broken.get(("node_textfile_scrape_error", frozenset())) == 1.0,
+              "a malformed file did not raise node_textfile_scrape_error")
+    print(f"promtool check metrics: ok; node_exporter served {len(wanted)} fabcheck samples of "
+          f"{len(families)} families, equal to the file")
 
 
 PROMQL_WORDS = {"by", "without", "on", "ignoring", "group_left", "group_right", "bool", "offset",

@@ -7,6 +7,7 @@
 #include "bench/coll/coll_probes.hpp"
 #include "bench/coll/engine.hpp"
 #include "bench/coll/mpi_call_plan.hpp"
+#include "bench/coll/sweep_table.hpp"
 #include "bench/core/plan_estimate.hpp"
 #include "bench/core/size_range.hpp"
 #include "bench/sys/config_error.hpp"
@@ -54,6 +55,7 @@ class CollectiveProbe final : public Probe {
                  [&collective](const std::vector<Measurement>& measurements) {
                    return sweep_console_table(collective, measurements);
                  },
+             .live_table = [&collective] { return make_sweep_live_table(collective); },
              .estimate =
                  [&collective](const RunOptions& options, const JobShape& job) {
                    return estimate_collective(collective, options, job);

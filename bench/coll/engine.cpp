@@ -1,4 +1,4 @@
-// The collective timing loop shared by every backend, and its nccl-tests-style table.
+// The collective timing loop shared by every backend.
 #include "bench/coll/engine.hpp"
 
 #include <fmt/format.h>
@@ -6,11 +6,8 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
-#include <map>
-#include <tuple>
 
 #include "bench/coll/collective_stragglers.hpp"
-#include "bench/core/measurement_table.hpp"
 #include "bench/core/rank_agreement.hpp"
 #include "bench/core/stats.hpp"
 #include "results/units.hpp"
@@ -50,36 +47,6 @@ std::uint32_t seed_for(std::uint64_t size, Placement placement, int round) {
 }
 
 }  // namespace
-
-std::string sweep_table_header() {
-  // The time of one operation, as the median of the timed samples (what algbw and busbw come
-  // from), their 99th percentile and the slowest: a stalled sample shows beside the median.
-  return fmt::format(
-             "#{:>12} {:>12} {:>7} {:>6} {:>5} {:>5} {:>10} {:>10} {:>10} {:>8} {:>8} "
-             "{:>7}\n",
-             "size", "count", "type", "redop", "root", "place", "median", "p99", "max", "algbw",
-             "busbw", "#wrong") +
-         fmt::format(
-             "#{:>12} {:>12} {:>7} {:>6} {:>5} {:>5} {:>10} {:>10} {:>10} {:>8} {:>8} "
-             "{:>7}\n",
-             "(B)", "(elements)", "", "", "", "", "(us)", "(us)", "(us)", "(GB/s)", "(GB/s)", "");
-}
-
-std::string sweep_table_row(const SweepRow& row, const Collective& collective,
-                            const std::string& type_name) {
-  const bool reduces = collective.expected.reduced;
-  const int root = collective.root;
-  // A row read back without its samples' statistics has no p99 or max to show.
-  const auto tail = [&](double value) {
-    return row.time_us.count == 0 ? std::string("-") : fmt::format("{:.2f}", value);
-  };
-  return fmt::format(
-      " {:>12} {:>12} {:>7} {:>6} {:>5} {:>5} {:>10.2f} {:>10} {:>10} {:>8.2f} "
-      "{:>8.2f} {:>7}\n",
-      row.shape.size_bytes, row.shape.count, type_name, reduces ? "sum" : "none", root,
-      placement_name(row.placement), row.time_us.median, tail(row.time_us.p99),
-      tail(row.time_us.max), row.algbw_gbps, row.busbw_gbps, row.wrong_total);
-}
 
 std::string meaningless_figure_reason(const Collective& collective, Placement placement, int nranks,
                                       const std::string& metric) {
@@ -190,7 +157,18 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
   }
 
   std::vector<SweepRow> rows;
-  for (std::uint64_t size : config.sizes) {
+  const int steps = static_cast<int>(config.sizes.size());
+  if (world.is_root()) {
+    for (const Placement placement : config.placements) {
+      if (backend.supports(collective, placement)) continue;
+      sink.note(fmt::format("# {}: {}-of-place is not run: the {} backend has no {}-of-place {}\n",
+                            probe_id, placement_name(placement), backend.name(),
+                            placement_name(placement), collective.name()));
+    }
+  }
+  for (std::size_t done = 0; done < config.sizes.size(); ++done) {
+    const std::uint64_t size = config.sizes[done];
+    if (world.is_root()) sink.step({static_cast<int>(done), steps, "size", format_bytes(size)});
     const CollectiveShape shape = collective_shape(collective, size, nranks, sizeof(float));
     if (shape.size_bytes == 0) {
       if (world.is_root()) {
@@ -287,51 +265,8 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
       }
     }
   }
+  if (world.is_root()) sink.step({steps, steps, "size", ""});
   return rows;
-}
-
-std::string sweep_console_table(const Collective& collective,
-                                const std::vector<Measurement>& measurements) {
-  // A row per size and placement, in the order the root emitted them.
-  using Key = std::tuple<std::uint64_t, std::string>;
-  std::vector<Key> order;
-  std::map<Key, std::map<std::string, const Measurement*>> rows;
-  std::vector<Measurement> others;
-  for (const auto& m : measurements) {
-    const auto count = m.params.find("count");
-    const auto placement = m.params.find("placement");
-    if (!m.size_bytes || count == m.params.end() || placement == m.params.end()) {
-      others.push_back(m);
-      continue;
-    }
-    const Key key{*m.size_bytes, placement->second};
-    if (!rows.contains(key)) order.push_back(key);
-    rows[key][m.metric] = &m;
-  }
-  std::string table = order.empty() ? std::string() : sweep_table_header();
-  for (const auto& key : order) {
-    const auto& figures = rows[key];
-    const auto value = [&](const char* metric) {
-      const auto it = figures.find(metric);
-      return it == figures.end() ? 0.0 : it->second->value;
-    };
-    const Measurement& any = *figures.begin()->second;
-    SweepRow row;
-    row.shape.size_bytes = std::get<0>(key);
-    row.shape.count = std::stoull(any.params.at("count"));
-    row.placement = std::get<1>(key) == "in" ? Placement::in_place : Placement::out_of_place;
-    row.time_us.median = value("time_us");
-    if (const auto time = figures.find("time_us"); time != figures.end() && time->second->stats) {
-      row.time_us = *time->second->stats;
-    }
-    row.algbw_gbps = value("algbw");
-    row.busbw_gbps = value("busbw");
-    row.wrong_total = static_cast<std::uint64_t>(value("wrong_elements"));
-    const auto type = any.params.find("type");
-    table += sweep_table_row(row, collective, type == any.params.end() ? "" : type->second);
-  }
-  if (!others.empty()) table += measurement_table(others.front().probe, others);
-  return table;
 }
 
 double assumed_split_seconds(const std::string& backend) { return backend == "nccl" ? 2.0 : 0.2; }

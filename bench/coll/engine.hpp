@@ -1,7 +1,8 @@
 // The collective timing loop shared by every backend: size sweep, warm-up, timed samples of several
 // operations each with the ranks aligned per sample, combined across ranks (slowest rank per
-// sample), algbw/busbw, verification; and the nccl-tests-style table the console makes of its
-// rows. Generic over the backend and the World (the whole job, a node's ranks, a pair of nodes).
+// sample), algbw/busbw, verification, each size said as it begins (the console's table of its
+// figures: sweep_table.hpp). Generic over the backend and the World (the whole job, a node's
+// ranks, a pair of nodes).
 #pragma once
 
 #include <cstdint>
@@ -79,17 +80,5 @@ double assumed_split_seconds(const std::string& backend);
 
 // Seconds run_collective_sweep takes for `config` on `nranks` ranks under `model`.
 double estimated_sweep_seconds(const SweepConfig& config, int nranks, const SweepCostModel& model);
-
-// Table header and rows, nccl-tests style (size, count, type, redop, root, time, algbw, busbw,
-// #wrong); redop and root from the entry.
-std::string sweep_table_header();
-std::string sweep_table_row(const SweepRow& row, const Collective& collective,
-                            const std::string& type_name);
-
-// The console's table of a sweep's gathered measurements (ProbeInfo::console_table): one row per
-// size and placement from the figures the root emitted, then any other measurement (an error, a
-// proof) in the generic table.
-std::string sweep_console_table(const Collective& collective,
-                                const std::vector<Measurement>& measurements);
 
 }  // namespace fabcheck

@@ -11,6 +11,7 @@
 #include "bench/coll/nccl_environment.hpp"
 #include "bench/coll/nccl_log_proof.hpp"
 #include "bench/coll/register.hpp"
+#include "bench/coll/sweep_table.hpp"
 #include "bench/core/size_range.hpp"
 #include "bench/cuda/cuda_availability.hpp"
 

@@ -89,10 +89,14 @@ class ConsoleReporter final : public Reporter {
 
   void probe_started(const ProbeStart& probe) override {
     in_probe_ = true;
+    stepped_ = false;
     probe_findings_.clear();
     probe_started_ = o_.clock();
     current_ = probe;
-    show_progress(probe.probe->id + " started", /*always=*/true);
+    live_ = probe.probe->live_table && !o_.quiet ? probe.probe->live_table() : nullptr;
+    pending_.clear();
+    doing_ = probe.probe->id + " started";
+    show_progress(doing_, /*always=*/true);
   }
 
   void note(const ProbeStart&, const std::string& text) override {
@@ -101,12 +105,38 @@ class ConsoleReporter final : public Reporter {
   }
 
   void progress(const ProbeStart& probe, const Measurement& figure) override {
-    if (!figure.size_bytes) return;
-    show_progress(probe.probe->id + " " + format_bytes(*figure.size_bytes), /*always=*/false);
+    if (live_) pending_.push_back(figure);
+    // A probe that counts its steps says more than the size of its latest figure.
+    if (!figure.size_bytes || stepped_) return;
+    doing_ = probe.probe->id + " " + format_bytes(*figure.size_bytes);
+    show_progress(doing_, /*always=*/false);
+  }
+
+  void step(const ProbeStart& probe, const ProgressStep& step) override {
+    stepped_ = true;
+    if (live_) {
+      out(live_->rows(pending_));
+      pending_.clear();
+    }
+    doing_ = step.next.empty() ? fmt::format("{} {} of {} {}s done", probe.probe->id, step.done,
+                                             step.count, step.unit)
+                               : fmt::format("{} {} {} of {} ({})", probe.probe->id, step.unit,
+                                             step.done + 1, step.count, step.next);
+    show_progress(doing_, /*always=*/false);
+  }
+
+  void tick(const ProbeStart&) override {
+    if (in_probe_) show_progress(doing_, /*always=*/false);
   }
 
   void measurements(const ProbeInfo& probe, const std::vector<Measurement>& every_rank) override {
     if (o_.quiet) return;
+    if (live_) {
+      out(live_->rows(pending_) + live_->closing(every_rank));
+      pending_.clear();
+      live_.reset();
+      return;
+    }
     out(probe.console_table ? probe.console_table(every_rank)
                             : measurement_table(probe.id, every_rank));
   }
@@ -145,6 +175,7 @@ class ConsoleReporter final : public Reporter {
   }
 
   void run_finished(const RunEnd& run) override {
+    in_probe_ = false;  // no tick redraws the progress after the end
     clear_progress();
     if (run.last_words) return;  // the signal thread: stdout may be gone; the summary says it
     const bool incomplete = !run.incomplete_reason.empty();
@@ -207,11 +238,12 @@ class ConsoleReporter final : public Reporter {
         "[{}/{}] {}, {} elapsed, {}", index, count_, what, format_duration(now - started_),
         left ? "~" + format_duration(*left) + " left" : "time left unknown");
     if (o_.progress == ProgressStyle::lines) {
-      std::fprintf(o_.err, "fabcheck %s\n", line.c_str());
-    } else {
-      std::fprintf(o_.err, "\r\033[K%s", line.c_str());
-      drawn_ = true;
+      std::fprintf(o_.out, "fabcheck %s\n", line.c_str());
+      std::fflush(o_.out);
+      return;
     }
+    std::fprintf(o_.err, "\r\033[K%s", line.c_str());
+    drawn_ = true;
     std::fflush(o_.err);
   }
 
@@ -223,6 +255,10 @@ class ConsoleReporter final : public Reporter {
   std::vector<double> estimated_s_;  // hook: the plan's per-probe estimates (issue 14), if any
   std::vector<double> finished_s_;
   ProbeStart current_;
+  std::string doing_;     // the probe in flight and its step, as the progress line says it
+  bool stepped_ = false;  // the probe in flight counts its steps
+  std::unique_ptr<LiveTable> live_;   // its live table, if it has one
+  std::vector<Measurement> pending_;  // the root's figures since its last step
   bool in_probe_ = false;
   bool drawn_ = false;
   std::vector<Finding> probe_findings_;

@@ -1,10 +1,12 @@
 // The console: what a person watching a run reads. On stdout the plan, the header, each probe's
-// notes and table (the probe's own console_table, else the generic one) and its findings that need
-// attention (FAIL, ERROR, WARN), and at the end the findings grouped by severity (subject first;
-// identical waivers merged, said only here), the verdict with the nodes to drain, where the results
-// are and where the time went. On stderr the progress (probe i of n, size, elapsed,
-// estimated remaining): redrawn in place on a terminal, plain lines otherwise; and the rank's
-// problems, one line each.
+// notes and table (its live table row by row as the root's figures complete them, else its
+// console_table, else the generic one, at its end) and its findings that need attention (FAIL,
+// ERROR, WARN), and at the end the findings grouped by severity (subject first; identical waivers
+// merged, said only here), the verdict with the nodes to drain, where the results are and where
+// the time went. The progress (probe i of n, step j of m of the probe, elapsed, estimated
+// remaining; the clock ticks while nothing else happens): redrawn in place on stderr when stderr
+// is a terminal, else plain lines on stdout among the tables, in their order (under mpirun the
+// two streams reach the terminal separately). On stderr the rank's problems, one line each.
 #pragma once
 
 #include <cstdio>
@@ -20,8 +22,8 @@ namespace fabcheck {
 
 enum class ProgressStyle {
   none,      // no progress
-  in_place,  // one line redrawn with \r and clear-to-end (a terminal)
-  lines,     // plain lines: each probe's start and end, and at most one per line_interval_s
+  in_place,  // one line on stderr redrawn with \r and clear-to-end (a terminal)
+  lines,     // plain lines on stdout: each probe's start and end, and one per line_interval_s
 };
 
 struct ConsoleOptions {
@@ -29,8 +31,8 @@ struct ConsoleOptions {
   std::FILE* err = stderr;
   bool quiet = false;  // only the verdict line, with its drain (no plan, header, tables, progress)
   ProgressStyle progress = ProgressStyle::none;
-  double line_interval_s = 5;               // lines: the most one size line per this long
-  double redraw_interval_s = 0.1;           // in_place: the most one redraw per this long
+  double line_interval_s = 5;      // lines: at most (and, by the ticks, about) one a this long
+  double redraw_interval_s = 0.1;  // in_place: the most one redraw per this long
   std::function<double()> clock = nullptr;  // seconds; empty: the monotonic clock
 };
 

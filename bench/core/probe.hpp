@@ -6,9 +6,11 @@
 #include <filesystem>
 #include <functional>
 #include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "bench/core/live_table.hpp"
 #include "bench/core/option_spec.hpp"
 #include "bench/core/world.hpp"
 #include "results/measurement.hpp"
@@ -23,6 +25,15 @@ struct Applicability {
 
   static Applicability yes() { return {}; }
   static Applicability waived(std::string why) { return {false, std::move(why)}; }
+};
+
+// How far a probe is through its steps (a collective's sizes): `done` of `count` finished, `next`
+// the one beginning ("64MiB"; empty once the last ended), `unit` what a step is ("size").
+struct ProgressStep {
+  int done = 0;
+  int count = 0;
+  std::string unit = "size";
+  std::string next;
 };
 
 // Options a probe reads; every rank gets the same values.
@@ -51,6 +62,8 @@ class MeasurementSink {
   virtual void emit(Measurement measurement) = 0;
   // One or more whole lines ("# coll.all_reduce: backend mpi, 2 ranks ...").
   virtual void note(const std::string& /*text*/) {}
+  // Where the probe is in its own work (the root's word counts): a step began, or the last ended.
+  virtual void step(const ProgressStep& /*step*/) {}
 };
 
 // Why this rank's node is not fit to be measured (another job's process on a GPU, a GPU busy,
@@ -203,6 +216,9 @@ struct ProbeInfo {
   // The console's table of the probe's gathered measurements (the collectives' nccl-tests-style
   // table); empty: the generic table (measurement_table.hpp).
   std::function<std::string(const std::vector<Measurement>&)> console_table{};
+  // The console's table printed while the probe runs, for a table whose rows are the root's own
+  // figures (nccl-tests' row per size as it finishes); empty: console_table at the end.
+  std::function<std::unique_ptr<LiveTable>()> live_table{};
   // Seconds it takes with these (validated) options on a job of this shape, derived from what it
   // reads (sizes, iterations, durations, bytes at a stated conservative rate); empty: no model,
   // and the plan uses kDefaultProbeEstimate_s and says "estimate: default". Clamped by

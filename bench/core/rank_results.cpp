@@ -22,16 +22,20 @@ void CollectingSink::emit(Measurement measurement) {
     measurement.rank = world_.rank();
   }
   if (measurement.time_utc.empty()) measurement.time_utc = utc_timestamp();
-  if (forward_) forward_(&measurement, nullptr);
+  if (forward_.figure) forward_.figure(measurement);
   results_.measurements.push_back(std::move(measurement));
 }
 
 void CollectingSink::note(const std::string& text) {
-  if (forward_) {
-    forward_(nullptr, &text);
+  if (forward_.note) {
+    forward_.note(text);
   } else {
     results_.notes.push_back(text);
   }
+}
+
+void CollectingSink::step(const ProgressStep& step) {
+  if (forward_.step) forward_.step(step);
 }
 
 }  // namespace fabcheck

@@ -23,15 +23,21 @@ void wire_write(WireWriter& out, const RankResults& results);
 void wire_read(WireReader& in, RankResults& results);
 
 // Stamps this rank's host, rank and the time on its own measurements and keeps them for the
-// gather. On the root, each figure and note is handed to `forward` as it comes (the progress);
-// another rank keeps its notes to send with its measurements.
+// gather. On the root, each figure, note and step is handed to `forward` as it comes (the
+// progress); another rank keeps its notes to send with its measurements and drops its steps.
 class CollectingSink final : public MeasurementSink {
  public:
-  using Forward = std::function<void(const Measurement* figure, const std::string* note)>;
+  // Set all three on the root, none elsewhere.
+  struct Forward {
+    std::function<void(const Measurement&)> figure;
+    std::function<void(const std::string&)> note;
+    std::function<void(const ProgressStep&)> step;
+  };
   CollectingSink(const World& world, Forward forward)
       : world_(world), forward_(std::move(forward)) {}
   void emit(Measurement measurement) override;
   void note(const std::string& text) override;
+  void step(const ProgressStep& step) override;
   const RankResults& results() const { return results_; }
 
  private:

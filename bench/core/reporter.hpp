@@ -3,7 +3,8 @@
 // alone with --dry-run). The runner then hands every reporter the same events, on the root only,
 // in this order:
 //   run_started, summary (in progress)
-//   for each probe: probe_started; note and progress while it runs (the root's own, as they come);
+//   for each probe: probe_started; note, progress and step while it runs (the root's own, as they
+//     come), tick about once a second between them;
 //     note (the other ranks'), measurements (every rank's, gathered; none when waived), finding
 //     (each judgement), probe_finished, summary (in progress)
 //   finding (the whole-run judges), evidence (per host, on a FAIL), results_complete,
@@ -115,6 +116,11 @@ class Reporter {
   virtual void note(const ProbeStart& /*probe*/, const std::string& /*text*/) {}
   // A figure the root emitted while the probe runs (a collective's size as it completes).
   virtual void progress(const ProbeStart& /*probe*/, const Measurement& /*figure*/) {}
+  // The probe's own count of its steps (a collective's sizes): a step began, or the last ended.
+  virtual void step(const ProbeStart& /*probe*/, const ProgressStep& /*step*/) {}
+  // About a second passed while the probe runs (the console's clock); skipped when another event
+  // is being handed out at the time.
+  virtual void tick(const ProbeStart& /*probe*/) {}
   virtual void measurements(const ProbeInfo& /*probe*/,
                             const std::vector<Measurement>& /*every_rank*/) {}
   virtual void finding(const Finding& /*finding*/) {}

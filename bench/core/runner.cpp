@@ -7,10 +7,12 @@
 #include <iterator>
 #include <map>
 #include <new>
+#include <optional>
 #include <set>
 #include <sstream>
 
 #include "bench/core/interrupt.hpp"
+#include "bench/core/progress_ticker.hpp"
 #include "bench/core/rank_results.hpp"
 #include "bench/core/rank_status.hpp"
 #include "bench/core/record_wire.hpp"
@@ -51,12 +53,13 @@ std::vector<Finding> unjudged_required_probes(const std::vector<std::string>& re
     finding.severity = Severity::error;
     finding.probe = id;
     finding.subject = "plan " + plan;
-    finding.message = "plan " + plan + " requires " + id + "'s figures and it judged none (" +
-                      (waived.empty() ? std::string("no expectation of the profile matched them")
-                                      : waived) +
-                      "): not a pass";
-    finding.remedy = "run it where it applies (one rank per GPU: mpirun/srun), with a profile "
-                     "that has expectations at the sizes it measured";
+    finding.message =
+        "plan " + plan + " requires " + id + "'s figures and it judged none (" +
+        (waived.empty() ? std::string("no expectation of the profile matched them") : waived) +
+        "): not a pass";
+    finding.remedy =
+        "run it where it applies (one rank per GPU: mpirun/srun), with a profile "
+        "that has expectations at the sizes it measured";
     std::set<std::string> each(hosts.begin(), hosts.end());
     if (each.empty()) each.insert("");
     for (const std::string& host : each) {
@@ -68,6 +71,7 @@ std::vector<Finding> unjudged_required_probes(const std::vector<std::string>& re
 }
 
 constexpr const char* kInProgress = kRunInProgress;
+constexpr double kTickInterval_s = 1.0;  // the reporters' clock while a probe runs
 constexpr const char* kFailureRemedy =
     "check the ranks and hosts named (process stopped or killed, GPU or NIC stuck, host frozen, "
     "network partition), then rerun; raise --timeout only if the probe is just slow";
@@ -258,12 +262,26 @@ void Runner::run_probe(World& world, Probe& probe) {
   // aborts its communicators and names the GPUs) reports first.
   world.checkpoint("probe " + id, s.request.options.probe_timeout_s + kWatchdogMargin_s);
   CollectingSink::Forward forward;
+  std::optional<ProgressTicker> ticker;
   if (world.is_root()) {
-    forward = [&s, this](const Measurement* figure, const std::string* note) {
+    forward.figure = [&s, this](const Measurement& figure) {
       std::lock_guard lock(s.mutex);
-      if (figure) report([&](Reporter& r) { r.progress(s.in_flight, *figure); });
-      if (note) report([&](Reporter& r) { r.note(s.in_flight, *note); });
+      report([&](Reporter& r) { r.progress(s.in_flight, figure); });
     };
+    forward.note = [&s, this](const std::string& note) {
+      std::lock_guard lock(s.mutex);
+      report([&](Reporter& r) { r.note(s.in_flight, note); });
+    };
+    forward.step = [&s, this](const ProgressStep& step) {
+      std::lock_guard lock(s.mutex);
+      report([&](Reporter& r) { r.step(s.in_flight, step); });
+    };
+    // The clock ticks while the probe and the gather after it run; a tick never waits for an
+    // event being handed out (nor for the signal thread's last words).
+    ticker.emplace(kTickInterval_s, [&s, this] {
+      std::unique_lock lock(s.mutex, std::try_to_lock);
+      if (lock.owns_lock()) report([&](Reporter& r) { r.tick(s.in_flight); });
+    });
   }
   CollectingSink sink(world, forward);
   RunContext context{world, s.request.options, s.run_dir, &s.fitness};
@@ -298,6 +316,7 @@ void Runner::run_probe(World& world, Probe& probe) {
   world.checkpoint("gather results of " + id,
                    s.request.options.probe_timeout_s + kWatchdogMargin_s + 120);
   const auto gathered = world.gather_values(sink.results());
+  ticker.reset();
   if (!world.is_root()) return;
 
   std::lock_guard lock(s.mutex);
@@ -449,9 +468,8 @@ int Runner::finish(World& world) {
       record(finding);
     }
     // What the plan promised to judge (before the verification PASSes, which judge no figure).
-    for (const auto& finding :
-         unjudged_required_probes(s.request.required_probes, s.request.plan_name, run.findings,
-                                  world.hosts())) {
+    for (const auto& finding : unjudged_required_probes(
+             s.request.required_probes, s.request.plan_name, run.findings, world.hosts())) {
       record(finding);
     }
     // Data verified element by element is judged too: one PASS per probe that found none wrong.

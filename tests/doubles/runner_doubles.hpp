@@ -51,6 +51,9 @@ class RecordingReporter final : public Reporter {
   void progress(const ProbeStart& p, const Measurement& m) override {
     log_.push_back(fmt::format("progress {} {}", p.probe->id, m.metric));
   }
+  void step(const ProbeStart& p, const ProgressStep& step) override {
+    log_.push_back(fmt::format("step {} {}/{} {}", p.probe->id, step.done, step.count, step.next));
+  }
   void measurements(const ProbeInfo& probe, const std::vector<Measurement>& all) override {
     log_.push_back(fmt::format("measurements {} {}", probe.id, all.size()));
   }

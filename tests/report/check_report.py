@@ -21,7 +21,8 @@
   console       fabcheck run under mpirun -np 2, three ways: --json (every line parses and validates
                 against results/schema/event.schema.json, the events come in order and match the
                 run directory), --quiet (only the verdict line, no progress) and the plain console
-                (progress on stderr, the findings grouped by severity, the verdict)
+                (progress lines on stdout among the tables, in order; the findings grouped by
+                severity, the verdict)
 """
 import argparse
 import html.parser
@@ -644,13 +645,23 @@ def scenario_console(a):
 
     result, _ = console_run(a, base)
     check(result.returncode == 0, f"console: exit {result.returncode}, expected 0")
-    progress = [line for line in result.stderr.splitlines() if line.startswith("fabcheck [")]
+    out = result.stdout
+    lines = out.splitlines()
+    progress = [line for line in lines if line.startswith("fabcheck [")]
     check(progress and progress[0].startswith("fabcheck [1/3] coll.all_reduce started, 0:00 elapsed"),
-          f"no progress lines on stderr (not a terminal: plain lines): {progress}")
+          f"no progress lines on stdout (stderr not a terminal: plain lines among the tables): {progress}")
     check(any(line.startswith("fabcheck [3/3] coll.all_gather ran in ") for line in progress),
           f"no line for the last probe's end: {progress}")
-    out = result.stdout
-    for text in ("#wrong", "busbw", "# gpu.h2d: WAIVED (", "# findings by severity\nWAIVED (1)\n  gpu.h2d: ",
+    check("fabcheck [" not in result.stderr, f"progress lines on stderr: {result.stderr[-500:]!r}")
+    # Each collective's table, then its closing lines, then its end: in one stream, in order.
+    for probe in ("coll.all_reduce", "coll.all_gather"):
+        note = out.index(f"# {probe}: backend mpi")
+        closing = out.index("# Avg bus bandwidth", note)
+        ended = out.index(f"] {probe} ran in ", note)
+        check(note < closing < ended, f"{probe}: note, rows, closing and end out of order")
+        check("# #wrong (elements unlike the expected result, every size and rank): 0 OK\n" in out[note:ended],
+              f"{probe}: no closing #wrong line before its end")
+    for text in ("#wrong", "busbw", "out-of-place", "# gpu.h2d: WAIVED (", "# findings by severity\nWAIVED (1)\n  gpu.h2d: ",
                  "verdict: PASS"):
         check(text in out, f"console lacks {text!r}")
     check(out.index("# coll.all_gather: backend mpi") < out.index("# findings by severity") < out.index("verdict: PASS"),

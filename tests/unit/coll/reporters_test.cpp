@@ -14,6 +14,7 @@
 
 #include "bench/coll/engine.hpp"
 #include "bench/coll/register.hpp"
+#include "bench/coll/sweep_table.hpp"
 #include "bench/core/console_reporter.hpp"
 #include "bench/core/json_lines_reporter.hpp"
 #include "bench/core/plan_text.hpp"
@@ -195,14 +196,18 @@ TEST(ConsoleReporter, TablesFindingsThenTheFindingsGroupedAndTheVerdict) {
                                 "# fabcheck 9.9: 4 rank(s) on 2 host(s), results in /runs/r1\n"
                                 "# profile test (given)\n\n");
   const std::size_t note = at(text, "# coll.test: backend mpi, 4 ranks\n");
-  const std::size_t table = at(text, sweep_table_header());
+  const std::size_t table = at(text, sweep_table_header({Placement::out_of_place}));
   at(text,
-     "         1024          256   float    sum    -1   out      10.00   76000.50   94000.25     "
-     "0.10     0.10       0\n");
-  // A time without samples (a record written before they were kept): no p99 or max to show.
+     "         1024          256   float    sum    -1     10.00  76000.50    0.10    0.10      "
+     "0\n");
+  // A time without samples (a record written before they were kept): no p99 to show.
   at(text,
-     "         4096         1024   float    sum    -1   out      20.00          -          -     "
-     "0.20     0.20       0\n");
+     "         4096         1024   float    sum    -1     20.00         -    0.20    0.20      "
+     "0\n");
+  // nccl-tests' closing lines: the wrong elements of every size, the mean busbw (0.1 and 0.2).
+  at(text,
+     "# #wrong (elements unlike the expected result, every size and rank): 0 OK\n"
+     "# Avg bus bandwidth    : 0.150 GB/s (mean of 2 row(s))\n");
   const std::size_t warn = at(text, "WARN   busbw 0.2 GB/s below 0.3 (warn)\n");
   const std::size_t waived = at(text, "# test.waived: WAIVED (no widget)\n\n");
   const std::size_t grouped =
@@ -302,8 +307,95 @@ TEST(ConsoleReporter, ProgressAsPlainLinesIsNotChatty) {
       "fabcheck [2/2] test.waived started, 0:10 elapsed, ~0:10 left",
       "fabcheck [2/2] test.waived waived in 0.5 s, 0:10 elapsed, ~0:00 left",
   };
-  EXPECT_EQ(lines_of(err.text()), expected) << err.text();
-  EXPECT_EQ(out.text().find("fabcheck ["), std::string::npos) << "progress goes to stderr only";
+  std::vector<std::string> progress;
+  for (const auto& line : lines_of(out.text())) {
+    if (line.starts_with("fabcheck [")) progress.push_back(line);
+  }
+  EXPECT_EQ(progress, expected) << out.text();
+  // On stdout, among the tables in their order (under mpirun stderr reaches the terminal apart).
+  EXPECT_LT(out.text().find("fabcheck [1/2] coll.test started"), out.text().find("# coll.test:"));
+  EXPECT_LT(out.text().find("# Avg bus bandwidth"), out.text().find("coll.test ran in"));
+  EXPECT_EQ(err.text(), "") << "plain progress lines go to stdout";
+}
+
+// A probe with a live table and steps, as run_collective_sweep and the runner hand them on: each
+// size's row is printed when the next size begins (before the probe ends), both placements side by
+// side; the progress line counts the sizes; the clock's ticks print a line when nothing else did
+// for line_interval_s, and none after the run ended.
+TEST(ConsoleReporter, LiveRowsAsEachSizeEndsWithStepsAndTicks) {
+  double now = 100;
+  ProbeInfo probe{.id = "coll.test", .live_table = [] {
+                    return make_sweep_live_table(find_collective("all_reduce"));
+                  }};
+  const auto placed = [](Measurement m, const char* placement) {
+    m.params["placement"] = placement;
+    return m;
+  };
+  const std::vector<Measurement> size_4k = {figure("time_us", 20, 4096),
+                                            figure("algbw", 0.2, 4096),
+                                            figure("busbw", 0.2, 4096),
+                                            figure("wrong_elements", 0, 4096),
+                                            placed(figure("time_us", 30, 4096), "in"),
+                                            placed(figure("algbw", 0.3, 4096), "in"),
+                                            placed(figure("busbw", 0.3, 4096), "in"),
+                                            placed(figure("wrong_elements", 2, 4096), "in")};
+  Capture out, err;
+  auto console = make_console_reporter({.out = out.file(),
+                                        .err = err.file(),
+                                        .progress = ProgressStyle::lines,
+                                        .line_interval_s = 5,
+                                        .clock = [&now] { return now; }});
+  RunStart start;
+  start.probes = {&probe};
+  start.hosts = {"node01", "node02"};
+  start.ranks = 2;
+  console->run_started(start);
+  const ProbeStart in_flight{&probe, 1, 1};
+  console->probe_started(in_flight);
+  console->step(in_flight, {0, 2, "size", "4KiB"});
+  for (const auto& m : size_4k) console->progress(in_flight, m);
+  EXPECT_EQ(out.text().find("4096"), std::string::npos) << "a row before its size ended";
+  now = 106;
+  console->step(in_flight, {1, 2, "size", "8KiB"});
+  const std::string row_4k =
+      "         4096         1024   float    sum    -1     20.00         -    0.20    0.20      0"
+      "     30.00         -    0.30    0.30      2\n";
+  const std::string after_first = out.text();
+  at(after_first, sweep_table_header({Placement::out_of_place, Placement::in_place}) + row_4k);
+  at(after_first, "fabcheck [1/1] coll.test size 2 of 2 (8KiB), 0:06 elapsed, time left unknown\n");
+  EXPECT_EQ(after_first.find("#wrong (elements"), std::string::npos) << "closed too early";
+  // Ticks: none prints within 5 s of the last line; the one at 111.5 s does.
+  now = 110;
+  console->tick(in_flight);
+  EXPECT_EQ(out.text(), after_first);
+  now = 111.5;
+  console->tick(in_flight);
+  at(out.text(), "fabcheck [1/1] coll.test size 2 of 2 (8KiB), 0:12 elapsed, time left unknown\n");
+  // The last size's row and the closing come with the gathered measurements.
+  std::vector<Measurement> size_8k = {figure("time_us", 40, 8192), figure("algbw", 0.4, 8192),
+                                      figure("busbw", 0.4, 8192),
+                                      figure("wrong_elements", 0, 8192)};
+  for (const auto& m : size_8k) console->progress(in_flight, m);
+  console->step(in_flight, {2, 2, "size", ""});
+  std::vector<Measurement> every_rank = size_4k;
+  every_rank.insert(every_rank.end(), size_8k.begin(), size_8k.end());
+  console->measurements(probe, every_rank);
+  const std::string text = out.text();
+  at(text,
+     "         8192         2048   float    sum    -1     40.00         -    0.40    0.40      0"
+     "         -         -       -       -      -\n"
+     "# #wrong (elements unlike the expected result, every size and rank): 2 WRONG\n"
+     "# Avg bus bandwidth    : 0.300 GB/s (mean of 3 row(s))\n");
+  EXPECT_EQ(text.find(row_4k), text.rfind(row_4k)) << "a row printed twice\n" << text;
+  console->probe_finished({&probe, 1, 1, ProbeOutcome::ran, "", 12.0});
+  std::vector<Finding> none;
+  RunEnd end;
+  end.findings = &none;
+  console->run_finished(end);
+  const std::string ended = out.text();
+  now = 200;
+  console->tick(in_flight);
+  EXPECT_EQ(out.text(), ended) << "a tick after the end";
 }
 
 TEST(ConsoleReporter, ProgressOnATerminalIsRedrawnInPlaceAndClearedBeforeOtherOutput) {
@@ -549,10 +641,16 @@ TEST(SweepConsoleTable, RowsFromTheGatheredFiguresAndOthersInTheGenericTable) {
   row.time_us.median = 20;
   row.algbw_gbps = 0.2;
   row.busbw_gbps = 0.2;
-  const std::string second = sweep_table_row(row, find_collective("all_reduce"), "float");
+  row.placement = Placement::out_of_place;
+  const std::string second =
+      sweep_table_row(find_collective("all_reduce"), "float", {Placement::out_of_place}, {&row});
+  EXPECT_EQ(second,
+            "         4096         1024   float    sum    -1     20.00         -    0.20    0.20   "
+            "   0\n");
   const auto lines = lines_of(table);
   ASSERT_GE(lines.size(), 6u) << table;
-  EXPECT_EQ(lines[3] + "\n", second) << table;
+  // Three header lines, the 1 KiB row, then this one.
+  EXPECT_EQ(lines[4] + "\n", second) << table;
   EXPECT_NE(table.find("rank 1 lost"), std::string::npos) << table;
 }
 

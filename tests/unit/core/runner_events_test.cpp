@@ -5,6 +5,7 @@
 #include <signal.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <filesystem>
@@ -88,6 +89,57 @@ TEST(RunnerEvents, ANormalRunInOrder) {
   EXPECT_EQ(run.events, expected) << joined(run.events);
   EXPECT_EQ(run.code, 0);
   EXPECT_EQ(run.summary["verdict"], "pass");
+}
+
+// Ticks, and where each came: "tick PROBE" while a probe is in flight, "tick outside" otherwise.
+class TickCounter final : public Reporter {
+ public:
+  explicit TickCounter(std::vector<std::string>& log) : log_(log) {}
+  void probe_started(const ProbeStart& p) override { in_flight_ = p.probe->id; }
+  void tick(const ProbeStart& p) override {
+    log_.push_back("tick " + (in_flight_ == p.probe->id ? in_flight_ : std::string("outside")));
+  }
+  void probe_finished(const ProbeEnd&) override { in_flight_.clear(); }
+
+ private:
+  std::vector<std::string>& log_;
+  std::string in_flight_;
+};
+
+// A probe that counts its steps and runs 2.5 s: its steps reach the reporters as they come,
+// between its start and its measurements, and the clock ticks about once a second while it runs,
+// never outside a probe.
+TEST(RunnerEvents, StepsAsTheyComeAndTheClockTicksWhileAProbeRuns) {
+  testing::TempDir dir;
+  ScriptedProbe slow("test.slow", [](MeasurementSink& sink) {
+    sink.step({0, 2, "size", "1KiB"});
+    std::this_thread::sleep_for(std::chrono::milliseconds(1250));
+    sink.step({1, 2, "size", "2KiB"});
+    std::this_thread::sleep_for(std::chrono::milliseconds(1250));
+    emits("test.slow", 5)(sink);
+    sink.step({2, 2, "size", ""});
+  });
+  ScriptedProbe quick("test.quick", emits("test.quick", 5));
+  std::vector<std::string> events, ticks;
+  RunRequest request = recorded_request({&slow, &quick}, dir.path() / "run", events);
+  request.reporters.push_back(std::make_unique<TickCounter>(ticks));
+  {
+    Runner runner(std::move(request));
+    auto world = make_single_world();
+    EXPECT_EQ(runner.execute(*world), 0);
+  }
+  const std::vector<std::string> expected = {
+      "probe_started test.slow 1/2", "step test.slow 0/2 1KiB", "step test.slow 1/2 2KiB",
+      "progress test.slow value",    "step test.slow 2/2 ",     "measurements test.slow 1",
+  };
+  const auto from = std::find(events.begin(), events.end(), expected.front());
+  ASSERT_NE(from, events.end()) << joined(events);
+  EXPECT_EQ(std::vector<std::string>(from, from + static_cast<long>(expected.size())), expected)
+      << joined(events);
+  // 2.5 s at one a second: 2 ticks, fewer only on a machine too loaded to wake the thread.
+  EXPECT_GE(ticks.size(), 1u) << joined(ticks);
+  EXPECT_LE(ticks.size(), 3u) << joined(ticks);
+  for (const auto& tick : ticks) EXPECT_EQ(tick, "tick test.slow") << joined(ticks);
 }
 
 TEST(RunnerEvents, AThrowingProbeIsAnErrorAndTheRunGoesOn) {

@@ -18,6 +18,8 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib.patches import FancyBboxPatch, Rectangle  # noqa: E402
 
+import fabcheck_plot_check  # noqa: E402
+
 SEVERITY_ORDER = ("fail", "error", "warn", "waived", "pass")
 VERDICT_ORDER = ("fail", "incomplete", "warn", "pass")  # worst first
 COLORS = {"fail": "#c62828", "error": "#6a1b9a", "incomplete": "#6a1b9a", "warn": "#f9a825",
@@ -65,11 +67,17 @@ def ok(measurements):
 
 
 def figure_html(fig, fig_id, caption, kind):
+    """The figure as an inline PNG, with what fabcheck_plot_check measured on it as data-* (points
+    cut off, points under the legend, the legend's labels, the smallest text in the plots)."""
+    checked = fabcheck_plot_check.check_figure(fig)
     buffer = io.BytesIO()
     fig.savefig(buffer, format="png", bbox_inches="tight")
     plt.close(fig)
     data = base64.b64encode(buffer.getvalue()).decode("ascii")
-    return (f'<figure class="plot" id="{esc(fig_id)}" data-kind="{esc(kind)}">'
+    smallest = "" if checked["min_text_pt"] is None else f"{checked['min_text_pt']:g}"
+    return (f'<figure class="plot" id="{esc(fig_id)}" data-kind="{esc(kind)}" data-cut="{checked["cut"]}" '
+            f'data-covered="{checked["covered"]}" data-legend="{esc(" | ".join(checked["legend"]))}" '
+            f'data-min-text-pt="{smallest}">'
             f'<img alt="{esc(caption)}" src="data:image/png;base64,{data}">'
             f"<figcaption>{esc(caption)}</figcaption></figure>\n")
 

@@ -27,6 +27,7 @@ COLORS = {"fail": "#c62828", "error": "#6a1b9a", "incomplete": "#6a1b9a", "warn"
 P2P_METRICS = ("ce_bw", "sm_write_bw", "sm_read_bw", "ce_bidir_bw", "sm_bidir_bw")
 LATENCY_METRIC = re.compile(r"^(?P<pre>.*?)_?p(?P<pct>50|90|99|999|9999)_us(?P<post>.*)$")
 MAX_DISTRIBUTIONS = 12
+PLACEMENTS = {"in": "in-place", "out": "out-of-place"}  # the records' params["placement"]
 MAX_P2P_HOSTS = 4  # beyond it, heat maps of the hosts the findings name (and one for reference)
 
 plt.rcParams.update({"font.size": 8, "axes.titlesize": 9, "axes.labelsize": 8,
@@ -105,6 +106,46 @@ def matches_finding(finding, m):
         return False
     observed = finding["observed"]
     return observed is None or math.isclose(observed, m["value"], rel_tol=1e-9, abs_tol=1e-12)
+
+
+class Missing:
+    """A section with nothing to show: what it would have shown and why not (the page lists these
+    on one line instead of printing each section empty)."""
+
+    def __init__(self, what, why):
+        self.what, self.why = what, why
+
+
+def why_not_measured(runs, probes):
+    """Why `probes` left nothing to draw, as the records say it: the reasons they were waived
+    (summary.json's probes.waived, the waived findings), their errors, the messages of their
+    records that are not ok; else whether they ran at all."""
+    reasons = []
+
+    def add(text):
+        if text and text not in reasons:
+            reasons.append(text)
+
+    ran = set()
+    for run in runs:
+        listed = (run.summary or {}).get("probes") or {}
+        ran |= set(listed.get("run", [])) & set(probes)
+        for waived in listed.get("waived", []):
+            if waived.get("id") in probes:
+                add(f"{waived['id']} waived: {waived.get('reason', '')}")
+        for errored in listed.get("errored", []):
+            if errored.get("id") in probes:
+                add(f"{errored['id']} errored: {errored.get('message', '')}")
+        for f in run.findings:
+            if f["probe"] in probes and f["severity"] == "waived" and not any(r.startswith(f["probe"] + " waived") for r in reasons):
+                add(f["message"])
+        for m in run.measurements:
+            if m["probe"] in probes and m["status"] != "ok" and m["message"]:
+                add(f"{m['probe']}: {m['message']}")
+    if not reasons:
+        missing = [p for p in probes if p not in ran]
+        add(f"{' and '.join(missing)} did not run" if missing else "it ran and recorded nothing to draw")
+    return "; ".join(reasons)
 
 
 class Source:
@@ -190,7 +231,7 @@ def draw_tiers(ax, tiers, probe, metric, x_low, x_high):
                                    facecolor=palette[index % len(palette)],
                                    alpha=0.16 if expected else 0.07, edgecolor="none", zorder=0))
             ax.text(right, (low + high) / 2, f" {tier.get('name', '')}" + (" (expected)" if expected else ""),
-                    fontsize=6, va="center", ha="left", color=palette[index % len(palette)],
+                    fontsize=8, va="center", ha="left", color=palette[index % len(palette)],
                     clip_on=False)
             drawn.append(tier.get("name", ""))
     return drawn
@@ -306,20 +347,23 @@ def findings_section(runs):
 
 def line_label(key, varying):
     run, host, subject, metric, placement = key
-    parts = [host if varying[1] else "", subject if varying[2] and subject != "world" else "",
-             metric if varying[3] else "", placement if varying[4] else ""]
+    pair = "--" in subject  # a node pair names its hosts
+    parts = [host if varying[1] and not pair else "", subject if varying[2] and subject != "world" else "",
+             metric if varying[3] else "", PLACEMENTS.get(placement, placement) if varying[4] else ""]
     if varying[0] and not any(parts):
         parts.insert(0, run)
     return " ".join(p for p in parts if p) or metric
 
 
-def draw_lines(ax, lines, flagged, most=10):
+def draw_lines(ax, lines, flagged, most=10, bands=None):
     """One line per key; beyond `most` lines, grey ones and only those with a WARN/FAIL finding
-    coloured and named."""
+    coloured and named. bands: key -> {x: (low, high)}, shaded in the line's colour around the
+    coloured lines; returns whether any band was drawn."""
     keys = sorted(lines)
     varying = [len({k[i] for k in keys}) > 1 for i in range(5)]
     crowded = len(keys) > most
     grey = 0
+    banded = False
     for key in keys:
         points = sorted(lines[key])
         xs, ys = [p[0] for p in points], [p[1] for p in points]
@@ -327,54 +371,116 @@ def draw_lines(ax, lines, flagged, most=10):
         if crowded and not is_flagged:
             ax.plot(xs, ys, color="#9e9e9e", linewidth=0.7, alpha=0.6, zorder=1)
             grey += 1
-        else:
-            ax.plot(xs, ys, marker=".", linewidth=1.6 if is_flagged else 1.2, label=line_label(key, varying), zorder=3)
+            continue
+        (line,) = ax.plot(xs, ys, marker=".", linewidth=1.6 if is_flagged else 1.2, label=line_label(key, varying), zorder=3)
+        spread = [(x, *(bands or {}).get(key, {})[x]) for x in xs if x in (bands or {}).get(key, {})]
+        if len(spread) >= 2:
+            ax.fill_between([p[0] for p in spread], [p[1] for p in spread], [p[2] for p in spread],
+                            color=line.get_color(), alpha=0.18, linewidth=0, zorder=2)
+            banded = True
+        elif spread:
+            x, low, high = spread[0]
+            ax.errorbar([x], [(low + high) / 2], yerr=[[(high - low) / 2], [(high - low) / 2]],
+                        color=line.get_color(), linewidth=0.9, capsize=2, zorder=2)
+            banded = True
     if grey:
         ax.plot([], [], color="#9e9e9e", linewidth=0.7, label=f"{grey} more without findings")
+    return banded
+
+
+def spread_of(m, time_stats):
+    """(low, high) of a measurement's samples as a band around its line, or None: for time, median
+    to p99; for a bandwidth from timed operations, the bandwidth at the p99 time up to the median
+    (time_stats: the stats of the time_us record of the same operation); for a bandwidth with
+    its own samples' stats (copies), the slowest sample up to the median."""
+    value = m["value"]
+    stats = m.get("stats") or {}
+    if m["unit"] == "us":
+        return (value, stats["p99"]) if stats.get("p99") is not None else None
+    if time_stats and time_stats.get("p99") and time_stats.get("median"):
+        return value * time_stats["median"] / time_stats["p99"], value
+    if stats.get("min") is not None:
+        return stats["min"], value
+    return None
+
+
+def limit_marks(ax, findings, probe, metric):
+    """The limits the findings judged `metric` of `probe` against (expected: pass at or below,
+    warn_at: WARN up to it), a short bar at each judged size; the limits drawn, as text."""
+    judged = {}
+    for f in findings:
+        if f["probe"] == probe and f["metric"] == metric and f["size_bytes"] and f["expected"] is not None:
+            judged.setdefault(f["size_bytes"], (f["expected"], f["warn_at"]))
+    if not judged:
+        return ""
+    xs = sorted(judged)
+    ax.hlines([judged[x][0] for x in xs], [x / 1.5 for x in xs], [x * 1.5 for x in xs], colors="black",
+              linestyles="--", linewidth=1.2, label="limit (pass at or below)", zorder=4)
+    warned = [x for x in xs if judged[x][1] is not None]
+    if warned:
+        ax.hlines([judged[x][1] for x in warned], [x / 1.5 for x in warned], [x * 1.5 for x in warned],
+                  colors=COLORS["fail"], linestyles=":", linewidth=1.2, label="WARN up to", zorder=4)
+    values = sorted({judged[x][0] for x in xs})
+    return (f"limit from the findings: {metric} pass at or below {', '.join(f'{v:g}' for v in values)} "
+            f"{'µs' if metric.endswith('_us') else ''} at {', '.join(format_size(x) for x in xs)}").replace("  ", " ")
 
 
 def curves_section(runs, tiers):
-    """Bandwidth against size for every probe measured at two sizes or more, expected values and
-    the warn band from the findings, tier bands from the profile."""
-    measurements = tagged(runs, "measurements")
+    """Bandwidth against size for every probe measured at two sizes or more (node pairs too: one
+    line per pair), each line with the spread of its samples, expected values and the warn band
+    from the findings, tier bands from the profile; time per operation with its p99 and the
+    limits the findings judged it against."""
+    measurements = [m for m in ok(tagged(runs, "measurements"))  # a pair's second pass is in its matrix
+                    if not (is_host_pair(m) and m["params"].get("pass", "first") == "confirm")]
     findings = tagged(runs, "findings")
     probes = []
-    for m in ok(measurements):
-        if m["unit"] == "GB/s" and m["size_bytes"] and m["probe"] not in probes and m["probe"] != "coll.node_pairs":
+    for m in measurements:
+        if m["unit"] == "GB/s" and m["size_bytes"] and m["probe"] not in probes:
             probes.append(m["probe"])
     out = ['<section id="curves"><h2>Bandwidth against size</h2>']
     drawn_any = False
     for probe in sorted(probes, key=lambda p: (not p.startswith("coll."), p)):
-        mine = [m for m in ok(measurements) if m["probe"] == probe and m["size_bytes"]]
+        mine = [m for m in measurements if m["probe"] == probe and m["size_bytes"]]
         bandwidth = [m for m in mine if m["unit"] == "GB/s"]
         if len({m["size_bytes"] for m in bandwidth}) < 2:
             continue
-        metrics = ["busbw"] if any(m["metric"] == "busbw" for m in bandwidth) else sorted({m["metric"] for m in bandwidth})
+        metrics = sorted({m["metric"] for m in bandwidth})
+        for preferred in ("busbw", "exchange_busbw"):  # a collective's (a node pair's) bus bandwidth alone
+            metrics = [preferred] if preferred in metrics else metrics
         times = [m for m in mine if m["metric"] == "time_us"]
-        fig, axes = plt.subplots(1, 2 if times else 1, figsize=(10 if times else 7.5, 3.4), squeeze=False)
+
+        def key_of(m):
+            return (m["_run"], node_of(m), m["subject"], m["metric"], m["params"].get("placement", ""))
+
+        time_stats = {key_of(m)[:3] + key_of(m)[4:] + (m["size_bytes"],): m.get("stats") for m in times}
+        fig, axes = plt.subplots(1, 2 if times else 1, figsize=(12 if times else 7.5, 3.6), squeeze=False)
         ax = axes[0][0]
-        lines = {}  # (run, host, subject, metric, placement) -> points
+        lines, bands = {}, {}  # (run, host, subject, metric, placement) -> points, {size: (low, high)}
         for m in bandwidth:
             if m["metric"] in metrics:
-                key = (m["_run"], node_of(m), m["subject"], m["metric"], m["params"].get("placement", ""))
+                key = key_of(m)
                 lines.setdefault(key, []).append((m["size_bytes"], m["value"]))
-        flagged = {(f["_run"], f["host"], f["subject"], f["metric"]) for f in findings
-                   if f["probe"] == probe and f["severity"] in ("warn", "fail")}
-        draw_lines(ax, lines, flagged)
+                spread = spread_of(m, time_stats.get(key[:3] + key[4:] + (m["size_bytes"],)))
+                if spread:
+                    bands.setdefault(key, {})[m["size_bytes"]] = spread
+        bad_findings = [f for f in findings if f["probe"] == probe and f["severity"] in ("warn", "fail")]
+        flagged = {(f["_run"], f["host"], f["subject"], f["metric"]) for f in bad_findings}
+        named = {f["subject"] for f in bad_findings}  # a node the findings name flags its pairs
+        flagged |= {k[:4] for k in lines if "--" in k[2] and set(k[2].split("--")) & named}
+        banded = draw_lines(ax, lines, flagged, bands=bands)
         sizes = sorted({m["size_bytes"] for m in bandwidth})
         judged = {}
         for f in findings:
             if f["probe"] == probe and f["metric"] in metrics and f["size_bytes"] and f["expected"] is not None:
                 judged.setdefault(f["size_bytes"], (f["expected"], f["warn_at"]))
-        if judged:
-            xs = sorted(judged)
-            expected = [judged[x][0] for x in xs]
-            ax.step(xs, expected, where="mid", color="black", linestyle="--", linewidth=1, label="expected (pass at or above)")
-            warn = [judged[x][1] if judged[x][1] is not None else judged[x][0] for x in xs]
-            ax.fill_between(xs, warn, expected, step="mid", color=COLORS["warn"], alpha=0.25, label="WARN band")
-            ax.fill_between(xs, [0] * len(xs), warn, step="mid", color=COLORS["fail"], alpha=0.08, label="FAIL below")
-        bad = [f for f in findings if f["probe"] == probe and f["metric"] in metrics and f["size_bytes"]
-               and f["severity"] in ("fail", "warn") and f["observed"] is not None]
+        for k, x in enumerate(sorted(judged)):  # at each judged size, seen at one size too
+            expected, warn = judged[x][0], judged[x][1] if judged[x][1] is not None else judged[x][0]
+            span = [x / 1.5, x * 1.5]
+            ax.hlines(expected, *span, colors="black", linestyles="--", linewidth=1.2, zorder=4,
+                      label=None if k else "expected (pass at or above)")
+            ax.fill_between(span, warn, expected, color=COLORS["warn"], alpha=0.3, linewidth=0, label=None if k else "WARN band")
+            ax.fill_between(span, 0, warn, color=COLORS["fail"], alpha=0.08, linewidth=0, label=None if k else "FAIL below")
+        bad = [f for f in bad_findings if f["metric"] in metrics and f["size_bytes"] and f["observed"] is not None]
         for f in bad:
             ax.plot([f["size_bytes"]], [f["observed"]], marker="o", markersize=7, markerfacecolor="none",
                     markeredgecolor=COLORS[f["severity"]], markeredgewidth=1.5)
@@ -384,32 +490,96 @@ def curves_section(runs, tiers):
         ax.set_ylabel(f"{' / '.join(metrics)} (GB/s)")
         ax.set_title(f"{probe}: {', '.join(metrics)}" + (f" · tiers: {', '.join(tier_names)}" if tier_names else ""))
         ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: format_size(int(v)) if v >= 1 else ""))
-        ax.set_ylim(bottom=0)
-        ax.legend(loc="upper left", ncol=1 if len(lines) < 6 else 2, framealpha=0.85)
+        ax.set_ylim(*padded_range(min(min(p[1] for p in points) for points in lines.values()),
+                                  max([max(p[1] for p in points) for points in lines.values()]
+                                      + [v[0] for v in judged.values()])))
+        # Outside the plot: it covers no point, however the lines run.
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0, framealpha=0.85,
+                  ncol=1 if len(lines) <= 12 else 2)
+        limits = ""
         if times:
             tx = axes[0][1]
-            tlines = {}
+            tlines, tbands = {}, {}
             for m in times:
-                key = (m["_run"], node_of(m), m["subject"], m["metric"], m["params"].get("placement", ""))
+                key = key_of(m)
                 tlines.setdefault(key, []).append((m["size_bytes"], m["value"]))
+                spread = spread_of(m, None)
+                if spread:
+                    tbands.setdefault(key, {})[m["size_bytes"]] = spread
             draw_lines(tx, tlines, {(k[0], k[1], k[2], "time_us") for k in tlines
-                                    if any(f[:3] == k[:3] for f in flagged)})
+                                    if any(f[:3] == k[:3] for f in flagged)}, bands=tbands)
+            limits = limit_marks(tx, findings, probe, "time_us")
             tx.set_xscale("log", base=2)
             tx.set_yscale("log")
             tx.set_xlabel("size (bytes)")
             tx.set_ylabel("time (µs)")
-            tx.set_title(f"{probe}: time per operation")
+            tx.set_title(f"{probe}: time per operation" + (", median and p99" if tbands else ""))
             tx.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda v, _: format_size(int(v)) if v >= 1 else ""))
+            tx.legend(loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0, framealpha=0.85)
         fig.tight_layout()
+        spread_text = ""
+        if banded:
+            spread_text = ("; shaded below each line: down to the bandwidth at the p99 time" if any(time_stats.values())
+                           else "; shaded below each line: down to the slowest sample")
         caption = (f"{probe}: {', '.join(metrics)} against size"
+                   + (" (one line per node pair)" if any("--" in k[2] for k in lines) else "")
+                   + spread_text
                    + ("; dashed: expected, shaded: WARN band, circles: judged WARN/FAIL" if judged else "; no expected value in the findings")
-                   + (f"; tier bands from the profile: {', '.join(tier_names)}" if tier_names else ""))
+                   + (f"; tier bands from the profile: {', '.join(tier_names)}" if tier_names else "")
+                   + ("; time: median, shaded up to p99" if times and any(s for s in time_stats.values()) else "")
+                   + (f"; {limits}" if limits else ""))
         out.append(figure_html(fig, f"fig-curve-{slug(probe)}", caption, "curve"))
         drawn_any = True
     if not drawn_any:
-        out.append("<p>No bandwidth measured at two sizes or more.</p>")
+        return Missing("bandwidth against size", "no bandwidth measured at two sizes or more")
     out.append("</section>")
     return "\n".join(out)
+
+
+MIN_CELL_PT = 8  # smaller cell values are left out of a heat map (they are in its table)
+
+
+def padded_range(low, high):
+    """Axis limits round values from `low` to `high` with a margin, so no point sits on an edge:
+    from 0 for figures that cannot be negative (a spread of 2 % looks like 2 %), a little below 0
+    when some are at or near it."""
+    bottom = 0.0 if low >= 0 else low
+    span = (high - bottom) or abs(high) or 1.0
+    if low < bottom + 0.04 * span:
+        bottom -= 0.05 * span
+    return bottom, high + 0.08 * span
+
+
+def cell_values(fig, ax, grid, text_of, colour_of):
+    """Writes each cell's value into a heat map drawn on `ax`, in a size that fits the cell as
+    drawn (up to 10 pt); when that would be under MIN_CELL_PT, writes none and returns None (the
+    caller gives the values as a table), else (the size, the cell's height), in points."""
+    fig.tight_layout()
+    fig.canvas.draw()
+    box = ax.get_window_extent(fig.canvas.get_renderer())
+    rows, columns = len(grid), len(grid[0]) if grid else 0
+    if not rows or not columns:
+        return None
+    cell_w, cell_h = box.width / fig.dpi * 72 / columns, box.height / fig.dpi * 72 / rows
+    widest = max((len(text_of(v)) for row in grid for v in row if not math.isnan(v)), default=1)
+    size = min(10.0, cell_w * 0.85 / (0.62 * widest), cell_h * 0.5)
+    if size < MIN_CELL_PT:
+        return None
+    size = math.floor(size * 2) / 2
+    for i, row in enumerate(grid):
+        for j, value in enumerate(row):
+            if not math.isnan(value):
+                ax.text(j, i, text_of(value), ha="center", va="center", fontsize=size, color=colour_of(value))
+    return size, cell_h
+
+
+def matrix_table(title, labels, grid, text_of):
+    """A heat map's values as a folded table (rows and columns as in the drawing)."""
+    head = "".join(f"<th>{esc(label)}</th>" for label in labels)
+    rows = "".join(f"<tr><th>{esc(labels[i])}</th>" + "".join(
+        f"<td>{'' if math.isnan(v) else esc(text_of(v))}</td>" for v in row) + "</tr>" for i, row in enumerate(grid))
+    return (f'<details class="matrix"><summary>{esc(title)}: the values</summary>'
+            f'<table class="matrix"><tr><th></th>{head}</tr>{rows}</table></details>')
 
 
 def p2p_section(runs):
@@ -417,12 +587,7 @@ def p2p_section(runs):
     findings = [f for f in tagged(runs, "findings") if f["probe"] == "gpu.p2p" and f["severity"] in ("warn", "fail")]
     out = ['<section id="p2p"><h2>GPU ↔ GPU bandwidth</h2>']
     if not measurements:
-        waived = [m for m in tagged(runs, "measurements") if m["probe"] == "gpu.p2p" and m["status"] != "ok"]
-        reasons = sorted({m["message"] for m in waived}) or sorted(
-            {w.get("reason", "") for run in runs for w in ((run.summary or {}).get("probes") or {}).get("waived", [])
-             if w.get("id") == "gpu.p2p"})
-        out.append("<p>No gpu.p2p measurements" + (f": {esc('; '.join(reasons))}" if reasons else "") + ".</p></section>")
-        return "\n".join(out)
+        return Missing("GPU ↔ GPU bandwidth", why_not_measured(runs, ["gpu.p2p"]))
     by_host = {}
     for m in measurements:
         by_host.setdefault((m["_run"], m["host"]), []).append(m)
@@ -446,8 +611,9 @@ def p2p_section(runs):
         suspects = {f["subject"] for f in findings if f["host"] in ("", host) and f["_run"] == run}
         columns = min(len(metrics), 3)
         rows = math.ceil(len(metrics) / columns)
-        size = max(2.6, 0.42 * len(gpus) + 1.2)
+        size = min(max(3.2, 0.5 * len(gpus) + 1.4), 12.5 / columns)  # the page's width, unscaled
         fig, axes = plt.subplots(rows, columns, figsize=(size * columns, size * rows * 0.95), squeeze=False)
+        grids = []
         for k, metric in enumerate(metrics):
             ax = axes[k // columns][k % columns]
             largest = max((m["size_bytes"] or 0) for m in mine if m["metric"] == metric)
@@ -456,13 +622,9 @@ def p2p_section(runs):
                 if m["metric"] == metric and (m["size_bytes"] or 0) == largest:
                     grid[index[m["subject"]]][index[m["peer"]]] = m["value"]
             image = ax.imshow(grid, cmap="viridis", vmin=0)
-            for i in range(len(gpus)):
-                for j in range(len(gpus)):
-                    if not math.isnan(grid[i][j]) and len(gpus) <= 10:
-                        ax.text(j, i, f"{grid[i][j]:.0f}", ha="center", va="center", fontsize=6,
-                                color="white" if grid[i][j] < 0.6 * max(v for r in grid for v in r if not math.isnan(v)) else "black")
-            ax.set_xticks(range(len(gpus)), gpus, rotation=90, fontsize=6)
-            ax.set_yticks(range(len(gpus)), gpus, fontsize=6)
+            grids.append((ax, metric, largest, grid))
+            ax.set_xticks(range(len(gpus)), gpus, rotation=90, fontsize=8)
+            ax.set_yticks(range(len(gpus)), gpus, fontsize=8)
             for label in ax.get_yticklabels():
                 if label.get_text() in suspects:
                     label.set_color(COLORS["fail"])
@@ -475,10 +637,18 @@ def p2p_section(runs):
         for k in range(len(metrics), rows * columns):
             axes[k // columns][k % columns].axis("off")
         fig.suptitle(f"{host}" + (f" ({run})" if len(runs) > 1 else ""), fontsize=9)
+        tables = []
+        for ax, metric, largest, grid in grids:
+            values = [v for r in grid for v in r if not math.isnan(v)]
+            top = max(values, default=0)
+            written = cell_values(fig, ax, grid, lambda v: f"{v:.0f}", lambda v, top=top: "white" if v < 0.6 * top else "black")
+            if written is None:
+                tables.append(matrix_table(f"{host} {metric} at {format_size(largest)} (GB/s)", gpus, grid, lambda v: f"{v:.0f}"))
         fig.tight_layout()
         caption = (f"{host}: GPU-to-GPU bandwidth, row = source GPU, column = peer"
-                   + (f"; GPUs named in WARN/FAIL findings in red: {', '.join(sorted(suspects))}" if suspects else ""))
-        out.append(figure_html(fig, f"fig-p2p-{slug(run, host)}", caption, "p2p"))
+                   + (f"; GPUs named in WARN/FAIL findings in red: {', '.join(sorted(suspects))}" if suspects else "")
+                   + ("; cells too small for their values: they are in the table below" if tables else ""))
+        out.append(figure_html(fig, f"fig-p2p-{slug(run, host)}", caption, "p2p") + "".join(tables))
     out.append("</section>")
     return "\n".join(out)
 
@@ -520,13 +690,6 @@ def node_pairs_section(runs):
         fig, ax = plt.subplots(figsize=(size + 1, size))
         image = ax.imshow(grid, cmap="viridis", vmin=0)
         values = [v for r in grid for v in r if not math.isnan(v)]
-        for i in range(n):
-            for j in range(n):
-                if not math.isnan(grid[i][j]) and n <= 16:
-                    ax.text(j, i, f"{grid[i][j]:.3g}", ha="center", va="center", fontsize=6,
-                            color="white" if grid[i][j] < 0.6 * max(values) else "black")
-        for i, j, value in confirm:
-            ax.text(j, i + 0.32, f"2nd {value:.3g}", ha="center", va="center", fontsize=5, color="#ffcc80")
         for node, severity in bad_nodes.items():
             k = index[node]
             ax.add_patch(Rectangle((-0.5, k - 0.5), n, 1, fill=False, edgecolor=COLORS[severity], linewidth=2))
@@ -543,16 +706,28 @@ def node_pairs_section(runs):
                     label.set_color(COLORS[bad_nodes[label.get_text()]])
                     label.set_fontweight("bold")
         ax.grid(False)
-        ax.set_title(f"{chosen[0]['probe']} {metric} at {format_size(largest)} (GB/s)")
+        title = f"{chosen[0]['probe']} {metric} at {format_size(largest)} (GB/s)"
+        ax.set_title(title)
         fig.colorbar(image, ax=ax, fraction=0.046, pad=0.04)
+        top = max(values, default=0)
+        written = cell_values(fig, ax, grid, lambda v: f"{v:.3g}", lambda v: "white" if v < 0.6 * top else "black")
+        if written is not None:
+            second = max(MIN_CELL_PT, written[0] - 1.5)
+            below = (written[0] + second) / 2 / written[1]  # in cells: under the first pass's figure
+            for i, j, value in confirm if below <= 0.45 else []:
+                ax.text(j, i + below, f"2nd {value:.3g}", ha="center", va="center", fontsize=second, style="italic",
+                        color="white" if math.isnan(grid[i][j]) or grid[i][j] < 0.6 * top else "black")
+        table = "" if written is not None else matrix_table(title, hosts, grid, lambda v: f"{v:.3g}")
         fig.tight_layout()
         named = sorted(bad_nodes) + [f"{a}--{b}" for (a, b), _ in bad_links]
         caption = (f"{run.name}: node x node bandwidth"
-                   + (f"; suspects boxed (from the findings): {', '.join(named)}" if named else "; no suspects in the findings"))
-        out.append(figure_html(fig, f"fig-pairs-{slug(run.name)}", caption, "pairs"))
+                   + (f"; suspects boxed (from the findings): {', '.join(named)}" if named else "; no suspects in the findings")
+                   + ("; second passes (confirm) under the first" if confirm and written is not None and below <= 0.45 else "")
+                   + ("; cells too small for their values: they are in the table below" if table else ""))
+        out.append(figure_html(fig, f"fig-pairs-{slug(run.name)}", caption, "pairs") + table)
         drawn = True
     if not drawn:
-        out.append("<p>No node-pair measurements (coll.node_pairs runs across hosts).</p>")
+        return Missing("node-pair bandwidth", why_not_measured(runs, ["coll.node_pairs"]))
     out.append("</section>")
     return "\n".join(out)
 
@@ -582,15 +757,14 @@ def distributions_section(runs):
     out = ['<section id="distributions"><h2>Per-node distributions</h2>']
     if not candidates:
         hosts = {m["host"] for m in measurements}
-        out.append(f"<p>No figure was measured on two nodes or more ({len(hosts)} node(s) in these runs).</p></section>")
-        return "\n".join(out)
+        return Missing("per-node distributions", f"no figure was measured on two nodes or more; {len(hosts)} node(s) measured on their own")
     if len(candidates) > MAX_DISTRIBUTIONS:
         out.append(f"<p>{len(candidates)} figures vary across nodes; the {MAX_DISTRIBUTIONS} shown are first "
                    "those with outliers named by the findings, then bandwidths.</p>")
     for _, _, (probe, metric, unit), mine, marked, largest in candidates[:MAX_DISTRIBUTIONS]:
         hosts = sorted({m["host"] for m in mine})
         x = {h: i for i, h in enumerate(hosts)}
-        fig, ax = plt.subplots(figsize=(max(4.5, 0.45 * len(hosts) + 2), 2.8))
+        fig, ax = plt.subplots(figsize=(max(6, 0.45 * len(hosts) + 3.5), 2.8))
         subjects = sorted({m["subject"] for m in mine}, key=gpu_index)
         jitter = {s: (k - (len(subjects) - 1) / 2) * min(0.5 / max(len(subjects), 1), 0.08) for k, s in enumerate(subjects)}
         marked_ids = {id(m) for m in marked}
@@ -601,16 +775,17 @@ def distributions_section(runs):
             ax.scatter([x[m["host"]] + jitter[m["subject"]] for m in marked], [m["value"] for m in marked],
                        s=60, facecolors="none", edgecolors=COLORS["fail"], linewidths=1.8, label="named in a WARN/FAIL finding")
             for m in marked:
-                ax.annotate(m["subject"], (x[m["host"]] + jitter[m["subject"]], m["value"]), fontsize=6,
+                ax.annotate(m["subject"], (x[m["host"]] + jitter[m["subject"]], m["value"]), fontsize=8,
                             xytext=(4, 4), textcoords="offset points", color=COLORS["fail"])
         median = statistics.median(m["value"] for m in mine)
         ax.axhline(median, color="black", linewidth=0.8, linestyle=":", label=f"median {median:.3g}")
         ax.set_xticks(range(len(hosts)), hosts, rotation=45 if len(hosts) > 6 else 0, ha="right" if len(hosts) > 6 else "center")
         ax.set_ylabel(unit)
-        if min(m["value"] for m in mine) >= 0:
-            ax.set_ylim(bottom=0)  # a spread of 2 % looks like 2 %
+        # Limits with a margin round every point (and its circle), so none is drawn on the edge.
+        ax.set_ylim(*padded_range(min(m["value"] for m in mine), max(m["value"] for m in mine)))
+        ax.set_xlim(-0.6, len(hosts) - 0.4)
         ax.set_title(f"{probe} {metric}" + (f" at {format_size(largest)}" if largest else ""))
-        ax.legend(loc="best")
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)  # beside the plot: over no point
         fig.tight_layout()
         caption = (f"{probe} {metric} per node" + (f" at {format_size(largest)}" if largest else "")
                    + (f"; outliers named by the findings: {', '.join(sorted({m['host'] + ' ' + m['subject'] for m in marked}))}" if marked else ""))
@@ -624,35 +799,52 @@ def storage_section(runs):
                     if m["probe"].startswith("storage.") and m["unit"] == "us" and LATENCY_METRIC.match(m["metric"])]
     out = ['<section id="storage"><h2>Storage latency percentiles</h2>']
     if not measurements:
-        out.append("<p>No storage latency measured (storage probes need --storage-path).</p></section>")
-        return "\n".join(out)
-    groups = {}
+        return Missing("storage latency", why_not_measured(runs, ["storage.fsync_lat", "storage.rand_read"]))
+    findings = [f for f in tagged(runs, "findings") if f["probe"].startswith("storage.") and f["expected"] is not None]
+    groups, limits = {}, {}
     for m in measurements:
         match = LATENCY_METRIC.match(m["metric"])
         base = (match.group("pre") + match.group("post")).strip("_") or "latency"
         pct = {"999": "p99.9", "9999": "p99.99"}.get(match.group("pct"), "p" + match.group("pct"))
-        groups.setdefault((m["probe"], base), {}).setdefault((m["host"], m["subject"], m["_run"]), {})[pct] = m["value"]
+        target = (m["host"], m["subject"], m["_run"])
+        groups.setdefault((m["probe"], base), {}).setdefault(target, {})[pct] = m["value"]
+        judged = [f for f in findings if f["_run"] == m["_run"] and matches_finding(f, m)]
+        if judged:
+            limits.setdefault((m["probe"], base), {})[(target, pct)] = (judged[0]["expected"], judged[0]["warn_at"])
     for (probe, base), by_target in sorted(groups.items()):
         targets = sorted(by_target)
         percentiles = sorted({p for values in by_target.values() for p in values}, key=lambda p: float(p[1:]))
         fig, ax = plt.subplots(figsize=(max(4.5, 0.6 * len(targets) * len(percentiles) / 2 + 2), 2.9))
         width = 0.8 / max(len(percentiles), 1)
+        limit_drawn = {}
         for k, pct in enumerate(percentiles):
-            ax.bar([i + (k - (len(percentiles) - 1) / 2) * width for i in range(len(targets))],
-                   [by_target[t].get(pct, math.nan) for t in targets], width, label=pct)
+            xs = [i + (k - (len(percentiles) - 1) / 2) * width for i in range(len(targets))]
+            ax.bar(xs, [by_target[t].get(pct, math.nan) for t in targets], width, label=pct)
+            for x, target in zip(xs, targets):
+                limit = limits.get((probe, base), {}).get((target, pct))
+                if limit is None:
+                    continue
+                # The limit the findings judged this bar against: a bar across it, pass at or below.
+                ax.hlines(limit[0], x - width * 0.7, x + width * 0.7, colors="black", linewidth=1.6, zorder=4,
+                          label=None if limit_drawn else "limit (pass at or below)")
+                limit_drawn.setdefault(pct, set()).add(limit[0])
         ambiguous = len({(host, subject) for host, subject, _ in targets}) < len(targets)
         labels = [f"{host}\n{subject}" + (f"\n{run}" if ambiguous else "") for host, subject, run in targets]
         ax.set_xticks(range(len(targets)), labels, fontsize=6)
         ax.set_yscale("log")
         positive = [v for t in targets for v in by_target[t].values() if v and v > 0]
+        positive += [v for values in limit_drawn.values() for v in values if v > 0]
         if positive:
             ax.set_ylim(min(positive) / 2, max(positive) * 2)  # bars from below the smallest
         ax.set_ylabel("latency (µs)")
         ax.set_title(f"{probe} {base}")
-        ax.legend(loc="upper left")
+        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0)
         fig.tight_layout()
+        said = "; ".join(f"{pct} pass at or below {', '.join(f'{v:g}' for v in sorted(values))} µs"
+                         for pct, values in sorted(limit_drawn.items()))
         out.append(figure_html(fig, f"fig-storage-{slug(probe, base)}",
-                               f"{probe} {base}: latency percentiles per node and path (log scale)", "storage"))
+                               f"{probe} {base}: latency percentiles per node and path (log scale)"
+                               + (f"; limit from the findings: {said}" if said else ""), "storage"))
     out.append("</section>")
     return "\n".join(out)
 
@@ -710,10 +902,7 @@ def topology_section(runs):
     mismatch = {(m["_run"], m["host"], m["subject"]): m["value"] for m in ok(records) if m["metric"] == "numa_mismatch"}
     out = ['<section id="topology"><h2>Topology: GPU – NIC – NUMA</h2>']
     if not placed:
-        reasons = sorted({m["message"] for m in records if m["status"] != "ok" and m["message"]})
-        out.append("<p>No placement recorded" + (f": {esc('; '.join(reasons))}" if reasons
-                   else " (fabric.topology did not run)") + ".</p></section>")
-        return "\n".join(out)
+        return Missing("GPU – NIC – NUMA placement", why_not_measured(runs, ["fabric.topology"]))
     by_host = {}
     for m in placed:
         by_host.setdefault((m["_run"], m["host"]), []).append(m)
@@ -804,6 +993,7 @@ figcaption{font-size:12px;color:#555;margin-top:4px;max-width:900px}
 .note{color:#795548}
 nav{font-size:13px;margin:10px 0}nav a{margin-right:12px}
 table.kv th{width:150px}
+table.matrix{width:auto;font-size:12px}table.matrix td{text-align:right}
 """
 
 SCRIPT = """
@@ -820,25 +1010,37 @@ window.addEventListener('load', function () {
 """
 
 
+NAV = (("curves", "bandwidth curves"), ("p2p", "GPU↔GPU"), ("node-pairs", "node pairs"),
+       ("distributions", "per-node distributions"), ("storage", "storage latency"), ("topology", "topology"))
+
+
+def not_measured_section(missing):
+    """One line naming every section with nothing to show, and why (what the records say)."""
+    if not missing:
+        return ""
+    items = "; ".join(f"<b>{esc(m.what)}</b> ({esc(m.why)})" for m in missing)
+    return f'<section id="not-measured"><p class="note">Not measured: {items}.</p></section>'
+
+
 def build_report(runs, title=None):
     tiers, notes = load_tiers(runs)
     title = title or ("fabcheck report: " + (runs[0].name if len(runs) == 1 else f"{len(runs)} runs"))
+    drawn = dict(zip((anchor for anchor, _ in NAV), (
+        curves_section(runs, tiers), p2p_section(runs), node_pairs_section(runs),
+        distributions_section(runs), storage_section(runs), topology_section(runs))))
+    missing = [section for section in drawn.values() if isinstance(section, Missing)]
+    shown = [anchor for anchor, section in drawn.items() if not isinstance(section, Missing)]
     sections = [
         header_section(runs),
-        '<nav><a href="#findings">findings</a><a href="#curves">bandwidth curves</a><a href="#p2p">GPU↔GPU</a>'
-        '<a href="#node-pairs">node pairs</a><a href="#distributions">per-node distributions</a>'
-        '<a href="#storage">storage latency</a><a href="#topology">topology</a><a href="#runs">runs</a></nav>',
+        '<nav><a href="#findings">findings</a>' + "".join(f'<a href="#{anchor}">{label}</a>' for anchor, label in NAV
+                                                           if anchor in shown) + '<a href="#runs">runs</a></nav>',
         findings_section(runs),
-        curves_section(runs, tiers),
-        p2p_section(runs),
-        node_pairs_section(runs),
-        distributions_section(runs),
-        storage_section(runs),
-        topology_section(runs),
+        not_measured_section(missing),
+        *[drawn[anchor] for anchor in shown],
         runs_section(runs, notes),
     ]
     return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
             f"<title>{esc(title)}</title><style>{CSS}</style></head>\n<body>\n"
-            + "\n".join(sections)
+            + "\n".join(section for section in sections if section)
             + f"\n<footer class=note>generated by scripts/fabcheck-report from {len(runs)} run director"
               f"{'y' if len(runs) == 1 else 'ies'}</footer>\n<script>{SCRIPT}</script>\n</body></html>\n")

@@ -27,6 +27,7 @@
 import argparse
 import html.parser
 import json
+import math
 import os
 import pathlib
 import random
@@ -522,12 +523,13 @@ def scenario_reader(a):
 # ------------------------------------------------------------------------------- the HTML report
 
 class DomFigures(html.parser.HTMLParser):
-    """Figures of class plot in a dumped DOM: id -> (data-loaded, image source prefix)."""
+    """Figures of class plot in a dumped DOM: id -> {loaded: data-loaded, img: image source prefix,
+    attrs: the figure's attributes, caption: its text}; the ids of the sections."""
 
     def __init__(self):
         super().__init__()
         self.figures, self.body, self.current, self.verdict = {}, {}, None, None
-        self.first_section = None
+        self.first_section, self.sections, self.in_caption = None, [], False
 
     def handle_starttag(self, tag, attrs):
         attrs = dict(attrs)
@@ -535,17 +537,46 @@ class DomFigures(html.parser.HTMLParser):
             self.body = attrs
         if tag == "figure" and "plot" in (attrs.get("class") or "").split():
             self.current = attrs.get("id")
-            self.figures[self.current] = {"loaded": attrs.get("data-loaded"), "img": None}
+            self.figures[self.current] = {"loaded": attrs.get("data-loaded"), "img": None, "attrs": attrs, "caption": ""}
         if tag == "img" and self.current:
             self.figures[self.current]["img"] = (attrs.get("src") or "")[:22]
+        if tag == "figcaption" and self.current:
+            self.in_caption = True
         if tag in ("header", "section") and self.first_section is None:
             self.first_section = attrs.get("id")
+        if tag == "section":
+            self.sections.append(attrs.get("id"))
         if tag == "header" and attrs.get("data-verdict"):
             self.verdict = attrs["data-verdict"]
 
+    def handle_data(self, data):
+        if self.in_caption:
+            self.figures[self.current]["caption"] += data
+
     def handle_endtag(self, tag):
+        if tag == "figcaption":
+            self.in_caption = False
         if tag == "figure":
             self.current = None
+
+
+def legend_of(figure):
+    return [label for label in figure["attrs"].get("data-legend", "").split(" | ") if label]
+
+
+def check_drawn_whole(figures):
+    """What fabcheck_plot_check measured on each figure: no point on or over the edge of its
+    plot, none under a legend, no legend label a bare 'in'/'out', cell values of heat maps (and
+    labels in curves and distributions) 8 pt or larger."""
+    for fig_id, figure in figures.items():
+        attrs = figure["attrs"]
+        check(attrs.get("data-cut") == "0", f"{fig_id}: {attrs.get('data-cut')} points cut off at the plot's edge")
+        check(attrs.get("data-covered") == "0", f"{fig_id}: {attrs.get('data-covered')} points under the legend")
+        bare = [label for label in legend_of(figure) if re.search(r"(^|\s)(in|out)$", label)]
+        check(not bare, f"{fig_id}: legend labels say in/out, not in-place/out-of-place: {bare}")
+        smallest = attrs.get("data-min-text-pt", "")
+        if attrs.get("data-kind") in ("p2p", "pairs", "curve", "distribution") and smallest:
+            check(float(smallest) >= 8, f"{fig_id}: text of {smallest} pt in the plot (8 pt at least)")
 
 
 # ---------------------------------------------------------------------------------------- Console
@@ -700,6 +731,7 @@ def open_in_chromium(page_path, expected_ids, verdict, work):
         check(figure["loaded"] == "1", f"{fig_id}: image did not decode")
     missing = [i for i in expected_ids if i not in figures]
     check(not missing, f"plots missing: {missing} (present: {sorted(figures)})")
+    check_drawn_whole(figures)
     shot = work / "screenshot.png"
     result = run([chromium, *flags, f"--screenshot={shot}", "--window-size=1280,1600", page_path.resolve().as_uri()], timeout=180)
     check(result.returncode == 0 and shot.is_file(), f"no screenshot: {result.stderr[-2000:]}")
@@ -715,7 +747,7 @@ def open_in_chromium(page_path, expected_ids, verdict, work):
     share = float(((abs(top * 255 - banner) < 3).all(axis=1)).mean())
     check(share > 0.2, f"the verdict banner's colour covers {share:.0%} of the top of the page")
     print(f"screenshot {shot}: {len(colours)} colours, banner {share:.0%} of the top 140 px")
-    return figures
+    return figures, parsed.sections
 
 
 def scenario_html_run(a):
@@ -728,13 +760,37 @@ def scenario_html_run(a):
     expected = ["fig-curve-coll.all_reduce", "fig-curve-coll.all_gather",
                 "fig-storage-storage.fsync_lat-fsync", "fig-storage-storage.rand_read-lat_qd1",
                 "fig-storage-storage.rand_read-lat_qd32"]
-    figures = open_in_chromium(work / "report.html", expected, summary["verdict"], work)
+    figures, sections = open_in_chromium(work / "report.html", expected, summary["verdict"], work)
     drawn_anyway = [f for f in figures if f.split("-")[1] in ("p2p", "pairs", "dist", "topology")]
     check(not drawn_anyway, f"plots drawn from nothing (no GPU, one host): {drawn_anyway}")
-    # What one host without GPUs cannot show is said, not drawn.
-    for text in ("No gpu.p2p measurements", "No node-pair measurements", "No figure was measured on two nodes",
-                 "No placement recorded: no GPU on this node"):
-        check(text in page, f"the page does not say {text!r}")
+    # What one host without GPUs cannot show is said once, on one line, with the records' reasons.
+    empty = [s for s in ("p2p", "node-pairs", "distributions", "topology") if s in sections]
+    check(not empty, f"sections printed with nothing to show: {empty}")
+    check(page.count('id="not-measured"') == 1, "no single 'Not measured' line")
+    line = page[page.index('id="not-measured"'):]
+    line = re.sub(r"<[^>]+>", "", line[:line.index("</section>")])
+    for text in ("GPU ↔ GPU bandwidth", "node-pair bandwidth", "per-node distributions",
+                 "GPU – NIC – NUMA placement", "no figure was measured on two nodes or more; 1 node(s) measured on their own"):
+        check(text in line, f"the 'Not measured' line does not name {text!r}: {line}")
+    for waived in summary["probes"]["waived"]:
+        if waived["id"] in ("gpu.p2p", "fabric.topology"):
+            check(html.escape(waived["reason"], quote=True) in line,
+                  f"the 'Not measured' line lacks why {waived['id']} was waived ({waived['reason']!r}): {line}")
+    # A real run's samples: the spread drawn from its time_us stats, in-place and out-of-place named.
+    for probe in ("coll.all_reduce", "coll.all_gather"):
+        figure = figures[f"fig-curve-{probe}"]
+        check("shaded below each line: down to the bandwidth at the p99 time" in figure["caption"]
+              and "time: median, shaded up to p99" in figure["caption"], f"{probe}: no spread drawn: {figure['caption']}")
+        labels = legend_of(figure)
+        check("in-place" in labels and "out-of-place" in labels, f"{probe}: legend {labels}")
+    # The integration profile judges busbw only: no latency limit is drawn, and none is said.
+    judged_time = [f for f in fabcheck_results.read_jsonl(run_dir / "findings.jsonl", "finding")
+                   if f["metric"] == "time_us" and f["expected"] is not None]
+    for probe in ("coll.all_reduce", "coll.all_gather"):
+        caption = figures[f"fig-curve-{probe}"]["caption"]
+        check(("limit from the findings" in caption) == any(f["probe"] == probe for f in judged_time),
+              f"{probe}: latency limit said {'limit from the findings' in caption}, findings judging time_us: "
+              f"{len(judged_time)}")
 
 
 def scenario_html_sweep(a):
@@ -748,7 +804,8 @@ def scenario_html_sweep(a):
                 "fig-p2p-20261130T020000Z-node02-node02", "fig-pairs-20261130T021000Z-pairs",
                 "fig-dist-coll.all_reduce-busbw", "fig-dist-gpu.h2d-bw", "fig-dist-gpu.p2p-ce_bw",
                 "fig-storage-storage.fsync_lat-fsync", "fig-topology-20261130T020000Z-node04-node04"]
-    open_in_chromium(work / "report.html", expected, "fail", work)
+    figures, sections = open_in_chromium(work / "report.html", expected + ["fig-curve-coll.node_pairs"], "fail", work)
+    check('id="not-measured"' not in page, "a sweep that measured every section says something was not measured")
     # The planted faults are where a person looks for them.
     findings_part = page[page.index('id="findings"'):page.index('id="curves"')]
     for text in ("node03", "node01--node05", "gpu5", "gpu3", "0000:78:00.0"):
@@ -761,9 +818,93 @@ def scenario_html_sweep(a):
                  "crossing NUMA nodes or root complexes: 0000:78:00.0",
                  "4 hosts with the same placement"):
         check(text in page, f"the page does not say {text!r}")
+    check_sweep_plots(figures)
     # One run of the sweep alone renders too, and a folder of one run's directory is found.
     single = render(a, [work / "sweep" / "runs" / "20261130T020000Z-node01"], work / "one.html")
     check('data-verdict="pass"' in single, "node01 alone is not PASS")
+    # The node-pair run alone: what the pairs measured at their two sizes is drawn, and the
+    # sections it has nothing for are one line, not five empty sections.
+    pairs_work = work / "pairs"
+    pairs_work.mkdir()
+    pairs = render(a, [work / "sweep" / "runs" / "20261130T021000Z-pairs"], pairs_work / "report.html")
+    check("No bandwidth measured at two sizes or more" not in pairs and "no bandwidth measured" not in pairs,
+          "the node-pair run's report says no bandwidth was measured at two sizes")
+    figures, sections = open_in_chromium(pairs_work / "report.html", ["fig-curve-coll.node_pairs",
+                                         "fig-pairs-20261130T021000Z-pairs"], "fail", pairs_work)
+    figure = figures["fig-curve-coll.node_pairs"]
+    check("(one line per node pair)" in figure["caption"], f"node-pair curve caption: {figure['caption']}")
+    pair_labels = [label for label in legend_of(figure) if "--" in label]
+    check(len(pair_labels) == 10 and "node01--node05" in pair_labels, f"node-pair curve legend: {legend_of(figure)}")
+    empty = [s for s in ("p2p", "distributions", "storage", "topology") if s in sections]
+    check(not empty, f"sections printed with nothing to show: {empty}")
+    line = pairs[pairs.index('id="not-measured"'):]
+    line = re.sub(r"<[^>]+>", "", line[:line.index("</section>")])
+    for text in ("GPU ↔ GPU bandwidth (gpu.p2p did not run)", "storage latency (storage.fsync_lat and storage.rand_read did not run)",
+                 "GPU – NIC – NUMA placement (fabric.topology did not run)", "per-node distributions"):
+        check(text in line, f"the 'Not measured' line does not say {text!r}: {line}")
+    check(pairs.count('id="not-measured"') == 1 and '<a href="#p2p">' not in pairs, "not one line, or a link to an absent section")
+    check_heat_map_cells()
+    check_spread_arithmetic()
+
+
+def check_sweep_plots(figures):
+    """The synthetic sweep's plots show what its records hold: spread, limits, placements."""
+    caption = figures["fig-curve-coll.all_reduce"]["caption"]
+    for text in ("shaded below each line: down to the bandwidth at the p99 time", "time: median, shaded up to p99",
+                 "limit from the findings: time_us pass at or below 60 µs at 8B, 32B"):
+        check(text in caption, f"all-reduce curve caption lacks {text!r}: {caption}")
+    labels = legend_of(figures["fig-curve-coll.all_reduce"])
+    check("limit (pass at or below)" in labels and "WARN up to" in labels, f"all-reduce legend: {labels}")
+    caption = figures["fig-curve-coll.all_gather"]["caption"]
+    check("limit" not in caption, f"a limit said where no finding gives one: {caption}")
+    labels = legend_of(figures["fig-curve-coll.all_gather"])
+    check("node01 in-place" in labels and "node01 out-of-place" in labels, f"all-gather legend: {labels}")
+    caption = figures["fig-curve-gpu.h2d"]["caption"]
+    check("shaded below each line: down to the slowest sample" in caption, f"h2d caption: {caption}")
+    caption = figures["fig-storage-storage.fsync_lat-fsync"]["caption"]
+    check("limit from the findings: p99 pass at or below 2000 µs" in caption, f"fsync caption: {caption}")
+    check("limit (pass at or below)" in legend_of(figures["fig-storage-storage.fsync_lat-fsync"]), "no limit in the fsync legend")
+    for fig_id in ("fig-p2p-20261130T020000Z-node02-node02", "fig-pairs-20261130T021000Z-pairs"):
+        size = figures[fig_id]["attrs"].get("data-min-text-pt")
+        check(size and float(size) >= 8, f"{fig_id}: cell values {size!r} pt, or none written")
+
+
+def check_heat_map_cells():
+    """Cell values sized to the cells: 8 GPUs get 8 pt or more, 64 nodes none (and the page says
+    they are in the table), never a size under 8 pt."""
+    import matplotlib
+    matplotlib.use("Agg")
+    import fabcheck_report
+    plt = fabcheck_report.plt
+    for n, fits in ((8, True), (64, False)):
+        fig, ax = plt.subplots(figsize=(4, 4))
+        grid = [[float(100 + i + j) for j in range(n)] for i in range(n)]
+        ax.imshow(grid)
+        written = fabcheck_report.cell_values(fig, ax, grid, lambda v: f"{v:.0f}", lambda v: "black")
+        sizes = [t.get_fontsize() for t in ax.texts]
+        if fits:
+            check(written is not None and len(sizes) == n * n and min(sizes) >= 8,
+                  f"{n}x{n} cells: {written}, {len(sizes)} values, smallest {min(sizes, default=None)} pt")
+        else:
+            check(written is None and not sizes, f"{n}x{n} cells in 4 in: values written at {sizes[:1]} pt")
+        plt.close(fig)
+    table = fabcheck_report.matrix_table("t", ["a", "b"], [[math.nan, 1.0], [2.0, math.nan]], lambda v: f"{v:.0f}")
+    check("<td>1</td>" in table and "<td>2</td>" in table and "<th>b</th>" in table, f"matrix table: {table}")
+
+
+def check_spread_arithmetic():
+    """The band of a time is median to p99; of a bandwidth from timed operations, the bandwidth at
+    the p99 time (value x median / p99) to the median; of a bandwidth with its own samples, the
+    slowest sample to the median; none without stats."""
+    import fabcheck_report
+    stats = {"count": 5, "min": 9.0, "median": 10.0, "max": 30.0, "p99": 25.0, "mean": 12.0, "cv": 0.3}
+    time = {"unit": "us", "value": 10.0, "stats": stats}
+    check(fabcheck_report.spread_of(time, None) == (10.0, 25.0), f"time band {fabcheck_report.spread_of(time, None)}")
+    busbw = {"unit": "GB/s", "value": 50.0, "stats": None}
+    check(fabcheck_report.spread_of(busbw, stats) == (20.0, 50.0), f"busbw band {fabcheck_report.spread_of(busbw, stats)}")
+    copy = {"unit": "GB/s", "value": 50.0, "stats": dict(stats, min=41.0)}
+    check(fabcheck_report.spread_of(copy, None) == (41.0, 50.0), f"copy band {fabcheck_report.spread_of(copy, None)}")
+    check(fabcheck_report.spread_of(busbw, None) is None, "a band without stats")
 
 
 def scenario_bad_input(a):

@@ -7,7 +7,10 @@ the record formats of results/schema/ (schema version 1). Nothing here was measu
 
 Faults planted (the report must show each): node02 gpu3's NVLink pairs at PCIe level (gpu.p2p,
 FAIL); node03 all-reduce busbw 35 % low (FAIL at 256 MiB and 1 GiB); node04 gpu5 host-to-device at
-PCIe Gen4 level (FAIL) and gpu6's nearest HCA on the other NUMA node (WARN); node03 fsync p99 high;
+PCIe Gen4 level (FAIL) and gpu6's nearest HCA on the other NUMA node (WARN); node03 fsync p99 high
+(FAIL against the profile's 2000 us); collective times carry their samples' stats (p99 15 % over the
+median, node03's all-reduce 40 %), host-to-device copies their rates' (slowest 7 % under);
+all-gather runs out-of-place and in-place;
 in the node-pair run node03 slow with every partner and the link node01--node05 slow.
 """
 import argparse
@@ -30,6 +33,23 @@ sizes = "1G:16G"
 pass = 431
 warn = 409.5
 source = "synthetic"
+
+[[expect]]
+probe = "coll.all_reduce"
+metric = "time_us"
+unit = "us"
+sizes = "8:32"
+pass = 60
+warn = 200
+source = "synthetic: small-message latency ceiling"
+
+[[expect]]
+probe = "storage.fsync_lat"
+metric = "fsync_p99_us"
+unit = "us"
+pass = 2000
+warn = 4000
+source = "synthetic: fsync p99 ceiling"
 
 [[path]]
 name = "host_device"
@@ -100,20 +120,32 @@ def node_run(name, rng, profile_path):
     host = name
     ms, fs = [], []
     # Collectives: time = latency + size / peak algbw; busbw = algbw x bus factor (8 ranks).
-    for probe, factor, peak, latency in (("coll.all_reduce", 1.75, 268.0, 28.0), ("coll.all_gather", 0.875, 520.0, 18.0)):
+    # The time's samples: p99 15 % over the median (node03's all-reduce 40 %), as stats.
+    for probe, factor, peak, latency, placement in (
+            ("coll.all_reduce", 1.75, 268.0, 28.0, "out"), ("coll.all_gather", 0.875, 520.0, 18.0, "out"),
+            ("coll.all_gather", 0.875, 505.0, 17.0, "in")):
         slow = 0.65 if (name == "node03" and probe == "coll.all_reduce") else 1.0
+        tail = 1.4 if slow < 1 else 1.15
         for size in SIZES:
             time_us = latency + size / (peak * slow * 1e9) * 1e6 * rng.uniform(0.98, 1.02)
             algbw = size / (time_us * 1e-6) / 1e9
-            params = {"backend": "nccl", "type": "float", "placement": "out", "ranks": "8"}
+            params = {"backend": "nccl", "type": "float", "placement": placement, "ranks": "8"}
+            stats = {"count": 20, "min": time_us * 0.97, "median": time_us, "max": time_us * (tail + 0.1),
+                     "p99": time_us * tail, "mean": time_us * 1.02, "cv": 0.04}
             for metric, value, unit in (("time_us", time_us, "us"), ("algbw", algbw, "GB/s"),
                                         ("busbw", algbw * factor, "GB/s")):
-                ms.append(measurement(probe, metric, value, unit, host, -1, size=size, params=params))
+                ms.append(measurement(probe, metric, value, unit, host, -1, size=size, params=params,
+                                      stats=stats if metric == "time_us" else None))
             ms.append(measurement(probe, "wrong_elements", 0, "count", host, -1, size=size, params=params))
             if probe == "coll.all_reduce" and size in (256 << 20, 1 << 30):
                 busbw = ms[-2]
                 expected, warn_at = (431, 409.5) if size == 1 << 30 else (380, 360)
                 fs.append(threshold(busbw, expected, warn_at, "(synthetic profile)"))
+            if probe == "coll.all_reduce" and size <= 32:
+                time = ms[-4]
+                fs.append(finding("pass" if time_us <= 60 else "warn", time, 60, 200,
+                                  f"coll.all_reduce time_us at {size}B on {host}: {time_us:.3g} us, expected <= 60 us "
+                                  "(WARN up to 200) (synthetic profile)"))
     # GPU <-> GPU copies.
     for src in range(8):
         for dst in range(8):
@@ -135,7 +167,9 @@ def node_run(name, rng, profile_path):
         peak = 26.0 if (name == "node04" and gpu == 5) else 53.0
         for size in (1 << 20, 4 << 20, 16 << 20, 64 << 20, 256 << 20, 1 << 30):
             value = peak * size / (size + (2 << 20)) * rng.uniform(0.98, 1.02)
-            m = measurement("gpu.h2d", "bw", value, "GB/s", host, gpu, f"gpu{gpu}", "", size)
+            stats = {"count": 20, "min": value * 0.93, "median": value, "max": value * 1.01, "p99": value * 1.01,
+                     "mean": value * 0.99, "cv": 0.02}  # of the samples' rates (GB/s)
+            m = measurement("gpu.h2d", "bw", value, "GB/s", host, gpu, f"gpu{gpu}", "", size, stats=stats)
             ms.append(m)
             if size >= 32 << 20:
                 fs.append(finding("pass" if value >= 33 else "fail", m, 33, None,
@@ -146,6 +180,11 @@ def node_run(name, rng, profile_path):
     for metric, base in (("fsync_p50_us", 180.0), ("fsync_p99_us", 900.0), ("fsync_p999_us", 2100.0)):
         value = base * (6 if (name == "node03" and metric != "fsync_p50_us") else 1) * rng.uniform(0.9, 1.1)
         ms.append(measurement("storage.fsync_lat", metric, value, "us", host, 0, "/mnt/ckpt", "", 4096))
+        if metric == "fsync_p99_us":
+            fs.append(finding("pass" if value <= 2000 else "warn" if value <= 4000 else "fail", ms[-1], 2000, 4000,
+                              f"storage.fsync_lat fsync_p99_us on {host} /mnt/ckpt: {value:.0f} us, expected <= 2000 us "
+                              "(WARN up to 4000) (synthetic profile)",
+                              "" if value <= 2000 else "check the device's write cache and queue (synthetic)"))
     for depth in ("_qd1", "_qd32"):
         for metric, base in (("lat_p50_us", 80.0), ("lat_p99_us", 160.0), ("lat_p999_us", 420.0)):
             scale = 4 if depth == "_qd32" else 1

@@ -27,6 +27,7 @@ COLORS = {"fail": "#c62828", "error": "#6a1b9a", "incomplete": "#6a1b9a", "warn"
 P2P_METRICS = ("ce_bw", "sm_write_bw", "sm_read_bw", "ce_bidir_bw", "sm_bidir_bw")
 LATENCY_METRIC = re.compile(r"^(?P<pre>.*?)_?p(?P<pct>50|90|99|999|9999)_us(?P<post>.*)$")
 MAX_DISTRIBUTIONS = 12
+SHADED_LINES = 4  # a curve's spread is shaded up to this many lines, its far edge dotted beyond
 PLACEMENTS = {"in": "in-place", "out": "out-of-place"}  # the records' params["placement"]
 MAX_P2P_HOSTS = 4  # beyond it, heat maps of the hosts the findings name (and one for reference)
 
@@ -355,10 +356,11 @@ def line_label(key, varying):
     return " ".join(p for p in parts if p) or metric
 
 
-def draw_lines(ax, lines, flagged, most=10, bands=None):
+def draw_lines(ax, lines, flagged, most=10, bands=None, band_label=""):
     """One line per key; beyond `most` lines, grey ones and only those with a WARN/FAIL finding
     coloured and named. bands: key -> {x: (low, high)}, shaded in the line's colour around the
-    coloured lines; returns whether any band was drawn."""
+    coloured lines (up to SHADED_LINES lines; beyond, the band's far edge dotted); returns whether
+    any band was drawn."""
     keys = sorted(lines)
     varying = [len({k[i] for k in keys}) > 1 for i in range(5)]
     crowded = len(keys) > most
@@ -374,7 +376,11 @@ def draw_lines(ax, lines, flagged, most=10, bands=None):
             continue
         (line,) = ax.plot(xs, ys, marker=".", linewidth=1.6 if is_flagged else 1.2, label=line_label(key, varying), zorder=3)
         spread = [(x, *(bands or {}).get(key, {})[x]) for x in xs if x in (bands or {}).get(key, {})]
-        if len(spread) >= 2:
+        if len(spread) >= 2 and len(keys) > SHADED_LINES:  # many shades stack to grey: the far edge dotted
+            far = [p[1] if p[2] == dict(points)[p[0]] else p[2] for p in spread]
+            ax.plot([p[0] for p in spread], far, color=line.get_color(), linestyle=":", linewidth=0.9, zorder=2)
+            banded = True
+        elif len(spread) >= 2:
             ax.fill_between([p[0] for p in spread], [p[1] for p in spread], [p[2] for p in spread],
                             color=line.get_color(), alpha=0.18, linewidth=0, zorder=2)
             banded = True
@@ -385,6 +391,11 @@ def draw_lines(ax, lines, flagged, most=10, bands=None):
             banded = True
     if grey:
         ax.plot([], [], color="#9e9e9e", linewidth=0.7, label=f"{grey} more without findings")
+    if banded and band_label:
+        if len(keys) > SHADED_LINES:
+            ax.plot([], [], color="#616161", linestyle=":", linewidth=0.9, label=band_label)
+        else:
+            ax.fill_between([], [], [], color="#616161", alpha=0.25, linewidth=0, label=band_label)
     return banded
 
 
@@ -467,7 +478,8 @@ def curves_section(runs, tiers):
         flagged = {(f["_run"], f["host"], f["subject"], f["metric"]) for f in bad_findings}
         named = {f["subject"] for f in bad_findings}  # a node the findings name flags its pairs
         flagged |= {k[:4] for k in lines if "--" in k[2] and set(k[2].split("--")) & named}
-        banded = draw_lines(ax, lines, flagged, bands=bands)
+        banded = draw_lines(ax, lines, flagged, bands=bands, band_label="at the p99 time" if any(time_stats.values())
+                            else "slowest sample")
         sizes = sorted({m["size_bytes"] for m in bandwidth})
         judged = {}
         for f in findings:
@@ -493,9 +505,13 @@ def curves_section(runs, tiers):
         ax.set_ylim(*padded_range(min(min(p[1] for p in points) for points in lines.values()),
                                   max([max(p[1] for p in points) for points in lines.values()]
                                       + [v[0] for v in judged.values()])))
-        # Outside the plot: it covers no point, however the lines run.
-        ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0, framealpha=0.85,
-                  ncol=1 if len(lines) <= 12 else 2)
+        # Outside the plot: it covers no point, however the lines run (under it where the tiers'
+        # names stand beside it).
+        if tier_names:
+            ax.legend(loc="upper left", bbox_to_anchor=(0, -0.16), borderaxespad=0, framealpha=0.85, ncol=3)
+        else:
+            ax.legend(loc="upper left", bbox_to_anchor=(1.01, 1), borderaxespad=0, framealpha=0.85,
+                      ncol=1 if len(lines) <= 12 else 2)
         limits = ""
         if times:
             tx = axes[0][1]
@@ -507,7 +523,7 @@ def curves_section(runs, tiers):
                 if spread:
                     tbands.setdefault(key, {})[m["size_bytes"]] = spread
             draw_lines(tx, tlines, {(k[0], k[1], k[2], "time_us") for k in tlines
-                                    if any(f[:3] == k[:3] for f in flagged)}, bands=tbands)
+                                    if any(f[:3] == k[:3] for f in flagged)}, bands=tbands, band_label="p99")
             limits = limit_marks(tx, findings, probe, "time_us")
             tx.set_xscale("log", base=2)
             tx.set_yscale("log")
@@ -519,14 +535,15 @@ def curves_section(runs, tiers):
         fig.tight_layout()
         spread_text = ""
         if banded:
-            spread_text = ("; shaded below each line: down to the bandwidth at the p99 time" if any(time_stats.values())
-                           else "; shaded below each line: down to the slowest sample")
+            spread_text = (f"; under each line, shaded (dotted beyond {SHADED_LINES} lines): "
+                           + ("the bandwidth at the p99 time" if any(time_stats.values()) else "the slowest sample"))
         caption = (f"{probe}: {', '.join(metrics)} against size"
                    + (" (one line per node pair)" if any("--" in k[2] for k in lines) else "")
                    + spread_text
                    + ("; dashed: expected, shaded: WARN band, circles: judged WARN/FAIL" if judged else "; no expected value in the findings")
                    + (f"; tier bands from the profile: {', '.join(tier_names)}" if tier_names else "")
-                   + ("; time: median, shaded up to p99" if times and any(s for s in time_stats.values()) else "")
+                   + (f"; time: median, p99 above it (shaded, dotted beyond {SHADED_LINES} lines)"
+                      if times and any(s for s in time_stats.values()) else "")
                    + (f"; {limits}" if limits else ""))
         out.append(figure_html(fig, f"fig-curve-{slug(probe)}", caption, "curve"))
         drawn_any = True

@@ -779,8 +779,8 @@ def scenario_html_run(a):
     # A real run's samples: the spread drawn from its time_us stats, in-place and out-of-place named.
     for probe in ("coll.all_reduce", "coll.all_gather"):
         figure = figures[f"fig-curve-{probe}"]
-        check("shaded below each line: down to the bandwidth at the p99 time" in figure["caption"]
-              and "time: median, shaded up to p99" in figure["caption"], f"{probe}: no spread drawn: {figure['caption']}")
+        check("under each line, shaded (dotted beyond 4 lines): the bandwidth at the p99 time" in figure["caption"]
+              and "time: median, p99 above it" in figure["caption"], f"{probe}: no spread drawn: {figure['caption']}")
         labels = legend_of(figure)
         check("in-place" in labels and "out-of-place" in labels, f"{probe}: legend {labels}")
     # The integration profile judges busbw only: no latency limit is drawn, and none is said.
@@ -850,7 +850,7 @@ def scenario_html_sweep(a):
 def check_sweep_plots(figures):
     """The synthetic sweep's plots show what its records hold: spread, limits, placements."""
     caption = figures["fig-curve-coll.all_reduce"]["caption"]
-    for text in ("shaded below each line: down to the bandwidth at the p99 time", "time: median, shaded up to p99",
+    for text in ("under each line, shaded (dotted beyond 4 lines): the bandwidth at the p99 time", "time: median, p99 above it",
                  "limit from the findings: time_us pass at or below 60 µs at 8B, 32B"):
         check(text in caption, f"all-reduce curve caption lacks {text!r}: {caption}")
     labels = legend_of(figures["fig-curve-coll.all_reduce"])
@@ -860,7 +860,7 @@ def check_sweep_plots(figures):
     labels = legend_of(figures["fig-curve-coll.all_gather"])
     check("node01 in-place" in labels and "node01 out-of-place" in labels, f"all-gather legend: {labels}")
     caption = figures["fig-curve-gpu.h2d"]["caption"]
-    check("shaded below each line: down to the slowest sample" in caption, f"h2d caption: {caption}")
+    check("under each line, shaded (dotted beyond 4 lines): the slowest sample" in caption, f"h2d caption: {caption}")
     caption = figures["fig-storage-storage.fsync_lat-fsync"]["caption"]
     check("limit from the findings: p99 pass at or below 2000 µs" in caption, f"fsync caption: {caption}")
     check("limit (pass at or below)" in legend_of(figures["fig-storage-storage.fsync_lat-fsync"]), "no limit in the fsync legend")

@@ -123,8 +123,8 @@ def why_not_measured(runs, probes):
     records that are not ok; else whether they ran at all."""
     reasons = []
 
-    def add(text):
-        if text and text not in reasons:
+    def add(text, core=None):  # once: a message already inside a reason (a waived record's) is not repeated
+        if text and not any((core or text) in reason for reason in reasons):
             reasons.append(text)
 
     ran = set()
@@ -142,7 +142,7 @@ def why_not_measured(runs, probes):
                 add(f["message"])
         for m in run.measurements:
             if m["probe"] in probes and m["status"] != "ok" and m["message"]:
-                add(f"{m['probe']}: {m['message']}")
+                add(f"{m['probe']}: {m['message']}", m["message"])
     if not reasons:
         missing = [p for p in probes if p not in ran]
         add(f"{' and '.join(missing)} did not run" if missing else "it ran and recorded nothing to draw")
@@ -478,8 +478,8 @@ def curves_section(runs, tiers):
         flagged = {(f["_run"], f["host"], f["subject"], f["metric"]) for f in bad_findings}
         named = {f["subject"] for f in bad_findings}  # a node the findings name flags its pairs
         flagged |= {k[:4] for k in lines if "--" in k[2] and set(k[2].split("--")) & named}
-        banded = draw_lines(ax, lines, flagged, bands=bands, band_label="at the p99 time" if any(time_stats.values())
-                            else "slowest sample")
+        banded = draw_lines(ax, lines, flagged, bands=bands, band_label=f"{metrics[0]} at the p99 time"
+                            if any(time_stats.values()) else f"{metrics[0]}, slowest sample")
         sizes = sorted({m["size_bytes"] for m in bandwidth})
         judged = {}
         for f in findings:

@@ -772,6 +772,7 @@ def scenario_html_run(a):
     for text in ("GPU ↔ GPU bandwidth", "node-pair bandwidth", "per-node distributions",
                  "GPU – NIC – NUMA placement", "no figure was measured on two nodes or more; 1 node(s) measured on their own"):
         check(text in line, f"the 'Not measured' line does not name {text!r}: {line}")
+    check(line.count("no GPU on this node") == 1, f"the topology's reason not said exactly once: {line}")
     for waived in summary["probes"]["waived"]:
         if waived["id"] in ("gpu.p2p", "fabric.topology"):
             check(html.escape(waived["reason"], quote=True) in line,

@@ -68,8 +68,11 @@ install(FILES ${FABCHECK_SCRIPT_LIBS} DESTINATION "${FABCHECK_SHARE_DIR}/scripts
         COMPONENT runtime)
 install(PROGRAMS scripts/mpirun.sh scripts/acceptance.sh scripts/fabcheck-report
         DESTINATION "${FABCHECK_SHARE_DIR}/scripts" COMPONENT runtime)
-install(FILES scripts/fabcheck_report.py scripts/fabcheck_results.py
-        DESTINATION "${FABCHECK_SHARE_DIR}/scripts" COMPONENT runtime)
+# The report renderer and the modules it imports (the reader, the plot checks): every
+# scripts/fabcheck_*.py, so a module added later is never left out of the package.
+file(GLOB FABCHECK_PYTHON_MODULES CONFIGURE_DEPENDS "${PROJECT_SOURCE_DIR}/scripts/fabcheck_*.py")
+install(FILES ${FABCHECK_PYTHON_MODULES} DESTINATION "${FABCHECK_SHARE_DIR}/scripts"
+        COMPONENT runtime)
 install(FILES scripts/grafana/fabcheck-dashboard.json
         DESTINATION "${FABCHECK_SHARE_DIR}/grafana" COMPONENT runtime)
 # fabcheck-report on the PATH: a relative link to the renderer (which finds its modules through

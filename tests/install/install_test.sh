@@ -113,6 +113,7 @@ case "$mode" in
         ./usr/share/fabcheck/profiles/h100-sxm-8.toml ./usr/share/fabcheck/scripts/slurm/prolog.sh \
         ./usr/share/fabcheck/scripts/slurm/fabcheck-slurm.sh ./usr/share/fabcheck/scripts/lib/interruptible.sh \
         ./usr/share/fabcheck/scripts/k8s/fabcheck-sweep-mpijob.yaml ./usr/share/fabcheck/scripts/fabcheck_results.py \
+        ./usr/share/fabcheck/scripts/fabcheck_report.py ./usr/share/fabcheck/scripts/fabcheck_plot_check.py \
         ./usr/share/fabcheck/scripts/mpirun.sh ./usr/share/doc/fabcheck/operations.md ./usr/share/man/man1/fabcheck.1; do
       grep -q " $path\( \|$\)" "$tmp/contents.txt" || fail "the package lacks $path"
     done

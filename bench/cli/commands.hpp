@@ -31,6 +31,7 @@ struct RunArgs {
   bool quiet = false;              // only the verdict line
   bool json = false;               // the run's events as JSON lines on stdout
   std::optional<double> budget_s;  // --budget: trim the plan to fit (bench/core/plan_estimate.hpp)
+  std::string estimate_from;       // --estimate-from RUN_DIR: estimates from its measured times
   bool dry_run = false;            // print the plan and its estimate only
   std::vector<std::string> profile_dirs;  // --profile-dir (repeatable): site profiles first
   // --expect-gpus, --expect-hcas, --expect-nvme: the node's hardware, over the profile's [node]

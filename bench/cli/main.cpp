@@ -42,12 +42,15 @@ void add_run_options(CLI::App& command, fabcheck::RunArgs& args, const std::stri
   command.add_option("--profile-dir", args.profile_dirs,
                      "A folder of site profiles searched before the installed ones (repeatable; "
                      "also $FABCHECK_PROFILE_PATH, a colon list)");
-  fabcheck::add_number_option(command, "--expect-gpus", args.expect_gpus,
-                              "NVIDIA GPUs this node must have on its PCI bus, each usable (over [node] gpus)", 0, 1024);
+  fabcheck::add_number_option(
+      command, "--expect-gpus", args.expect_gpus,
+      "NVIDIA GPUs this node must have on its PCI bus, each usable (over [node] gpus)", 0, 1024);
   fabcheck::add_number_option(command, "--expect-hcas", args.expect_hcas,
-                              "Active IB/RoCE ports this node must have (over [node] hcas)", 0, 1024);
-  fabcheck::add_number_option(command, "--expect-nvme", args.expect_nvme,
-                              "NVMe controllers this node must have on its PCI bus (over [node] nvme)", 0, 1024);
+                              "Active IB/RoCE ports this node must have (over [node] hcas)", 0,
+                              1024);
+  fabcheck::add_number_option(
+      command, "--expect-nvme", args.expect_nvme,
+      "NVMe controllers this node must have on its PCI bus (over [node] nvme)", 0, 1024);
   command.add_option("--sizes", args.sizes,
                      "Message sizes: MIN:MAX:FACTOR (8:256M:2), SIZE, or a list");
   fabcheck::add_number_option(command, "--iters", args.iters, fabcheck::iters_help(plan), 1,
@@ -89,6 +92,10 @@ void add_run_options(CLI::App& command, fabcheck::RunArgs& args, const std::stri
                               "Seconds the run should take: repetitions, durations, sizes and "
                               "then probes are trimmed until the estimate fits",
                               0, fabcheck::kMostRunSeconds, /*min_exclusive=*/true);
+  command.add_option("--estimate-from", args.estimate_from,
+                     "An earlier run directory on this job: the collectives estimate their time "
+                     "(and --budget trims) from the per-size times measured there, not assumed "
+                     "rates");
   command.add_flag("--dry-run", args.dry_run,
                    "Print the plan with each probe's estimated time, and exit (runs nothing)");
 }

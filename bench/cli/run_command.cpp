@@ -9,6 +9,7 @@
 #include "bench/cli/build_versions.hpp"
 #include "bench/cli/command_line.hpp"
 #include "bench/cli/commands.hpp"
+#include "bench/cli/earlier_run_reader.hpp"
 #include "bench/cli/evidence.hpp"
 #include "bench/cli/launch_check.hpp"
 #include "bench/cli/memory_plan.hpp"
@@ -116,9 +117,9 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
   // run or not: a bad combination is refused (exit 2), never only noted as unread.
   std::vector<Probe*> checked = request.probes;
   for (Probe* probe : registry.all()) {
-    const bool reads_given = std::any_of(
-        probe->info().options.begin(), probe->info().options.end(),
-        [&](const OptionSpec& spec) { return given.count(spec.key) != 0; });
+    const bool reads_given =
+        std::any_of(probe->info().options.begin(), probe->info().options.end(),
+                    [&](const OptionSpec& spec) { return given.count(spec.key) != 0; });
     if (reads_given && std::find(checked.begin(), checked.end(), probe) == checked.end())
       checked.push_back(probe);
   }
@@ -145,9 +146,10 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
   request.profile = load_profile_for(args.profile, registry, &request.profile_reason,
                                      args.profile_dirs, options.sysfs_root);
   // --expect-*: the node's hardware over the profile's [node] table, checked as the table is.
-  for (const auto& [key, value] : {std::pair<const char*, std::optional<int>>{"gpus", args.expect_gpus},
-                                   {"hcas", args.expect_hcas},
-                                   {"nvme", args.expect_nvme}}) {
+  for (const auto& [key, value] :
+       {std::pair<const char*, std::optional<int>>{"gpus", args.expect_gpus},
+        {"hcas", args.expect_hcas},
+        {"nvme", args.expect_nvme}}) {
     if (value) override_node_setting(request.profile, key, *value);
   }
   for (const Judge& judge : registry.judges()) {
@@ -212,6 +214,11 @@ JobShape job_shape(const RunArgs& args, const RunRequest& request) {
                 : job.mpi                       ? "mpi"
                                                 : "";
   for (const Probe* probe : request.probes) job.plan.push_back(probe->id());
+  // The first rank's estimates are the ones shown and the ones --budget trims by (its trimmed plan
+  // is sent to every rank), so only it reads the earlier run: a node without the folder is fine.
+  if (!args.estimate_from.empty() && launcher_rank() == 0) {
+    job.earlier = std::make_shared<EarlierRun>(read_earlier_run(args.estimate_from));
+  }
   return job;
 }
 
@@ -234,9 +241,8 @@ PlannedRun plan_the_run(const RunArgs& args, const Registry& registry, RunReques
     return here.applies ? std::string() : here.reason;
   };
   if (args.budget_s) {
-    auto& fit = planned.fit.emplace(
-        fit_to_budget(request.probes, request.options, planned.job, *args.budget_s, waived,
-                      request.required_probes));
+    auto& fit = planned.fit.emplace(fit_to_budget(request.probes, request.options, planned.job,
+                                                  *args.budget_s, waived, request.required_probes));
     // Trimmed values follow the options' rules (a failure here is a bug in the trimming).
     registry.validate_options(fit.options.extra, "--budget");
     check_probe_options(fit.probes, fit.options);
@@ -279,8 +285,7 @@ int run_command(const RunArgs& args, const Registry& registry, int argc, char** 
     launch.gpus_on_bus =
         static_cast<int>(nvidia_gpus(read_pci_devices(request.options.sysfs_root)).size());
     launch.command_line = joined_command_line(argc, argv);
-    if (const std::string problem =
-            launch_problem(request.probes, request.required_probes, launch);
+    if (const std::string problem = launch_problem(request.probes, request.required_probes, launch);
         !problem.empty()) {
       throw ConfigError(problem);
     }

@@ -6,6 +6,7 @@
 
 #include "bench/coll/coll_probes.hpp"
 #include "bench/coll/engine.hpp"
+#include "bench/coll/measured_sweep_cost.hpp"
 #include "bench/coll/mpi_call_plan.hpp"
 #include "bench/coll/sweep_table.hpp"
 #include "bench/core/plan_estimate.hpp"
@@ -29,10 +30,18 @@ ProbeEstimate estimate_collective(const Collective& collective, const RunOptions
   config.warmup = options.warmup;
   config.iters = options.iters;
   config.ops_per_sample = ops_per_sample_from(options);
+  const std::string knobs = "sizes " + describe_sizes(config.sizes) + ", " +
+                            describe_iterations(options) +
+                            (config.placements.size() > 1 ? ", in and out of place" : "");
+  if (job.earlier) {
+    if (auto measured =
+            measured_sweep_estimate(config, collective.id, backend, job.ranks, *job.earlier)) {
+      measured->knobs = knobs + "; " + measured->knobs;
+      return *measured;
+    }
+  }
   const SweepCostModel model = assumed_sweep_cost(backend);
-  return {model.setup_s + estimated_sweep_seconds(config, job.ranks, model),
-          "sizes " + describe_sizes(config.sizes) + ", " + describe_iterations(options) +
-              (config.placements.size() > 1 ? ", in and out of place" : "")};
+  return {model.setup_s + estimated_sweep_seconds(config, job.ranks, model), knobs};
 }
 
 class CollectiveProbe final : public Probe {

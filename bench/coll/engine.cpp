@@ -179,6 +179,7 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
     }
     for (Placement placement : config.placements) {
       if (!backend.supports(collective, placement)) continue;
+      const double step_began_s = wall_seconds();
       SweepStep step{backend, world,
                      fmt::format("{} {} ({}-of-place)", probe_id, format_bytes(shape.size_bytes),
                                  placement_name(placement))};
@@ -193,6 +194,10 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
           static_cast<double>(backend.samples_released_early() - released_before)};
       world.sum_in_place(released);
       const auto wrong_by_rank = step.count_wrong(seed_for(size, placement, 1));
+      // The step's wall time on this rank and the operations it ran (warm-up, timed, the check):
+      // what a later plan's estimate reads from these records (measured_sweep_cost.hpp).
+      const double step_s = wall_seconds() - step_began_s;
+      const int operations = std::max(1, config.warmup) + samples_count * ops_per_sample + 1;
 
       SweepRow row;
       row.shape = shape;
@@ -223,7 +228,9 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
                      {"hosts", std::to_string(host_count)},
                      {"count", std::to_string(shape.count)},
                      {"ops_per_sample", std::to_string(ops_per_sample)},
-                     {"bus_factor", fmt::format("{:.6g}", factor)}};
+                     {"bus_factor", fmt::format("{:.6g}", factor)},
+                     {"step_s", fmt::format("{:.6g}", step_s)},
+                     {"operations", std::to_string(operations)}};
       if (released[0] > 0) {
         base.params["samples_with_host_time"] = fmt::format("{:.0f}", released[0]);
       }

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "bench/core/earlier_run.hpp"
 #include "bench/core/live_table.hpp"
 #include "bench/core/option_spec.hpp"
 #include "bench/core/world.hpp"
@@ -114,6 +115,9 @@ struct JobShape {
   // The plan's probe ids in order: what runs before a probe can change its cost (fabric.ib_counters
   // reads no interval when fabric.ib_ports took a snapshot).
   std::vector<std::string> plan{};
+  // An earlier run's figures (--estimate-from), on the first rank only: a probe that can estimates
+  // from what it measured there; null: the probes' assumed rates.
+  std::shared_ptr<const EarlierRun> earlier{};
 };
 
 // A probe's estimated run time, from the options it reads, and the knobs that set it ("sizes

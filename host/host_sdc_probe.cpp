@@ -59,6 +59,7 @@ class HostSdcProbe final : public Probe {
       wrong.params["seed"] = std::to_string(plan.seed);
       wrong.params["crc_unit"] = sdc::crc32c_unit_name();
       wrong.params["vector_unit"] = sdc::fma_lanes_unit_name();
+      wrong.params["wide_vector_unit"] = sdc::wide_fma_lanes_unit_name();
       if (!core.mismatches.empty()) {
         wrong.params["fault"] = to_string(core.mismatches.front().fault);
         wrong.params["mismatch"] = describe_mismatch(core.mismatches.front());

@@ -60,12 +60,15 @@ bool run_on_cpu(int cpu, Work&& work) {
 sdc::BlockDigest portable(sdc::BlockDigest digest) {
   digest.words[sdc::crc_unit_word] = 0;
   digest.words[sdc::lanes_unit_word] = 0;
+  digest.words[sdc::wide_lanes_unit_word] = 0;
   return digest;
 }
 
 // Each unit word and the reference it must equal on the same core.
-constexpr std::pair<int, int> kUnitWords[] = {{sdc::crc_unit_word, sdc::crc_soft_word},
-                                              {sdc::lanes_unit_word, sdc::lanes_soft_word}};
+constexpr std::pair<int, int> kUnitWords[] = {
+    {sdc::crc_unit_word, sdc::crc_soft_word},
+    {sdc::lanes_unit_word, sdc::lanes_soft_word},
+    {sdc::wide_lanes_unit_word, sdc::wide_lanes_soft_word}};
 
 struct Tally {
   std::vector<bool> wrong;  // by pass * blocks + block

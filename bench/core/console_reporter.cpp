@@ -95,8 +95,8 @@ class ConsoleReporter final : public Reporter {
     current_ = probe;
     live_ = probe.probe->live_table && !o_.quiet ? probe.probe->live_table() : nullptr;
     pending_.clear();
-    doing_ = probe.probe->id + " started";
-    show_progress(doing_, /*always=*/true);
+    show_progress(probe.probe->id + " started", /*always=*/true);
+    doing_ = probe.probe->id + " running";  // what a tick says until the probe says more
   }
 
   void note(const ProbeStart&, const std::string& text) override {

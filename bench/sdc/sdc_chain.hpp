@@ -22,15 +22,19 @@ enum DigestWord : int {
   crc_soft_word,
   crc_unit_word,
   lanes_soft_word,
-  lanes_unit_word
+  lanes_unit_word,
+  wide_lanes_soft_word,
+  wide_lanes_unit_word
 };
-inline constexpr int kDigestWords = 7;
+inline constexpr int kDigestWords = 9;
 
 // One block's results. crc_unit is the CRC32C of the same stream computed by another unit than
 // crc_soft's bit-by-bit loop (a CPU's crc32 instruction, a GPU's shared-memory table), so a core
 // that disagrees with itself is named without any other core's help. lanes_soft and lanes_unit are
 // four FP64 FMA chains computed one after another and by the CPU's vector FMA unit (CPU only: a
-// GPU's lanes are its threads, so both stay 0 there).
+// GPU's lanes are its threads, so both stay 0 there); wide_lanes_soft and wide_lanes_unit the same
+// four lanes twice, one after another and in one 512-bit register (AVX-512: both halves of the
+// unit on the same data), 0 on a GPU too.
 struct BlockDigest {
   std::uint64_t words[kDigestWords] = {};
 };
@@ -169,13 +173,28 @@ FABCHECK_SDC_HD inline std::uint64_t lane_stream(std::uint64_t seed, int lane) {
 FABCHECK_SDC_HD inline std::uint64_t lane_start(std::uint64_t stream) {
   return mix64(stream ^ 0xF64ULL);
 }
-FABCHECK_SDC_HD inline std::uint64_t fp64_lanes(std::uint64_t seed, std::uint32_t steps) {
-  std::uint64_t hash = 0xCBF29CE484222325ULL;
+// Each lane's chain hash, in lane order.
+FABCHECK_SDC_HD inline void fp64_lane_hashes(std::uint64_t seed, std::uint32_t steps,
+                                             std::uint64_t hashes[kFmaLanes]) {
   for (int lane = 0; lane < kFmaLanes; ++lane) {
     const std::uint64_t stream = lane_stream(seed, lane);
-    hash = fold(hash, fma_chain<double>(stream, lane_start(stream), steps));
+    hashes[lane] = fma_chain<double>(stream, lane_start(stream), steps);
+  }
+}
+// The lanes' hashes folded in lane order, `times` over (2: the eight lanes of a 512-bit register
+// holding the four twice).
+FABCHECK_SDC_HD inline std::uint64_t fold_lanes(const std::uint64_t hashes[kFmaLanes],
+                                                int times = 1) {
+  std::uint64_t hash = 0xCBF29CE484222325ULL;
+  for (int round = 0; round < times; ++round) {
+    for (int lane = 0; lane < kFmaLanes; ++lane) hash = fold(hash, hashes[lane]);
   }
   return hash;
+}
+FABCHECK_SDC_HD inline std::uint64_t fp64_lanes(std::uint64_t seed, std::uint32_t steps) {
+  std::uint64_t hashes[kFmaLanes];
+  fp64_lane_hashes(seed, steps, hashes);
+  return fold_lanes(hashes);
 }
 
 // Word `index` of a block's CRC stream.

@@ -29,6 +29,10 @@ const char* digest_word_name(int word) {
       return "FP64 FMA, 4 lanes one at a time";
     case lanes_unit_word:
       return "FP64 FMA, 4 lanes (vector unit)";
+    case wide_lanes_soft_word:
+      return "FP64 FMA, the 4 lanes twice one at a time";
+    case wide_lanes_unit_word:
+      return "FP64 FMA, 8 lanes (512-bit vector unit)";
     default:
       return "?";
   }

@@ -161,6 +161,26 @@ TEST(SdcCores, AVectorUnitThatDisagreesWithItsLanesIsNamedAlone) {
             std::string::npos);
 }
 
+TEST(SdcCores, AWideVectorUnitThatDisagreesWithItsLanesIsNamedAlone) {
+  const auto cpus = two_cpus();
+  if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
+  if (*sdc::wide_fma_lanes_unit_name() == '\0') GTEST_SKIP() << "no AVX-512 FMA unit";
+  const std::uint64_t seed = sdc::block_seed(1, 5);
+  auto flips = std::make_shared<std::atomic<int>>(0);
+  auto plan = plan_on(cpus, flipping(cpus[0], seed, sdc::wide_lanes_unit_word, 17, false, flips));
+  plan.passes = 1;
+  const auto results = screen_cores(plan);
+  EXPECT_EQ(results[1].wrong_blocks, 0u);
+  ASSERT_EQ(results[0].wrong_blocks, 1u);
+  const CoreMismatch& own = results[0].mismatches.front();
+  EXPECT_EQ(own.fault, CoreFault::own_units);
+  EXPECT_EQ(own.word, sdc::wide_lanes_unit_word);
+  EXPECT_EQ(own.got ^ own.expected, 1ULL << 17);
+  EXPECT_NE(describe_mismatch(own).find("FP64 FMA, 8 lanes (512-bit vector unit) 0x"),
+            std::string::npos)
+      << describe_mismatch(own);
+}
+
 TEST(SdcCores, ACpuThatCannotBePinnedIsNotScreened) {
   const auto results = screen_cores(plan_on({CPU_SETSIZE - 1}));
   ASSERT_EQ(results.size(), 1u);

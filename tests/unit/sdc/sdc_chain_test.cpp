@@ -102,6 +102,35 @@ TEST(SdcLanes, TheCpusVectorUnitGivesTheLanesBitForBit) {
   EXPECT_NE(digest.words[lanes_soft_word], 0u);
 }
 
+// The same four lanes twice: the reference folds each lane's hash in order, twice over.
+TEST(SdcLanes, TheWideLanesAreTheFourLanesTwice) {
+  std::uint64_t hashes[kFmaLanes];
+  fp64_lane_hashes(kSeed, 300, hashes);
+  std::uint64_t expected = 0xCBF29CE484222325ULL;
+  for (int round = 0; round < 2; ++round) {
+    for (int lane = 0; lane < kFmaLanes; ++lane) {
+      const std::uint64_t stream = lane_stream(kSeed, lane);
+      expected = fold(expected, fma_chain<double>(stream, lane_start(stream), 300));
+    }
+  }
+  EXPECT_EQ(fold_lanes(hashes, 2), expected);
+  EXPECT_NE(fold_lanes(hashes, 2), fold_lanes(hashes));
+  EXPECT_EQ(fold_lanes(hashes), fp64_lanes(kSeed, 300));
+}
+
+// Runs on this machine's cores, which have AVX-512 (a machine without it skips, named as skipped).
+TEST(SdcLanes, TheCpusWideVectorUnitGivesTheLanesTwiceBitForBit) {
+  if (*wide_fma_lanes_unit_name() == '\0') GTEST_SKIP() << "this CPU has no AVX-512 FMA unit";
+  for (std::uint32_t steps : {1u, 7u, 16384u}) {
+    std::uint64_t hashes[kFmaLanes];
+    fp64_lane_hashes(kSeed, steps, hashes);
+    EXPECT_EQ(wide_fp64_lanes_by_unit(kSeed, steps), fold_lanes(hashes, 2)) << steps;
+  }
+  const BlockDigest digest = cpu_block(kSeed, ChainShape{});
+  EXPECT_EQ(digest.words[wide_lanes_unit_word], digest.words[wide_lanes_soft_word]);
+  EXPECT_NE(digest.words[wide_lanes_soft_word], 0u);
+}
+
 TEST(SdcVote, AMinorityIsNamedAgainstTheMajority) {
   BlockDigest good;
   good.words[int_chain_word] = 7;

@@ -19,6 +19,7 @@ PACKAGES=(
   chromium
   iproute2 util-linux
   slurmctld slurmd slurm-client munge
+  openssh-server openssh-client
   clang libclang-rt-14-dev clang-format
 )
 

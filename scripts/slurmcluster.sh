@@ -5,13 +5,24 @@
 # setsid (no inherited descriptor) and stopped by its recorded PID (then anything left in the nodes' namespaces or naming
 # the cluster's state folder); `up` removes everything it made when it fails.
 #
-# Usage: scripts/slurmcluster.sh up N [--conf FILE] [--node-conf FILE]
+# Usage: scripts/slurmcluster.sh up N [--conf FILE] [--node-conf FILE] [--job-scope FILE]
 #                                                    N nodes, idle; --conf: more slurm.conf lines
 #                                                    (Prolog=..., PrologEpilogTimeout=...);
 #                                                    --node-conf: each node's /etc/fabcheck/slurm.conf
 #                                                    before its slurmd starts (@NODE_DIR@: the
 #                                                    node's folder; a HealthCheckProgram runs at
-#                                                    once); prints the name and its SLURM_CONF
+#                                                    once); --job-scope: for PrologSlurmctld, a
+#                                                    SlurmUser of the cluster's own (not root, a
+#                                                    shell, removed by down) that reaches every node
+#                                                    by ssh (an sshd in each node's namespaces, a
+#                                                    key of its own; @SSH_AGENT@ for mpirun's
+#                                                    plm_rsh_agent), and FILE as the controller's
+#                                                    own /etc/fabcheck/slurm.conf (@CTLD_DIR@: a
+#                                                    folder of that user's; @SUBNET@: the nodes'
+#                                                    /24 without its last part); slurmctld then
+#                                                    has its own /etc/fabcheck, /etc/slurm and
+#                                                    /etc/hosts (the nodes' names); prints the
+#                                                    name and its SLURM_CONF
 #        scripts/slurmcluster.sh down               stop the daemons, remove the nodes and files
 #        scripts/slurmcluster.sh env                export lines (SLURMCLUSTER, SIMCLUSTER, SLURM_CONF)
 #        scripts/slurmcluster.sh exec NODE CMD...   run a command on a node (its net, uts, mount
@@ -122,6 +133,56 @@ wait_for() {  # seconds pid what log test...
   exit 2
 }
 
+# Starts slurmctld (extra arguments after -D), in a mount namespace of its own where the cluster
+# has a controller /etc/fabcheck (--job-scope); echoes its PID.
+start_ctld() {  # dir [args...]
+  local dir="$1"
+  shift
+  if [ -d "$dir/ctld-etc-fabcheck" ]; then
+    mkdir -p /etc/fabcheck /etc/slurm
+    start_daemon "$dir" slurmctld "$dir/ctld/slurmctld.out" \
+      unshare --mount --propagation private -- /bin/sh -c \
+      'mount --bind "$1/ctld-etc-fabcheck" /etc/fabcheck && mount --bind "$1/ctld-etc-slurm" /etc/slurm &&
+       mount --bind "$1/ctld-hosts" /etc/hosts && shift && exec slurmctld -D "$@"' \
+      slurmctld-ctld "$dir" "$@" -f "$dir/slurm.conf"
+  else
+    start_daemon "$dir" slurmctld "$dir/ctld/slurmctld.out" slurmctld -D "$@" -f "$dir/slurm.conf"
+  fi
+}
+
+# --job-scope: an sshd in each node's namespaces (net, uts, mount: the node's own name and
+# /etc/fabcheck) that lets in the cluster's SlurmUser alone, by a key of its own; $dir/ssh/agent
+# is the rsh agent mpirun uses as that user.
+start_sshds() {  # dir
+  local dir="$1" user index host address veth pid
+  user="$(cat "$dir/user")"
+  mkdir -m 0755 "$dir/ssh"
+  ssh-keygen -q -t ed25519 -N '' -f "$dir/ssh/host_key" -C "$(basename "$dir") host"
+  ssh-keygen -q -t ed25519 -N '' -f "$dir/ssh/id" -C "$user"
+  chown "$user:" "$dir/ssh/id"
+  cp "$dir/ssh/id.pub" "$dir/ssh/authorized_keys"
+  chmod 0644 "$dir/ssh/authorized_keys"
+  printf '%s\n' "Port 22" "HostKey $dir/ssh/host_key" "AuthorizedKeysFile $dir/ssh/authorized_keys" \
+    "AllowUsers $user" "PubkeyAuthentication yes" "PasswordAuthentication no" \
+    "KbdInteractiveAuthentication no" "PermitRootLogin no" "UsePAM no" "StrictModes no" \
+    "PidFile none" "LogLevel ERROR" >"$dir/ssh/sshd_config"
+  printf '%s\n' "#!/bin/sh" \
+    "# rsh agent of slurmcluster $(basename "$dir"): ssh to a node as $user with the cluster's key." \
+    "exec ssh -i $dir/ssh/id -o BatchMode=yes -o StrictHostKeyChecking=no -o UserKnownHostsFile=/dev/null -o LogLevel=ERROR \"\$@\"" \
+    >"$dir/ssh/agent"
+  chmod 0755 "$dir/ssh/agent"
+  mkdir -p -m 0755 /run/sshd  # sshd's privilege separation folder
+  while read -r index host address veth; do
+    pid="$(awk -v w="slurmd $host" '$2" "$3 == w {print $1}' "$dir/pids" | tail -1)"
+    start_daemon "$dir" "sshd $host" "$dir/nodes.d/$host/sshd.log" \
+      nsenter --target "$pid" --net --uts --mount -- /usr/sbin/sshd -D -e -f "$dir/ssh/sshd_config" >/dev/null
+  done <"$dir/nodes"
+  while read -r index host address veth; do
+    wait_for 10 0 "sshd on $host" "$dir/nodes.d/$host/sshd.log" \
+      timeout 2 bash -c "exec 3<>/dev/tcp/$address/22"
+  done <"$dir/nodes"
+}
+
 # --- up / down ------------------------------------------------------------------------------------
 
 cmd_up() {
@@ -131,13 +192,14 @@ cmd_up() {
   case "$(readlink -f "$here/..")/" in
     /tmp/*) die "the checkout $(readlink -f "$here/..") is under /tmp, which each node replaces with its own; clone it elsewhere (e.g. /work or /root)" ;;
   esac
-  local count="${1:-}" extra="" node_conf=""
+  local count="${1:-}" extra="" node_conf="" ctld_conf=""
   [[ "$count" =~ ^[0-9]+$ ]] && [ "$count" -ge 1 ] && [ "$count" -le 16 ] || die "up N: N must be 1..16, not \"$count\""
   shift
   while [ $# -gt 0 ]; do
     case "$1" in
       --conf) [ $# -ge 2 ] && [ -f "$2" ] || die "up: --conf needs a file"; extra="$2"; shift 2 ;;
       --node-conf) [ $# -ge 2 ] && [ -f "$2" ] || die "up: --node-conf needs a file"; node_conf="$2"; shift 2 ;;
+      --job-scope) [ $# -ge 2 ] && [ -f "$2" ] || die "up: --job-scope needs a file"; ctld_conf="$2"; shift 2 ;;
       *) die "up: unknown option \"$1\"" ;;
     esac
   done
@@ -159,6 +221,15 @@ cmd_up() {
   local subnet
   subnet="$(cat "$simdir/subnet")"
   cp "$simdir/nodes" "$dir/nodes"
+  if [ -n "$ctld_conf" ]; then
+    # PrologSlurmctld runs as SlurmUser: one of the cluster's own, with a shell (Debian's slurm
+    # has none, so nothing could start on the nodes as it), no password, removed by down.
+    SLURM_USER="$name-ctld"
+    [ -x /usr/sbin/sshd ] || die "--job-scope needs sshd (apt-get install openssh-server)"
+    useradd --system --no-create-home --home-dir /nonexistent --shell /bin/sh --password '*' \
+      "$SLURM_USER" || die "useradd $SLURM_USER failed"
+    echo "$SLURM_USER" >"$dir/user"
+  fi
 
   # munge: its own key, socket and files.
   mkdir -m 0700 "$dir/munge"
@@ -227,7 +298,21 @@ cmd_up() {
   chmod 0644 "$dir/slurm.conf"
   echo "$nodes" >"$dir/nodelist"
 
-  pid="$(start_daemon "$dir" slurmctld "$dir/ctld/slurmctld.out" slurmctld -D -i -f "$dir/slurm.conf")"
+  if [ -n "$ctld_conf" ]; then
+    # The controller's own /etc/fabcheck (PrologSlurmctld reads /etc/fabcheck/slurm.conf there)
+    # and a folder its user writes (@CTLD_DIR@: results, trace).
+    # As on a real controller: /etc/slurm/slurm.conf (scontrol without SLURM_CONF) and the nodes'
+    # names in /etc/hosts (mpirun's ssh to them).
+    mkdir -m 0755 "$dir/ctld-etc-fabcheck" "$dir/ctld-etc-slurm" "$dir/ctld-files"
+    chown "$SLURM_USER:" "$dir/ctld-files"
+    ln -s "$dir/slurm.conf" "$dir/ctld-etc-slurm/slurm.conf"
+    { cat /etc/hosts; while read -r index host address veth; do echo "$address $host"; done <"$dir/nodes"; } \
+      >"$dir/ctld-hosts"
+    sed -e "s|@CTLD_DIR@|$dir/ctld-files|g" -e "s|@SSH_AGENT@|$dir/ssh/agent|g" \
+      -e "s|@SUBNET@|$subnet|g" "$ctld_conf" >"$dir/ctld-etc-fabcheck/slurm.conf"
+    chmod 0644 "$dir/ctld-etc-fabcheck/slurm.conf" "$dir/ctld-hosts"
+  fi
+  pid="$(start_ctld "$dir" -i)"
   export SLURM_CONF="$dir/slurm.conf"
   wait_for 20 "$pid" slurmctld "$dir/ctld/slurmctld.log" scontrol ping
 
@@ -254,6 +339,7 @@ cmd_up() {
   done <"$dir/nodes"
   # /etc/fabcheck: the nodes' mount point; made here if this machine has none (removed by down).
   wait_for 30 0 "the nodes" "$dir/ctld/slurmctld.log" all_idle "$dir" "$count"
+  [ -z "$ctld_conf" ] || start_sshds "$dir"
   UP_DIR=""
   trap - EXIT INT TERM
   echo "slurmcluster: $count node(s) idle: $nodes"
@@ -298,6 +384,9 @@ teardown() {
   name="$(basename "$dir")"
   if [ -f "$dir/pids" ]; then
     while read -r pid what; do
+      case "$what" in sshd*) stop_pid "$pid" ;; esac
+    done <"$dir/pids"
+    while read -r pid what; do
       case "$what" in slurmd*) stop_pid "$pid" ;; esac
     done <"$dir/pids"
     while read -r pid what; do
@@ -312,6 +401,15 @@ teardown() {
     [ "$pid" != "$$" ] && kill -KILL "$pid" 2>/dev/null || true
   done
   SIMCLUSTER="$name" "$SIM" down >/dev/null 2>&1 || true
+  # --job-scope's SlurmUser (its processes are gone with the daemons and the nodes).
+  if [ -f "$dir/user" ]; then
+    local user
+    user="$(cat "$dir/user")"
+    if [[ "$user" == "$name-ctld" ]] && id "$user" >/dev/null 2>&1; then
+      pkill -KILL -u "$user" 2>/dev/null || true
+      userdel "$user" 2>/dev/null || true
+    fi
+  fi
   # The mounts were private to the nodes' mount namespaces: gone with their processes.
   rm -rf "$dir"
 }
@@ -383,7 +481,7 @@ cmd_restart_ctld() {
   dir="$(cluster_dir)"
   pid="$(awk '$2 == "slurmctld" {print $1}' "$dir/pids" | tail -1)"
   [ -n "$pid" ] && stop_pid "$pid"
-  pid="$(start_daemon "$dir" slurmctld "$dir/ctld/slurmctld.out" slurmctld -D -f "$dir/slurm.conf")"
+  pid="$(start_ctld "$dir")"
   SLURM_CONF="$dir/slurm.conf" wait_for 20 "$pid" slurmctld "$dir/ctld/slurmctld.log" scontrol ping
 }
 

@@ -402,7 +402,21 @@ while IFS=$'\t' read -r action host reason code repair streak; do
       watched+=("$host")
       first_reason="${first_reason:-($streak) $reason}"
       ;;
-    across) log "FAIL across $host (drains nobody: the fault may be in any of them or between them): $reason" ;;
+    across)
+      # A FAIL of a figure across several of the job's nodes (job scope: the all-reduce between
+      # them) names no one node: the fault may be in any of them or between them. The gate cannot
+      # let the job run there, and a requeued job would land on the same nodes and fail again,
+      # so each of them is held, the reason saying it is not that node's own finding.
+      log "FAIL across $host (no single node at fault: each held): $reason"
+      IFS=, read -r -a across_hosts <<<"$host"
+      for one in "${across_hosts[@]}"; do
+        if target="$(slurm_node_of "$one")"; then
+          take_out "$target" "fabcheck: FAIL across $host (held: a fault in one of them or between them): ${reason#fabcheck: }"
+          taken+=("$target")
+          first_reason="${first_reason:-FAIL across $host: ${reason#fabcheck: }}"
+        fi
+      done
+      ;;
   esac
 done <<<"$answer"
 # The launcher's code can only make it worse (mpirun: a rank killed, an interrupt), except a FAIL

@@ -25,6 +25,10 @@ node), runs real jobs against it, and tears it down, also when it fails.
   sweep           the nightly sbatch with srun --mpi=pmix across 3 nodes, one slowed by tc: only it
                   is drained, the history append judged by its own result
   sweep-mpirun    the same with mpirun inside the allocation
+  prolog-job      PrologSlurmctld in job scope (FABCHECK_SCOPE=job) across 2 nodes, run by
+                  slurmctld as a SlurmUser that is not root, its ranks started on the nodes over
+                  ssh as that user: the job runs, the gate's run spans both nodes (an outcome of
+                  each in the SlurmUser's outcome log), the nodes stay idle
 Each case prints `scontrol show node` (state, reason), the job's state and `sinfo -R` before and
 after, and its wall time. Needs root; a cluster that cannot come up fails the test (never a skip).
 """
@@ -55,7 +59,7 @@ def check(condition, message):
 
 
 class Cluster:
-    def __init__(self, nodes, conf_lines=(), node_conf=()):
+    def __init__(self, nodes, conf_lines=(), node_conf=(), job_scope=()):
         self.nodes_count = nodes
         extra = pathlib.Path(f"/tmp/fabcheck-slurm-test-{os.getpid()}.conf")
         extra.write_text("".join(line + "\n" for line in conf_lines))
@@ -63,6 +67,11 @@ class Cluster:
         per_node = pathlib.Path(f"/tmp/fabcheck-slurm-test-{os.getpid()}.node.conf")
         per_node.write_text("".join(line + "\n" for line in node_conf))
         node_args = ["--node-conf", str(per_node)] if node_conf else []
+        # The controller's /etc/fabcheck/slurm.conf, and a SlurmUser of the cluster's own (ssh).
+        ctld = pathlib.Path(f"/tmp/fabcheck-slurm-test-{os.getpid()}.ctld.conf")
+        ctld.write_text("".join(line + "\n" for line in job_scope))
+        if job_scope:
+            node_args += ["--job-scope", str(ctld)]
         env = {**os.environ, "SIMCLUSTER_OWNER": str(os.getpid())}
         # Clusters of tests that died: removed first (their owner is gone).
         subprocess.run(["flock", LOCK, str(CLUSTER), "gc"], env=env, capture_output=True)
@@ -71,6 +80,7 @@ class Cluster:
                             capture_output=True, text=True, env=env, timeout=120)
         extra.unlink()
         per_node.unlink()
+        ctld.unlink()
         print(up.stdout + up.stderr)
         check(up.returncode == 0, f"the Slurm cluster did not come up (exit {up.returncode})")
         self.name = re.search(r"export SLURMCLUSTER=(\S+)", up.stdout).group(1)
@@ -494,6 +504,74 @@ def scenario_sweep(a, launcher="srun"):
         check(history.stat().st_size > 0, "no history")
     finally:
         c.down()
+
+
+@scenario
+def scenario_prolog_job(a):
+    # One rank a node; Open MPI over ssh (the cluster's agent) on the nodes' bridge.
+    mpirun = ["--mca", "plm_rsh_agent", "@SSH_AGENT@", "--mca", "plm_rsh_no_tree_spawn", "1",
+              "--mca", "oob_tcp_if_include", "@SUBNET@.0/24", "--mca", "btl", "self,vader,tcp",
+              "--mca", "btl_tcp_if_include", "@SUBNET@.0/24"]
+    def ctld_conf(profile):
+        return ([f"FABCHECK_BIN={a.fabcheck}", "FABCHECK_SCOPE=job", "FABCHECK_RANKS=1",
+                 f"FABCHECK_PROFILE={profile}", "FABCHECK_RESULTS_DIR=@CTLD_DIR@/results",
+                 "FABCHECK_TRACE=@CTLD_DIR@/log/gate.log", "FABCHECK_TIMEOUT=60",
+                 "FABCHECK_KEEP_PASSED=yes"]
+                + [f"FABCHECK_GATE_ARG={arg}" for arg in ("--sizes", "64K", "--iters", "3")]
+                + [f"FABCHECK_MPIRUN_ARG={arg}" for arg in mpirun])
+    c = Cluster(2, [f"PrologSlurmctld={ROOT}/scripts/slurm/prolog.sh", "PrologEpilogTimeout=90"],
+                job_scope=ctld_conf(PROFILES / "integration.toml"))
+    try:
+        user = (c.dir / "user").read_text().strip()
+        uid = int(subprocess.run(["id", "-u", user], capture_output=True, text=True).stdout)
+        check(uid != 0, f"SlurmUser {user} is root")
+        files = c.dir / "ctld-files"
+        c.record("before")
+        job = c.sbatch("-N2", "--wrap", "hostname")
+        c.wait("the job to complete", lambda: c.job_state(job)[0] == "COMPLETED", 120)
+        c.record("after", job)
+        for node in c.nodes:
+            state, reason = c.state(node)
+            check(state == "IDLE" and reason == "", f"{node} after a passing job-scope gate: {state} {reason!r}")
+        trace = (files / "log" / "gate.log").read_text().splitlines()
+        print("  controller trace:", *trace, sep="\n    ")
+        check(len(trace) == 1 and f" job={job} " in trace[0] and " decision=pass exit=0 " in trace[0],
+              f"the controller's trace: {trace}")
+        runs = [p for p in (files / "results").iterdir() if p.is_dir()]
+        check(len(runs) == 1, f"run folders of the job-scope gate (kept: FABCHECK_KEEP_PASSED=yes): {runs}")
+        summary = json.loads((runs[0] / "summary.json").read_text())
+        print(f"  run {runs[0].name}: verdict={summary['verdict']} ranks={summary.get('ranks')} "
+              f"hosts={summary.get('hosts')} owner uid={runs[0].stat().st_uid}")
+        check(summary["verdict"] in ("pass", "warn") and sorted(summary.get("hosts", [])) == sorted(c.nodes)
+              and summary.get("ranks") == 2 and runs[0].stat().st_uid == uid,
+              "the gate's run did not span both nodes with a rank each, as the SlurmUser")
+        outcomes = [json.loads(line) for line in (files / "results" / "outcomes.jsonl").read_text().splitlines()]
+        hosts = sorted(o["host"] for o in outcomes)
+        print(f"  outcomes: {outcomes}")
+        check(hosts == sorted(c.nodes) and all(o["outcome"] == "pass" for o in outcomes),
+              f"outcomes of the job-scope gate: {outcomes}")
+        check((files / "results" / "outcomes.jsonl").stat().st_uid == uid,
+              "the outcome log is not the SlurmUser's")
+        # A gate that fails (every node below an impossible tier): the job's nodes are taken out
+        # by slurmctld's prolog as the SlurmUser, the job requeued.
+        conf = c.dir / "ctld-etc-fabcheck" / "slurm.conf"
+        conf.write_text(conf.read_text().replace(str(PROFILES / "integration.toml"), str(PROFILES / "impossible.toml")))
+        job = c.sbatch("-N2", "--wrap", "hostname")
+        c.wait("both nodes drained", lambda: all("DRAIN" in c.state(n)[0] for n in c.nodes), 120)
+        c.wait("the job requeued", lambda: c.job_state(job)[0] == "PENDING", 30)
+        c.record("after a failing job-scope gate", job)
+        trace = (files / "log" / "gate.log").read_text().splitlines()
+        print("  controller trace:", *trace, sep="\n    ")
+        check(len(trace) == 2 and f" job={job} " in trace[1] and " exit=0 " not in trace[1], f"the controller's trace: {trace}")
+        for node in c.nodes:
+            check(c.state(node)[1].startswith("fabcheck:"), f"{node}'s reason: {c.state(node)[1]!r}")
+    finally:
+        # What the controller saw, for a case that fails: its trace and slurmctld's log.
+        for log in (c.dir / "ctld-files" / "log" / "gate.log", c.dir / "ctld" / "slurmctld.log"):
+            if log.exists():
+                print(f"--- {log.name} (last lines)", *log.read_text().splitlines()[-12:], sep="\n  ")
+        c.down()
+    check(subprocess.run(["id", user], capture_output=True).returncode != 0, f"{user} left after down")
 
 
 @scenario

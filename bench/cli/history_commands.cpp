@@ -21,6 +21,7 @@
 #include "results/history.hpp"
 #include "results/robust_stats.hpp"
 #include "results/run_reader.hpp"
+#include "results/units.hpp"
 #include "results/verdict.hpp"
 
 namespace fabcheck {
@@ -143,6 +144,44 @@ int baseline_command(const BaselineArgs& args, const Registry& registry, std::FI
             "count all the same\n",
             run.dir.c_str(),
             run.incomplete_reason.empty() ? "verdict fail" : run.incomplete_reason.c_str());
+      }
+    }
+    // Runs of different shapes (ranks, hosts, placement, backend, type...) are never pooled into
+    // one expectation: refused, naming the runs of each shape.
+    const std::vector<std::string> mixed = baseline_mixed_shapes(store, options);
+    if (!mixed.empty()) {
+      std::string lines;
+      for (std::size_t i = 0; i < mixed.size() && i < 5; ++i) lines += "\n  " + mixed[i];
+      if (mixed.size() > 5) lines += fmt::format("\n  ... and {} more figures", mixed.size() - 5);
+      throw ConfigError(fmt::format(
+          "the runs measured {} figure(s) in different shapes, which one profile cannot hold "
+          "apart (it keeps one expectation per figure and size): give `baseline` the runs of one "
+          "shape, one profile per shape:{}",
+          mixed.size(), lines));
+    }
+    for (const BaselineEntry& e : baseline_entries(store, options)) {
+      for (const BaselineShape& shape : e.shapes) {
+        // A golden figure far from the others sets its threshold: said, since it may not be good.
+        const double gap = std::fabs(shape.worst - shape.median) / std::fabs(shape.median);
+        if (shape.by_worst && gap > args.fail_fraction) {
+          std::fprintf(stderr,
+                       "fabcheck baseline: note: %s %s%s (%s): the worst golden figure, %g %s in "
+                       "%s, is %.0f%% from their median %g: PASS reaches down to it (leave that "
+                       "run out if it was not good)\n",
+                       e.probe.c_str(), e.metric.c_str(),
+                       e.has_size ? (" at " + format_bytes(e.size)).c_str() : "",
+                       shape.conditions.empty() ? "no conditions" : shape.conditions.c_str(),
+                       shape.worst, e.unit.c_str(), shape.worst_run.c_str(), gap * 100,
+                       shape.median);
+        }
+        if (shape.outside == 0) continue;
+        std::fprintf(stderr,
+                     "fabcheck baseline: note: %zu of the %zu golden figures of %s %s%s (%s) are "
+                     "beyond its PASS threshold %g %s: the runs holding them would not pass\n",
+                     shape.outside, shape.figures, e.probe.c_str(), e.metric.c_str(),
+                     e.has_size ? (" at " + format_bytes(e.size)).c_str() : "",
+                     shape.conditions.empty() ? "no conditions" : shape.conditions.c_str(), e.pass,
+                     e.unit.c_str());
       }
     }
     const std::string text = baseline_profile_toml(store, options);

@@ -413,6 +413,112 @@ TEST(Evaluate, AMinorityGemmHashAmongLikeGpusOfTheFleetIsAFailNamingTheGpu) {
   EXPECT_THAT(text, HasSubstr("nodes: 6: 6 pass, 0 warn, 0 fail, 0 incomplete"));
 }
 
+// Each record of a run replaced by what `change` makes of it (none, it, or more).
+void rewrite_run(const fs::path& run,
+                 const std::function<std::vector<nlohmann::json>(nlohmann::json)>& change) {
+  std::ifstream in(run / "measurements.jsonl");
+  std::string line, text;
+  while (std::getline(in, line)) {
+    for (const nlohmann::json& m : change(nlohmann::json::parse(line))) text += m.dump() + "\n";
+  }
+  std::ofstream(run / "measurements.jsonl", std::ios::trunc) << text;
+}
+
+bool is_collective(const nlohmann::json& m) {
+  return m["probe"].get<std::string>().rfind("coll.", 0) == 0 && m["params"].contains("ranks");
+}
+
+int baseline(const std::vector<std::string>& dirs, const fs::path& out, std::string& text,
+             std::string& errors) {
+  BaselineArgs args;
+  args.dirs = dirs;
+  args.out = out.string();
+  ::testing::internal::CaptureStderr();
+  const int code =
+      capture([&](std::FILE* file) { return baseline_command(args, registry(), file); }, text);
+  errors = ::testing::internal::GetCapturedStderr();
+  return code;
+}
+
+// Issue 27 (7): three of eight golden runs measured the collectives at 16 ranks (their busbw 15%
+// lower). Before, `baseline` pooled them with the 8-rank runs' figures without a word, and a
+// 16-rank source run then FAILed against its own baseline; now the runs are refused (exit 2),
+// each shape named with its runs, and a baseline of each shape's runs passes each of its sources.
+TEST(Baseline, RunsOfDifferentShapesAreRefusedAndEachShapePassesItsOwnSources) {
+  TempDir dir;
+  const fs::path golden = healthy_sweep(dir.path() / "golden", 8);
+  for (std::size_t node = 5; node < 8; ++node) {
+    rewrite_run(golden / synthetic::node_name(node), [](nlohmann::json m) {
+      if (is_collective(m)) {
+        m["params"]["ranks"] = "16";
+        if (m["unit"] == "GB/s") m["value"] = m["value"].get<double>() * 0.85;
+      }
+      return std::vector<nlohmann::json>{m};
+    });
+  }
+  std::string text, errors;
+  EXPECT_EQ(baseline({golden.string()}, dir.path() / "mixed.toml", text, errors), 2) << text;
+  EXPECT_THAT(errors, HasSubstr("in different shapes"));
+  EXPECT_THAT(errors,
+              ::testing::ContainsRegex(
+                  "coll\\.[a-z_]+ [a-z_]+ at [0-9]+[KMG]iB \\(world\\): \\[backend=nccl; "
+                  "placement=out; ranks=16; type=float\\] in [^;]*node00005[^;]*; "
+                  "\\[backend=nccl; placement=out; ranks=8; type=float\\] in [^;]*node00000"));
+  EXPECT_FALSE(fs::exists(dir.path() / "mixed.toml"));
+
+  std::vector<std::string> eight, sixteen;
+  for (std::size_t node = 0; node < 8; ++node) {
+    (node < 5 ? eight : sixteen).push_back((golden / synthetic::node_name(node)).string());
+  }
+  for (const auto& [runs, name] : {std::pair{eight, "eight.toml"}, std::pair{sixteen, "16.toml"}}) {
+    const fs::path profile = dir.path() / name;
+    ASSERT_EQ(baseline(runs, profile, text, errors), 0) << text << errors;
+    EXPECT_THAT(errors, ::testing::Not(HasSubstr("would not pass"))) << errors;
+    for (const std::string& run : runs) {
+      EXPECT_EQ(evaluate({run}, text, "", profile.string()), 0) << run << "\n" << text;
+      // A PASS, not a WARN: three runs' storage figures spread wider than their MAD says (each
+      // node's drives have their own speed), and PASS reaches down to the worst of them.
+      EXPECT_THAT(text, ::testing::ContainsRegex("verdict: PASS \\([0-9]+ pass, 0 warn, 0 fail"))
+          << run << "\n"
+          << text;
+    }
+  }
+}
+
+// Every run measures the collectives in place and out of place (the plan's "both"): each
+// placement's thresholds come from its own figures, the expectation takes the lower, and every
+// source run passes.
+TEST(Baseline, ShapesEveryRunMeasuredKeepTheirOwnFigures) {
+  TempDir dir;
+  const fs::path golden = healthy_sweep(dir.path() / "golden", 6);
+  std::vector<std::string> runs;
+  for (std::size_t node = 0; node < 6; ++node) {
+    runs.push_back((golden / synthetic::node_name(node)).string());
+    rewrite_run(golden / synthetic::node_name(node), [](nlohmann::json m) {
+      std::vector<nlohmann::json> out{m};
+      if (is_collective(m)) {
+        m["params"]["placement"] = "in";
+        if (m["unit"] == "GB/s") m["value"] = m["value"].get<double>() * 0.9;
+        out.push_back(m);
+      }
+      return out;
+    });
+  }
+  const fs::path profile = dir.path() / "both.toml";
+  std::string text, errors;
+  ASSERT_EQ(baseline({golden.string()}, profile, text, errors), 0) << text << errors;
+  const std::string toml = fabcheck::testing::read_whole_file(profile);
+  EXPECT_THAT(toml, HasSubstr("2 shapes the profile cannot tell apart, each from its own figures, "
+                              "the thresholds the most lenient's: backend=nccl; placement=in; "
+                              "ranks=8; type=float: median "));
+  for (const std::string& run : runs) {
+    EXPECT_EQ(evaluate({run}, text, "", profile.string()), 0) << run << "\n" << text;
+    EXPECT_THAT(text, ::testing::ContainsRegex("verdict: PASS \\([0-9]+ pass, 0 warn, 0 fail"))
+        << run << "\n"
+        << text;
+  }
+}
+
 TEST(Baseline, RoundTripHealthyRunsPassARunTwentyPercentLowerFails) {
   TempDir dir;
   const fs::path golden = healthy_sweep(dir.path() / "golden", 8);

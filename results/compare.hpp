@@ -1,5 +1,7 @@
 // Regression against earlier figures: the same host, subject, figure, size and conditions in a
-// reference (an earlier run, or the last runs of a fleet history), and each node's trend.
+// reference (an earlier run, or the last runs of a fleet history), each figure within a tolerance
+// from the reference's own spread, one finding per subject (a node's device, or a link), and each
+// node's trend.
 #pragma once
 
 #include <cstddef>
@@ -14,8 +16,28 @@ namespace fabcheck {
 
 struct CompareOptions {
   const MetricCatalog* catalog = nullptr;  // which side is worse; a metric it lacks is skipped
-  double tolerance = 0.10;  // worse by more than this: FAIL; by more than half of it: WARN
+  // A figure worse than its reference by more than its tolerance FAILs, by more than half of it
+  // WARNs. Its tolerance is the widest of: this floor; `robust_sigmas` robust sigmas (kMadToSigma
+  // x MAD, relative to the reference) of the earlier runs' own figures, given at least
+  // `min_runs_for_spread` of them; and the spread of the earlier samples where the records keep
+  // their statistics (1 - median/p99, or p99/median - 1 where lower is better) — never more than
+  // `max_tolerance`, so that a fall to a half (a 2x slowdown) always FAILs.
+  double tolerance = 0.10;
+  double robust_sigmas = 3;
+  std::size_t min_runs_for_spread = 3;
+  double max_tolerance = 0.5;
 };
+
+// The tolerance of one figure and why it is that ("the floor (--tolerance); ...").
+struct FigureTolerance {
+  double fraction = 0;
+  std::string why;
+};
+
+// `reference` are the earlier runs' figures (each run's median), `center` their median,
+// `sample_spread` the earlier samples' relative spread (NaN when the records keep none).
+FigureTolerance figure_tolerance(const std::vector<double>& reference, double center,
+                                 double sample_spread, const CompareOptions& options);
 
 struct TrendPoint {
   std::string when;  // the reference run's start (or its directory), "now" for the current
@@ -29,7 +51,11 @@ struct NodeTrend {
 };
 
 struct Comparison {
-  std::vector<Finding> findings;  // WARN / FAIL, one per subject and figure at its worst size
+  // WARN / FAIL, one per subject (a host's device; a link, "a/mlx5_0--b/mlx5_0" whichever end
+  // measured it, or "gpu0--gpu1" on its host), every figure that fell listed in it (each at its
+  // worst size, with its tolerance), the worst first; probe, metric, observed and expected are the
+  // worst figure's.
+  std::vector<Finding> findings;
   std::vector<NodeTrend> trends;  // every host of the current runs that the reference knows
   std::size_t compared = 0;       // figures found in both
   std::size_t only_now = 0;       // figures the reference lacks

@@ -103,8 +103,10 @@ CLI::App* add_compare_command(CLI::App& app, CompareArgs& args) {
                    "An earlier run directory (or directory of them), or a history .h5")
       ->required();
   add_number_option(*command, "--tolerance", args.tolerance,
-                    "FAIL a figure worse than its reference by more than this fraction (WARN "
-                    "beyond half of it)",
+                    "The least tolerance: FAIL a figure worse than its reference by more than "
+                    "this fraction, or by more than the reference's own spread gives (3 robust "
+                    "sigmas of the earlier runs, the earlier samples' p99 over median; at most "
+                    "50%); WARN beyond half of it",
                     0, 1, /*min_exclusive=*/true)
       ->capture_default_str();
   add_number_option(*command, "--last", args.last,
@@ -260,19 +262,26 @@ int compare_command(const CompareArgs& args, const Registry& registry, std::FILE
     return 3;
   }
   std::fprintf(out,
-               "# compared %zu figures of %zu run(s) with %s (tolerance %.0f%%); %zu figures have "
-               "no earlier value\n",
+               "# compared %zu figures of %zu run(s) with %s (tolerance at least %.0f%%, wider "
+               "where the earlier figures spread wider, at most 50%%); %zu figures have no "
+               "earlier value\n",
                comparison.compared, now_runs, reference_words.c_str(), args.tolerance * 100,
                comparison.only_now);
   std::set<std::string> regressed;
   std::size_t shown = 0;
   for (const Finding& f : comparison.findings) {
     regressed.insert(f.host);
+    // A link's other end ("a/mlx5_0--b/mlx5_0").
+    const auto link = f.subject.find("--");
+    if (link != std::string::npos) {
+      const std::string other = f.subject.substr(link + 2);
+      if (other.find('/') != std::string::npos) regressed.insert(other.substr(0, other.find('/')));
+    }
     if (!args.all && ++shown > 50) continue;
     std::fprintf(out, "%-6s %s\n", severity_label(f.severity), f.message.c_str());
   }
   if (shown > 50) {
-    std::fprintf(out, "... %zu figures fell in all (--all shows every one)\n",
+    std::fprintf(out, "... %zu subjects fell in all (--all shows every one)\n",
                  comparison.findings.size());
   }
   if (comparison.findings.empty()) std::fprintf(out, "no figure fell beyond the tolerance\n");

@@ -686,7 +686,11 @@ TEST(Compare, AgainstAnEarlierRun) {
   EXPECT_EQ(capture([&](std::FILE* out) { return compare_command(args, registry(), out); }, text),
             1)
       << text;
-  EXPECT_THAT(text, HasSubstr("FAIL   node00000: gpu0 gpu.h2d bw at "));
+  // One finding for the GPU, every figure of it that fell listed in it.
+  EXPECT_THAT(text, ::testing::ContainsRegex("FAIL   node00000: gpu0: [0-9]+ figures fell: FAIL "));
+  EXPECT_THAT(text, ::testing::ContainsRegex("[:;] FAIL gpu\\.h2d bw at "));
+  EXPECT_THAT(text, HasSubstr("(median of 1 earlier run; tolerance 10%: the floor (--tolerance); "
+                              "1 earlier run, too few (under 3) for their spread)"));
   EXPECT_THAT(text, HasSubstr("is 20% below its reference"));
   EXPECT_THAT(text, HasSubstr("trend (median over the node's figures of value / reference):"));
   EXPECT_THAT(text, HasSubstr("now 0.80"));

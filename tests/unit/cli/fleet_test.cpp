@@ -140,8 +140,8 @@ TEST_F(SyntheticFleet, EvaluateFindsEveryFaultAtItsSubjectAndNothingElse) {
 // it must count exactly the PASS findings, and give exactly the other findings, that evaluate()
 // gives the same figures as measurements (no family judge here: the evaluator alone).
 TEST_F(SyntheticFleet, CountedPassesAreExactlyTheEvaluatorsPasses) {
-  const Profile profile = load_profile_for("h100-sxm-8", registry(), nullptr,
-                                           {std::string(FABCHECK_SOURCE_DIR) + "/results/profiles"});
+  const Profile profile = load_profile_for(
+      "h100-sxm-8", registry(), nullptr, {std::string(FABCHECK_SOURCE_DIR) + "/results/profiles"});
   FleetEvaluationOptions options;
   options.profile_for = [&profile](const RunInfo&) -> const Profile& { return profile; };
   options.threads = 2;
@@ -210,15 +210,17 @@ TEST_F(SyntheticFleet, CompareAgainstHistoryFindsTheRegressionPeersCannotSee) {
   const Comparison comparison = compare_figures(tonight, reference, options);
   EXPECT_GT(comparison.compared, 15000u);
   bool regression = false;
-  for (Finding f : comparison.findings) {
-    // A figure measured to another node ("host: mlx5_3 -> node00016/mlx5_3 ...") fell: its link.
-    const std::string arrow = f.host + ": " + f.subject + " -> ";
-    if (f.message.rfind(arrow, 0) == 0) {
-      const std::string peer =
-          f.message.substr(arrow.size(), f.message.find(' ', arrow.size()) - arrow.size());
-      f.subject = f.host + "/" + f.subject + "--" + peer;
-    }
+  for (const Finding& f : comparison.findings) {
+    // A link is one finding, its ends in order whichever measured it ("a/mlx5_3--b/mlx5_3" on
+    // a): the fault may name it from the other end.
     const Fault* fault = fault_of(f, fleet_->faults);
+    const auto link = f.subject.find("--");
+    if (fault == nullptr && link != std::string::npos) {
+      Finding other = f;
+      other.subject = f.subject.substr(link + 2) + "--" + f.subject.substr(0, link);
+      other.host = other.subject.substr(0, other.subject.find('/'));
+      fault = fault_of(other, fleet_->faults);
+    }
     ASSERT_NE(fault, nullptr) << "a regression no fault explains: " << describe(f);
     regression = regression || fault->kind == synthetic::FaultKind::history_regression;
   }

@@ -519,6 +519,45 @@ TEST(Baseline, ShapesEveryRunMeasuredKeepTheirOwnFigures) {
   }
 }
 
+// Every run measures the collectives with NCCL and with MPI (MPI's busbw 40% lower): each backend
+// its own [[expect]] (the profile's `backend` key), and a later run whose MPI figures sit at
+// NCCL's is judged by MPI's, its NCCL figures 40% lower FAIL by NCCL's.
+TEST(Baseline, BackendsEveryRunMeasuredGetAnExpectationEach) {
+  TempDir dir;
+  const fs::path golden = healthy_sweep(dir.path() / "golden", 4);
+  auto both_backends = [](double nccl, double mpi) {
+    return [nccl, mpi](nlohmann::json m) {
+      std::vector<nlohmann::json> out;
+      if (!is_collective(m)) return std::vector<nlohmann::json>{m};
+      for (const auto& [backend, scale] : {std::pair{"nccl", nccl}, std::pair{"mpi", mpi}}) {
+        nlohmann::json copy = m;
+        copy["params"]["backend"] = backend;
+        if (copy["unit"] == "GB/s") copy["value"] = copy["value"].get<double>() * scale;
+        out.push_back(copy);
+      }
+      return out;
+    };
+  };
+  for (std::size_t node = 0; node < 4; ++node) {
+    rewrite_run(golden / synthetic::node_name(node), both_backends(1.0, 0.6));
+  }
+  const fs::path profile = dir.path() / "backends.toml";
+  std::string text, errors;
+  ASSERT_EQ(baseline({golden.string()}, profile, text, errors), 0) << text << errors;
+  const std::string toml = fabcheck::testing::read_whole_file(profile);
+  EXPECT_THAT(toml, HasSubstr("backend = \"mpi\""));
+  EXPECT_THAT(toml, HasSubstr("backend = \"nccl\""));
+  for (std::size_t node = 0; node < 4; ++node) {
+    const std::string run = (golden / synthetic::node_name(node)).string();
+    EXPECT_EQ(evaluate({run}, text, "", profile.string()), 0) << run << "\n" << text;
+    EXPECT_THAT(text, ::testing::ContainsRegex("verdict: PASS \\([0-9]+ pass, 0 warn, 0 fail"));
+  }
+  const fs::path later = healthy_sweep(dir.path() / "later", 1) / synthetic::node_name(0);
+  rewrite_run(later, both_backends(0.6, 1.0));
+  EXPECT_EQ(evaluate({later.string()}, text, "", profile.string()), 1) << text;
+  EXPECT_THAT(text, ::testing::ContainsRegex("FAIL .*coll\\.[a-z_]+ busbw"));
+}
+
 TEST(Baseline, RoundTripHealthyRunsPassARunTwentyPercentLowerFails) {
   TempDir dir;
   const fs::path golden = healthy_sweep(dir.path() / "golden", 8);

@@ -149,16 +149,7 @@ std::string string_or_empty(const nlohmann::json& object, const char* key) {
 }
 
 void read_summary(const fs::path& file, RunInfo& run) {
-  const std::string text = read_small_regular_file(file, kMaxSummaryBytes);
-  nlohmann::json summary;
-  try {
-    summary = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& error) {
-    throw ConfigError(file.string(), 0, std::string("invalid JSON: ") + error.what());
-  }
-  if (!summary.is_object() || summary.value("kind", "") != "summary") {
-    throw ConfigError(file.string(), 0, "not a fabcheck summary (no \"kind\": \"summary\")");
-  }
+  const nlohmann::json summary = read_summary_json(file);
   run.summary_found = true;
   run.verdict = string_or_empty(summary, "verdict");
   run.incomplete_reason = string_or_empty(summary, "incomplete_reason");
@@ -181,6 +172,20 @@ void read_summary(const fs::path& file, RunInfo& run) {
 }
 
 }  // namespace
+
+nlohmann::json read_summary_json(const fs::path& file) {
+  const std::string text = read_small_regular_file(file, kMaxSummaryBytes);
+  nlohmann::json summary;
+  try {
+    summary = nlohmann::json::parse(text);
+  } catch (const nlohmann::json::parse_error& error) {
+    throw ConfigError(file.string(), 0, std::string("invalid JSON: ") + error.what());
+  }
+  if (!summary.is_object() || summary.value("kind", "") != "summary") {
+    throw ConfigError(file.string(), 0, "not a fabcheck summary (no \"kind\": \"summary\")");
+  }
+  return summary;
+}
 
 std::vector<fs::path> find_run_dirs(const std::vector<std::string>& dirs, int max_depth) {
   std::vector<fs::path> runs;

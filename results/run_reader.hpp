@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "results/fleet_store.hpp"
 
 namespace fabcheck {
@@ -16,6 +18,10 @@ namespace fabcheck {
 // device, a file), or under which no run is found.
 std::vector<std::filesystem::path> find_run_dirs(const std::vector<std::string>& dirs,
                                                  int max_depth = 4);
+
+// A run's summary.json as JSON: a regular file of at most 16 MiB, parsed, `"kind": "summary"`.
+// Throws ConfigError naming the file otherwise.
+nlohmann::json read_summary_json(const std::filesystem::path& file);
 
 // Reads one run directory into `store`: a RunInfo (from summary.json, whose absence or verdict
 // "incomplete" marks the run incomplete) and a row per record of measurements.jsonl (streamed:

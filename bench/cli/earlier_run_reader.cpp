@@ -6,13 +6,10 @@
 #include "bench/sys/config_error.hpp"
 #include "bench/sys/input_path.hpp"
 #include "results/json_text.hpp"
+#include "results/run_reader.hpp"
 #include "results/run_writer.hpp"
 
 namespace fabcheck {
-
-namespace {
-constexpr std::size_t kMostSummaryBytes = 64u << 20;
-}
 
 EarlierRun read_earlier_run(const std::string& dir) {
   EarlierRun earlier;
@@ -26,14 +23,7 @@ EarlierRun read_earlier_run(const std::string& dir) {
     }
   }
   const std::filesystem::path summary_path = earlier.dir / "summary.json";
-  const std::string text =
-      read_regular_file(summary_path, "a run's summary.json", kMostSummaryBytes);
-  nlohmann::json summary;
-  try {
-    summary = nlohmann::json::parse(text);
-  } catch (const nlohmann::json::parse_error& error) {
-    throw ConfigError(summary_path.string(), 0, std::string("invalid JSON: ") + error.what());
-  }
+  const nlohmann::json summary = read_summary_json(summary_path);
   const nlohmann::json* probes = nullptr;
   if (const auto timing = summary.find("timing"); timing != summary.end() && timing->is_object()) {
     if (const auto listed = timing->find("probes"); listed != timing->end() && listed->is_array())

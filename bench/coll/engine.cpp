@@ -197,7 +197,7 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
       // The step's wall time on this rank and the operations it ran (warm-up, timed, the check):
       // what a later plan's estimate reads from these records (measured_sweep_cost.hpp).
       const double step_s = wall_seconds() - step_began_s;
-      const int operations = std::max(1, config.warmup) + samples_count * ops_per_sample + 1;
+      const double operations = step_operations(config, ops_per_sample);
 
       SweepRow row;
       row.shape = shape;
@@ -230,7 +230,7 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
                      {"ops_per_sample", std::to_string(ops_per_sample)},
                      {"bus_factor", fmt::format("{:.6g}", factor)},
                      {"step_s", fmt::format("{:.6g}", step_s)},
-                     {"operations", std::to_string(operations)}};
+                     {"operations", fmt::format("{:.0f}", operations)}};
       if (released[0] > 0) {
         base.params["samples_with_host_time"] = fmt::format("{:.0f}", released[0]);
       }
@@ -290,12 +290,16 @@ SweepCostModel assumed_sweep_cost(const std::string& backend) {
       .latency_s = 100e-6, .busbw_gbps = 10, .memory_gbps = 50, .ops_per_sample = 4, .setup_s = 3};
 }
 
+double step_operations(const SweepConfig& config, int ops_per_sample) {
+  const int ops = std::max(1, ops_per_sample);
+  const double samples = std::max(1, config.iters / ops);
+  return std::max(1, config.warmup) + samples * ops + 1;
+}
+
 double estimated_sweep_seconds(const SweepConfig& config, int nranks, const SweepCostModel& model) {
   const int ops_per_sample =
       std::max(1, config.ops_per_sample > 0 ? config.ops_per_sample : model.ops_per_sample);
-  // In double: --iters and --warmup may each be as large as an int holds (their sum is not).
-  const double samples = std::max(1, config.iters / ops_per_sample);
-  const double operations = std::max(1, config.warmup) + samples * ops_per_sample + 1;
+  const double operations = step_operations(config, ops_per_sample);
   const Collective& collective = *config.collective;
   const double moved_fraction = std::max(bus_factor(collective, nranks), 0.5);
   double seconds = 0;

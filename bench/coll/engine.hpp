@@ -78,6 +78,12 @@ SweepCostModel assumed_sweep_cost(const std::string& backend);
 // bisection's steps.
 double assumed_split_seconds(const std::string& backend);
 
+// The operations run_collective_sweep runs at one size and placement with `ops_per_sample`
+// operations a sample: the warm-up (at least one), the timed samples (iters / ops_per_sample, at
+// least one) and the check's one. In double: --iters and --warmup may each be as large as an int
+// holds (their sum is not).
+double step_operations(const SweepConfig& config, int ops_per_sample);
+
 // Seconds run_collective_sweep takes for `config` on `nranks` ranks under `model`.
 double estimated_sweep_seconds(const SweepConfig& config, int nranks, const SweepCostModel& model);
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bench/coll/collective.hpp"
+#include "bench/sys/text_scan.hpp"
 
 namespace fabcheck {
 namespace {
@@ -21,17 +22,13 @@ struct MeasuredStep {
   int ops_per_sample = 1;
 };
 
+// A parameter that is a number at least 0; nullopt when missing or anything else.
 std::optional<double> number_param(const Measurement& m, const char* key) {
   const auto it = m.params.find(key);
   if (it == m.params.end()) return std::nullopt;
-  try {
-    std::size_t used = 0;
-    const double value = std::stod(it->second, &used);
-    if (used != it->second.size() || !std::isfinite(value) || value < 0) return std::nullopt;
-    return value;
-  } catch (const std::exception&) {
-    return std::nullopt;
-  }
+  const auto value = text::parse_number(it->second);
+  if (!value || *value < 0) return std::nullopt;
+  return value;
 }
 
 // Between a and b at fraction f of the way, on a log scale where both are positive.
@@ -117,8 +114,7 @@ std::optional<ProbeEstimate> measured_sweep_estimate(const SweepConfig& config,
                                                      return there.size == shape.size_bytes;
                                                    });
       const int ops = config.ops_per_sample > 0 ? config.ops_per_sample : step.ops_per_sample;
-      const double operations = std::max(1, config.warmup) +
-                                static_cast<double>(std::max(1, config.iters / ops)) * ops + 1;
+      const double operations = step_operations(config, ops);
       seconds += operations * step.operation_s + step.rest_s;
     }
     if (measured_here) ++sizes_measured;

@@ -71,7 +71,7 @@ def main():
         not_a_run.mkdir()
         garbled = work / "garbled"
         shutil.copytree(first, garbled)
-        (garbled / "summary.json").write_text('{"timing": {"probes": [{"id": 3}]}}')
+        (garbled / "summary.json").write_text('{"kind": "summary", "timing": {"probes": [{"id": 3}]}}')
         for folder, named in ((work / "missing", f"--estimate-from {work / 'missing'}"),
                               (not_a_run, f"--estimate-from {not_a_run}"),
                               (garbled, str(garbled / "summary.json"))):

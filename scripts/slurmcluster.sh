@@ -133,6 +133,11 @@ wait_for() {  # seconds pid what log test...
   exit 2
 }
 
+# The recorded PID of node `host`'s slurmd (its namespaces are the node's); empty when none.
+slurmd_pid() {  # dir host
+  awk -v w="slurmd $2" '$2" "$3 == w {print $1}' "$1/pids" | tail -1
+}
+
 # Starts slurmctld (extra arguments after -D), in a mount namespace of its own where the cluster
 # has a controller /etc/fabcheck (--job-scope); echoes its PID.
 start_ctld() {  # dir [args...]
@@ -173,7 +178,7 @@ start_sshds() {  # dir
   chmod 0755 "$dir/ssh/agent"
   mkdir -p -m 0755 /run/sshd  # sshd's privilege separation folder
   while read -r index host address veth; do
-    pid="$(awk -v w="slurmd $host" '$2" "$3 == w {print $1}' "$dir/pids" | tail -1)"
+    pid="$(slurmd_pid "$dir" "$host")"
     start_daemon "$dir" "sshd $host" "$dir/nodes.d/$host/sshd.log" \
       nsenter --target "$pid" --net --uts --mount -- /usr/sbin/sshd -D -e -f "$dir/ssh/sshd_config" >/dev/null
   done <"$dir/nodes"
@@ -470,7 +475,7 @@ cmd_exec() {
   dir="$(cluster_dir)"
   host="$(node_host "$dir" "${1:-}")"
   shift
-  pid="$(awk -v w="slurmd $host" '$2" "$3 == w {print $1}' "$dir/pids" | tail -1)"
+  pid="$(slurmd_pid "$dir" "$host")"
   [ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || die "$host: its slurmd is not running"
   exec nsenter --target "$pid" --net --uts --mount -- "$@"
 }

@@ -133,6 +133,17 @@ class Cluster:
         self.record(title, job)
         return job, self.state(node)[1]
 
+    def completes(self, title, *sbatch_args, seconds=90):
+        """Submits a batch job, waits for it to complete, prints the state after (`title`) and
+        checks that every node stayed idle, with no reason; returns the job."""
+        job = self.sbatch(*sbatch_args, "--wrap", "hostname")
+        self.wait("the job to complete", lambda: self.job_state(job)[0] == "COMPLETED", seconds)
+        self.record(title, job)
+        for node in self.nodes:
+            state, reason = self.state(node)
+            check(state == "IDLE" and reason == "", f"{node} {title}: {state} {reason!r}")
+        return job
+
     def traced(self, node, job):
         """Waits for the gate's trace line of `job` on `node` (written after the node is taken
         out: a DRAIN is seen before it) and returns it."""
@@ -215,12 +226,8 @@ def scenario_prolog_pass(a):
         for node in c.nodes:
             c.configure(node, a.fabcheck, PROFILES / "integration.toml")
         c.record("before")
-        job = c.sbatch("-N2", "--wrap", "hostname")
-        c.wait("the job to complete", lambda: c.job_state(job)[0] == "COMPLETED", 90)
-        c.record("after", job)
+        c.completes("after a passing gate", "-N2")
         for node in c.nodes:
-            state, reason = c.state(node)
-            check(state == "IDLE" and reason == "", f"{node} after a passing gate: {state} {reason!r}")
             lines = c.trace(node)
             check(len(lines) == 1 and " decision=pass exit=0 " in lines[0], f"{node}'s trace: {lines}")
             print(f"  {node} trace: {lines[0]}")
@@ -527,12 +534,7 @@ def scenario_prolog_job(a):
         check(uid != 0, f"SlurmUser {user} is root")
         files = c.dir / "ctld-files"
         c.record("before")
-        job = c.sbatch("-N2", "--wrap", "hostname")
-        c.wait("the job to complete", lambda: c.job_state(job)[0] == "COMPLETED", 120)
-        c.record("after", job)
-        for node in c.nodes:
-            state, reason = c.state(node)
-            check(state == "IDLE" and reason == "", f"{node} after a passing job-scope gate: {state} {reason!r}")
+        job = c.completes("after a passing job-scope gate", "-N2", seconds=120)
         trace = (files / "log" / "gate.log").read_text().splitlines()
         print("  controller trace:", *trace, sep="\n    ")
         check(len(trace) == 1 and f" job={job} " in trace[0] and " decision=pass exit=0 " in trace[0],

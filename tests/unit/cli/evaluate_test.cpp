@@ -440,6 +440,19 @@ int baseline(const std::vector<std::string>& dirs, const fs::path& out, std::str
   return code;
 }
 
+// Each of `runs` judged against the baseline `profile`: a PASS with no WARN. A source run passes
+// its own baseline: three runs' storage figures spread wider than their MAD says (each node's
+// drives have their own speed), and PASS reaches down to the worst of them.
+void expect_every_run_passes(const std::vector<std::string>& runs, const fs::path& profile) {
+  std::string text;
+  for (const std::string& run : runs) {
+    EXPECT_EQ(evaluate({run}, text, "", profile.string()), 0) << run << "\n" << text;
+    EXPECT_THAT(text, ::testing::ContainsRegex("verdict: PASS \\([0-9]+ pass, 0 warn, 0 fail"))
+        << run << "\n"
+        << text;
+  }
+}
+
 // Issue 27 (7): three of eight golden runs measured the collectives at 16 ranks (their busbw 15%
 // lower). Before, `baseline` pooled them with the 8-rank runs' figures without a word, and a
 // 16-rank source run then FAILed against its own baseline; now the runs are refused (exit 2),
@@ -474,14 +487,7 @@ TEST(Baseline, RunsOfDifferentShapesAreRefusedAndEachShapePassesItsOwnSources) {
     const fs::path profile = dir.path() / name;
     ASSERT_EQ(baseline(runs, profile, text, errors), 0) << text << errors;
     EXPECT_THAT(errors, ::testing::Not(HasSubstr("would not pass"))) << errors;
-    for (const std::string& run : runs) {
-      EXPECT_EQ(evaluate({run}, text, "", profile.string()), 0) << run << "\n" << text;
-      // A PASS, not a WARN: three runs' storage figures spread wider than their MAD says (each
-      // node's drives have their own speed), and PASS reaches down to the worst of them.
-      EXPECT_THAT(text, ::testing::ContainsRegex("verdict: PASS \\([0-9]+ pass, 0 warn, 0 fail"))
-          << run << "\n"
-          << text;
-    }
+    expect_every_run_passes(runs, profile);
   }
 }
 
@@ -511,12 +517,7 @@ TEST(Baseline, ShapesEveryRunMeasuredKeepTheirOwnFigures) {
   EXPECT_THAT(toml, HasSubstr("2 shapes the profile cannot tell apart, each from its own figures, "
                               "the thresholds the most lenient's: backend=nccl; placement=in; "
                               "ranks=8; type=float: median "));
-  for (const std::string& run : runs) {
-    EXPECT_EQ(evaluate({run}, text, "", profile.string()), 0) << run << "\n" << text;
-    EXPECT_THAT(text, ::testing::ContainsRegex("verdict: PASS \\([0-9]+ pass, 0 warn, 0 fail"))
-        << run << "\n"
-        << text;
-  }
+  expect_every_run_passes(runs, profile);
 }
 
 // Every run measures the collectives with NCCL and with MPI (MPI's busbw 40% lower): each backend
@@ -547,11 +548,10 @@ TEST(Baseline, BackendsEveryRunMeasuredGetAnExpectationEach) {
   const std::string toml = fabcheck::testing::read_whole_file(profile);
   EXPECT_THAT(toml, HasSubstr("backend = \"mpi\""));
   EXPECT_THAT(toml, HasSubstr("backend = \"nccl\""));
-  for (std::size_t node = 0; node < 4; ++node) {
-    const std::string run = (golden / synthetic::node_name(node)).string();
-    EXPECT_EQ(evaluate({run}, text, "", profile.string()), 0) << run << "\n" << text;
-    EXPECT_THAT(text, ::testing::ContainsRegex("verdict: PASS \\([0-9]+ pass, 0 warn, 0 fail"));
-  }
+  std::vector<std::string> runs;
+  for (std::size_t node = 0; node < 4; ++node)
+    runs.push_back((golden / synthetic::node_name(node)).string());
+  expect_every_run_passes(runs, profile);
   const fs::path later = healthy_sweep(dir.path() / "later", 1) / synthetic::node_name(0);
   rewrite_run(later, both_backends(0.6, 1.0));
   EXPECT_EQ(evaluate({later.string()}, text, "", profile.string()), 1) << text;

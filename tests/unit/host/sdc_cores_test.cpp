@@ -10,6 +10,9 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <optional>
+#include <vector>
 
 #include "bench/sdc/cpu_block.hpp"
 #include "bench/sdc/crc32c_unit.hpp"
@@ -124,40 +127,40 @@ TEST(SdcCores, ACoreWrongEveryTimeAgainstOneOtherIsANamedTie) {
             std::string::npos);
 }
 
+// Of two CPUs screened once, `faulty`'s unit word `word` of one block (seed `seed`) flipped at
+// `bit` on every computation: the other CPU has no wrong block, that one exactly one, named as its
+// own unit's fault with the bit that differs. Empty (the test failed) when it has not one.
+std::optional<CoreMismatch> own_unit_flipped(const std::vector<int>& cpus, std::size_t faulty,
+                                             std::uint64_t seed, int word, int bit) {
+  auto flips = std::make_shared<std::atomic<int>>(0);
+  auto plan = plan_on(cpus, flipping(cpus[faulty], seed, word, bit, false, flips));
+  plan.passes = 1;
+  const auto results = screen_cores(plan);
+  EXPECT_EQ(results[1 - faulty].wrong_blocks, 0u);
+  EXPECT_EQ(results[faulty].wrong_blocks, 1u);
+  if (results[faulty].wrong_blocks != 1) return std::nullopt;
+  const CoreMismatch& own = results[faulty].mismatches.front();
+  EXPECT_EQ(own.fault, CoreFault::own_units);
+  EXPECT_EQ(own.word, word);
+  EXPECT_EQ(own.got ^ own.expected, 1ULL << bit);
+  return own;
+}
+
 TEST(SdcCores, ACrcUnitThatDisagreesWithItsCoreIsNamedAlone) {
   const auto cpus = two_cpus();
   if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
   if (*sdc::crc32c_unit_name() == '\0') GTEST_SKIP() << "no CRC32C instruction";
-  const std::uint64_t seed = sdc::block_seed(1, 9);
-  auto flips = std::make_shared<std::atomic<int>>(0);
-  auto plan = plan_on(cpus, flipping(cpus[0], seed, sdc::crc_unit_word, 3, false, flips));
-  plan.passes = 1;
-  const auto results = screen_cores(plan);
-  EXPECT_EQ(results[1].wrong_blocks, 0u);
-  ASSERT_EQ(results[0].wrong_blocks, 1u);
-  const CoreMismatch& own = results[0].mismatches.front();
-  EXPECT_EQ(own.fault, CoreFault::own_units);
-  EXPECT_EQ(own.word, sdc::crc_unit_word);
-  EXPECT_EQ(own.got ^ own.expected, 8u);
+  ASSERT_TRUE(own_unit_flipped(cpus, 0, sdc::block_seed(1, 9), sdc::crc_unit_word, 3));
 }
 
 TEST(SdcCores, AVectorUnitThatDisagreesWithItsLanesIsNamedAlone) {
   const auto cpus = two_cpus();
   if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
   if (*sdc::fma_lanes_unit_name() == '\0') GTEST_SKIP() << "no AVX2 FMA unit";
-  const std::uint64_t seed = sdc::block_seed(1, 4);
-  auto flips = std::make_shared<std::atomic<int>>(0);
-  auto plan = plan_on(cpus, flipping(cpus[1], seed, sdc::lanes_unit_word, 62, false, flips));
-  plan.passes = 1;
-  const auto results = screen_cores(plan);
-  EXPECT_EQ(results[0].wrong_blocks, 0u);
-  ASSERT_EQ(results[1].wrong_blocks, 1u);
-  const CoreMismatch& own = results[1].mismatches.front();
-  EXPECT_EQ(own.fault, CoreFault::own_units);
-  EXPECT_EQ(own.word, sdc::lanes_unit_word);
-  EXPECT_EQ(own.got ^ own.expected, 1ULL << 62);
-  EXPECT_NE(describe_mismatch(own).find("FP64 FMA, 4 lanes (vector unit) 0x"), std::string::npos);
-  EXPECT_NE(describe_mismatch(own).find("where the same CPU one lane at a time gave"),
+  const auto own = own_unit_flipped(cpus, 1, sdc::block_seed(1, 4), sdc::lanes_unit_word, 62);
+  ASSERT_TRUE(own);
+  EXPECT_NE(describe_mismatch(*own).find("FP64 FMA, 4 lanes (vector unit) 0x"), std::string::npos);
+  EXPECT_NE(describe_mismatch(*own).find("where the same CPU one lane at a time gave"),
             std::string::npos);
 }
 
@@ -165,20 +168,11 @@ TEST(SdcCores, AWideVectorUnitThatDisagreesWithItsLanesIsNamedAlone) {
   const auto cpus = two_cpus();
   if (cpus.size() < 2) GTEST_SKIP() << "needs two CPUs";
   if (*sdc::wide_fma_lanes_unit_name() == '\0') GTEST_SKIP() << "no AVX-512 FMA unit";
-  const std::uint64_t seed = sdc::block_seed(1, 5);
-  auto flips = std::make_shared<std::atomic<int>>(0);
-  auto plan = plan_on(cpus, flipping(cpus[0], seed, sdc::wide_lanes_unit_word, 17, false, flips));
-  plan.passes = 1;
-  const auto results = screen_cores(plan);
-  EXPECT_EQ(results[1].wrong_blocks, 0u);
-  ASSERT_EQ(results[0].wrong_blocks, 1u);
-  const CoreMismatch& own = results[0].mismatches.front();
-  EXPECT_EQ(own.fault, CoreFault::own_units);
-  EXPECT_EQ(own.word, sdc::wide_lanes_unit_word);
-  EXPECT_EQ(own.got ^ own.expected, 1ULL << 17);
-  EXPECT_NE(describe_mismatch(own).find("FP64 FMA, 8 lanes (512-bit vector unit) 0x"),
+  const auto own = own_unit_flipped(cpus, 0, sdc::block_seed(1, 5), sdc::wide_lanes_unit_word, 17);
+  ASSERT_TRUE(own);
+  EXPECT_NE(describe_mismatch(*own).find("FP64 FMA, 8 lanes (512-bit vector unit) 0x"),
             std::string::npos)
-      << describe_mismatch(own);
+      << describe_mismatch(*own);
 }
 
 TEST(SdcCores, ACpuThatCannotBePinnedIsNotScreened) {

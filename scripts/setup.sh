@@ -21,6 +21,7 @@ PACKAGES=(
   slurmctld slurmd slurm-client munge
   openssh-server openssh-client
   clang libclang-rt-14-dev clang-format
+  g++-aarch64-linux-gnu qemu-user
 )
 
 build=1

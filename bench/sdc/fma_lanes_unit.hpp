@@ -1,13 +1,13 @@
 // sdc::fp64_lanes by this CPU's vector FMA units (AVX2 + FMA on x86-64: the four lanes in one
-// register; AVX-512: the four twice in one 512-bit register), to compare with the same lanes
-// computed one at a time on the same core.
+// register; AVX-512: the four twice in one 512-bit register; NEON on AArch64: two lanes in each of
+// two registers), to compare with the same lanes computed one at a time on the same core.
 #pragma once
 
 #include <cstdint>
 
 namespace fabcheck::sdc {
 
-// "avx2 fma" where this CPU has the unit fabcheck uses; "" where it has none.
+// "avx2 fma" or "neon fma" where this CPU has the unit fabcheck uses; "" where it has none.
 const char* fma_lanes_unit_name();
 
 // fp64_lanes(seed, steps) computed by the vector unit; 0 where fma_lanes_unit_name() is "".

@@ -2,6 +2,8 @@
 // with everything it declares read from its entry.
 #include "bench/coll/collective_probe.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 
 #include "bench/coll/coll_probes.hpp"
@@ -33,15 +35,19 @@ ProbeEstimate estimate_collective(const Collective& collective, const RunOptions
   const std::string knobs = "sizes " + describe_sizes(config.sizes) + ", " +
                             describe_iterations(options) +
                             (config.placements.size() > 1 ? ", in and out of place" : "");
+  std::string assumed = knobs;
   if (job.earlier) {
     if (auto measured =
             measured_sweep_estimate(config, collective.id, backend, job.ranks, *job.earlier)) {
       measured->knobs = knobs + "; " + measured->knobs;
       return *measured;
     }
+    // --estimate-from was asked for and cannot serve this probe: say so, never silently.
+    assumed += fmt::format("; assumed rates: {} has no per-size times of {} on {} at {} ranks",
+                           job.earlier->dir.string(), collective.id, backend, job.ranks);
   }
   const SweepCostModel model = assumed_sweep_cost(backend);
-  return {model.setup_s + estimated_sweep_seconds(config, job.ranks, model), knobs};
+  return {model.setup_s + estimated_sweep_seconds(config, job.ranks, model), assumed};
 }
 
 class CollectiveProbe final : public Probe {

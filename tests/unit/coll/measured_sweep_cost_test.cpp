@@ -117,5 +117,28 @@ TEST(MeasuredSweepCost, TheCollectiveProbeEstimatesFromTheJobsEarlierRun) {
   EXPECT_GT(std::abs(assumed - (0.47 + 0.00994)), 0.1) << "the assumed rates were used";
 }
 
+// --estimate-from a run whose records cannot serve the probe (kept before step times were): the
+// assumed rates, and the estimate's knobs say so and why, never silently.
+TEST(MeasuredSweepCost, AnEarlierRunThatCannotServeTheProbeIsSaid) {
+  Registry registry;
+  register_coll_probes(registry);
+  const Probe* probe = registry.find("coll.all_reduce");
+  ASSERT_NE(probe, nullptr);
+  RunOptions options;
+  options.sizes = {1024};
+  JobShape job;
+  job.ranks = 2;
+  job.backend = "mpi";
+  const ProbeEstimate without = probe->info().estimate(options, job);
+  EarlierRun old_records = earlier_run();
+  for (auto& m : old_records.measurements) m.params.erase("step_s");
+  job.earlier = std::make_shared<EarlierRun>(old_records);
+  const ProbeEstimate with = probe->info().estimate(options, job);
+  EXPECT_DOUBLE_EQ(with.seconds, without.seconds);
+  EXPECT_EQ(with.knobs, without.knobs +
+                            "; assumed rates: /runs/earlier has no per-size times of "
+                            "coll.all_reduce on mpi at 2 ranks");
+}
+
 }  // namespace
 }  // namespace fabcheck

@@ -53,6 +53,26 @@ class JsonLinesReporter final : public Reporter {
     write(event);
   }
 
+  // A figure the root measured while the probe runs (a collective's size as it completes); the
+  // same figure comes again among the probe's measurement events once it is gathered.
+  void progress(const ProbeStart& probe, const Measurement& figure) override {
+    nlohmann::json event = line("progress");
+    event.update({{"probe", probe.probe->id}, {"measurement", to_json(figure)}});
+    write(event);
+  }
+
+  // The probe's count of its steps: `done` of `count` finished, `next` the one beginning ("" when
+  // the last ended). No tick events: a consumer of the stream has its own clock.
+  void step(const ProbeStart& probe, const ProgressStep& step) override {
+    nlohmann::json event = line("step");
+    event.update({{"probe", probe.probe->id},
+                  {"done", step.done},
+                  {"count", step.count},
+                  {"unit", step.unit},
+                  {"next", step.next}});
+    write(event);
+  }
+
   void measurements(const ProbeInfo&, const std::vector<Measurement>& every_rank) override {
     for (const Measurement& m : every_rank) {
       nlohmann::json event = line("measurement");

@@ -1,5 +1,6 @@
 // `--json`: the run as JSON lines on stdout, one object per event (run_started, probe_started,
-// note, measurement, finding, probe_finished, evidence, run_finished) for tools that follow a run
+// note, step, progress, measurement, finding, probe_finished, evidence, run_finished) for tools
+// that follow a run
 // as it goes. The fields are documented in results/schema/README.md (event.schema.json). With
 // --dry-run the plan is one line of its own ("kind": "plan"); a rank's problems go to `err` as
 // the console says them.

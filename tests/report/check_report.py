@@ -601,7 +601,8 @@ def check_event_sequence(events, probes):
     check(names[0] == "run_started" and names[-1] == "run_finished" and names.count("run_finished") == 1,
           f"run_started ... run_finished expected, got {names}")
     check(events[0]["probes"] == probes, f"run_started probes {events[0]['probes']}, expected {probes}")
-    order = {"probe_started": 0, "note": 1, "measurement": 2, "finding": 3, "probe_finished": 4}
+    order = {"probe_started": 0, "note": 1, "step": 1, "progress": 1, "measurement": 2, "finding": 3,
+             "probe_finished": 4}
     position, in_probe, index = 4, None, 0
     for e in events[1:-1]:
         name = e["event"]
@@ -652,6 +653,20 @@ def scenario_console(a):
                 check(not errors, f"line {number}: the {kind} fails its schema: {errors[0].message if errors else ''}")
         events.append(event)
     check_event_sequence(events, probes)
+    # Each collective's steps: one a size as it begins (done 0, 1, ...), then the last ended; each
+    # size's figures as progress before the gathered measurements, the same records.
+    for probe in ("coll.all_reduce", "coll.all_gather"):
+        steps = [e for e in events if e["event"] == "step" and e["probe"] == probe]
+        count = steps[0]["count"] if steps else 0
+        check(count > 0 and [s["done"] for s in steps] == list(range(count + 1))
+              and all(s["next"] for s in steps[:-1]) and steps[-1]["next"] == "",
+              f"{probe}: step events {[(s['done'], s['next']) for s in steps]}")
+        live = [e["measurement"] for e in events if e["event"] == "progress" and e["probe"] == probe]
+        gathered = [e["measurement"] for e in events if e["event"] == "measurement"
+                    and e["measurement"]["probe"] == probe]
+        check(live and all(m in gathered for m in live)
+              and {m["size_bytes"] for m in live} == {m["size_bytes"] for m in gathered if m.get("size_bytes")},
+              f"{probe}: {len(live)} progress figures, not the gathered sizes' records")
     by_probe = {e["probe"]: e for e in events if e["event"] == "probe_finished"}
     check(by_probe["gpu.h2d"]["outcome"] == "waived" and by_probe["coll.all_reduce"]["outcome"] == "ran",
           f"outcomes {[(p, e['outcome']) for p, e in by_probe.items()]}")

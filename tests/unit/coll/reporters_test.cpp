@@ -434,22 +434,50 @@ TEST(JsonLinesReporter, EveryLineParsesAndTheEventsComeInOrder) {
     parsed.push_back(object);
   }
   const std::vector<std::string> expected = {
-      "run_started",   "probe_started", "note",           "measurement", "measurement",
-      "measurement",   "measurement",   "measurement",    "measurement", "measurement",
-      "measurement",   "finding",       "finding",        "finding",     "probe_finished",
-      "probe_started", "finding",       "probe_finished", "run_finished"};
+      "run_started",    "probe_started", "note",           "progress",      "progress",
+      "progress",       "measurement",   "measurement",    "measurement",   "measurement",
+      "measurement",    "measurement",   "measurement",    "measurement",   "finding",
+      "finding",        "finding",       "probe_finished", "probe_started", "finding",
+      "probe_finished", "run_finished"};
   EXPECT_EQ(events, expected) << out.text();
   EXPECT_EQ(parsed[0]["probes"], nlohmann::json({"coll.test", "test.waived"}));
   EXPECT_EQ(parsed[1]["index"], 1);
-  EXPECT_EQ(parsed[3]["measurement"]["metric"], "time_us");
-  EXPECT_EQ(parsed[3]["measurement"]["kind"], "measurement");
-  EXPECT_EQ(parsed[12]["finding"]["severity"], "fail");
-  EXPECT_EQ(parsed[17]["outcome"], "waived");
-  EXPECT_EQ(parsed[17]["reason"], "no widget");
+  // The root's figures as they come, then again once gathered.
+  EXPECT_EQ(parsed[3]["probe"], "coll.test");
+  EXPECT_EQ(parsed[3]["measurement"], parsed[6]["measurement"]);
+  EXPECT_EQ(parsed[5]["measurement"], parsed[10]["measurement"]);
+  EXPECT_EQ(parsed[6]["measurement"]["metric"], "time_us");
+  EXPECT_EQ(parsed[6]["measurement"]["kind"], "measurement");
+  EXPECT_EQ(parsed[15]["finding"]["severity"], "fail");
+  EXPECT_EQ(parsed[20]["outcome"], "waived");
+  EXPECT_EQ(parsed[20]["reason"], "no widget");
   EXPECT_EQ(parsed.back()["verdict"], "fail");
   EXPECT_EQ(parsed.back()["exit_code"], 1);
   EXPECT_EQ(parsed.back()["counts"]["fail"], 1);
   EXPECT_TRUE(parsed.back()["incomplete_reason"].is_null());
+}
+
+// A probe's steps as events: each size as it begins, then the last ended (next empty).
+TEST(JsonLinesReporter, StepsAreEvents) {
+  Capture out;
+  auto json = make_json_lines_reporter(out.file());
+  const ProbeInfo probe{.id = "coll.test"};
+  const ProbeStart started{&probe, 1, 1};
+  json->step(started, {0, 2, "size", "4KiB"});
+  json->step(started, {2, 2, "size", ""});
+  json->tick(started);  // no event: a consumer has its own clock
+  const auto lines = lines_of(out.text());
+  ASSERT_EQ(lines.size(), 2u) << out.text();
+  const auto first = nlohmann::json::parse(lines[0]);
+  const auto last = nlohmann::json::parse(lines[1]);
+  EXPECT_EQ(first["event"], "step");
+  EXPECT_EQ(first["probe"], "coll.test");
+  EXPECT_EQ(first["done"], 0);
+  EXPECT_EQ(first["count"], 2);
+  EXPECT_EQ(first["unit"], "size");
+  EXPECT_EQ(first["next"], "4KiB");
+  EXPECT_EQ(last["done"], 2);
+  EXPECT_EQ(last["next"], "");
 }
 
 // A crash or an interrupt loses at most the size in flight: the root's figures reach

@@ -299,6 +299,61 @@ if [ "$mode" = health ]; then
   log "$why: the gate runs now (limit $limit s)"
 fi
 
+# ---- one gate at a time on a node ---------------------------------------------------------------
+# A job can be scheduled onto the node while its health check's gate runs (the check found no job,
+# then one started): two gates side by side measure each other, and a job's gate must not wait for
+# a check nobody asked for. So in node scope every gate holds an flock on the node's lock file (in
+# the closed results folder; "PID MODE JOB" in it) while it runs, its processes inheriting it. A
+# health check that finds it held runs no gate ("busy": a job's gate runs). A prolog or epilog that
+# finds a health check holding it stops that check (SIGUSR1, once a second: the check TERMs its gate
+# and answers nothing, "preempted") and waits up to 15 s for the lock; one that finds another job's
+# gate waits up to FABCHECK_TIMEOUT. A lock it cannot get holds the node (it cannot gate alone).
+preempted=0
+if [ "${conf[FABCHECK_SCOPE]}" = node ]; then
+  lock="$results/gate-$node.lock"
+  if [ -L "$lock" ] || { [ -e "$lock" ] && [ ! -f "$lock" ]; }; then
+    hold_and_exit 3 hold "$lock: not a regular file (the gate's lock)"
+  fi
+  exec {lock_fd}<>"$lock" || hold_and_exit 3 hold "$lock: cannot be opened (the gate's lock)"
+  if ! flock -n "$lock_fd"; then
+    read -r holder_pid holder_mode holder_job <"/proc/$BASHPID/fd/$lock_fd" || true
+    if [ "$mode" = health ]; then
+      trace busy 0 "$node: the $holder_mode gate of job ${holder_job:-?} (pid ${holder_pid:-?}) runs: no second gate"
+      exit 0
+    fi
+    waited=0
+    until flock -n "$lock_fd"; do
+      # Who holds it, read again each second (a holder that has just taken it may not have written
+      # its line yet).
+      read -r holder_pid holder_mode holder_job <"/proc/$BASHPID/fd/$lock_fd" || true
+      wait_limit="$limit"
+      if [ "$holder_mode" = health ]; then wait_limit=15; fi
+      if ((waited >= wait_limit)); then
+        hold_and_exit 3 hold "incomplete (the $holder_mode gate of job ${holder_job:-?}, pid ${holder_pid:-?}, held $lock for ${waited} s: no gate of job $job alone)"
+      fi
+      # Only a health check of this script is stopped: the pid's command line says which.
+      if [ "$holder_mode" = health ] && [[ "$holder_pid" =~ ^[1-9][0-9]*$ ]] &&
+        tr '\0' ' ' <"/proc/$holder_pid/cmdline" 2>/dev/null | grep -q 'fabcheck-slurm\.sh health'; then
+        kill -USR1 "$holder_pid" 2>/dev/null
+      fi
+      sleep 1
+      waited=$((waited + 1))
+    done
+    if [ "$holder_mode" = health ]; then log "stopped the node's health check (pid $holder_pid) in ${waited} s"; fi
+  fi
+  printf '%s %s %s\n' "$$" "$mode" "$job" >"/proc/$BASHPID/fd/$lock_fd"
+  if [ "$mode" = health ]; then
+    # The first USR1 stops the gate; the next ones (once a second) change nothing: a second TERM
+    # within a second would make mpirun exit without passing it on to the ranks.
+    trap 'if ((!preempted)); then preempted=1; [ -z "${_interruptible_child:-}" ] || kill -TERM "$_interruptible_child" 2>/dev/null; fi' USR1
+    # A job may have started between the check above and the lock.
+    if running="$(squeue -h -w "$node" -t RUNNING,COMPLETING -o %i 2>/dev/null)" && [ -n "$running" ]; then
+      trace busy 0 "$node: job(s) $(echo $running) running: no gate while they run"
+      exit 0
+    fi
+  fi
+fi
+
 # ---- the run --------------------------------------------------------------------------------------
 ranks="${conf[FABCHECK_RANKS]}"
 if [ "$ranks" = auto ]; then
@@ -343,8 +398,16 @@ log "job $job: ${conf[FABCHECK_PLAN]} on ${nodes[*]} ($ranks rank(s) a node, lim
 # The limit: TERM at FABCHECK_TIMEOUT (fabcheck's ranks write their last words), KILL to the rest of
 # this process group 10 s later. The launcher stays in this script's process group, so slurmd's own
 # limit (PrologEpilogTimeout: TERM then KILL to the group) ends every process of the gate too.
+if ((preempted)); then
+  trace preempted 0 "$node: the gate of a job took the node before the gate of this check started: no answer"
+  exit 0
+fi
 run_limited "$limit" 10 "${launch[@]}" "${args[@]}"
 rc=$?
+if ((preempted)); then
+  trace preempted 0 "$node: the gate of a job took the node: the gate of this check stopped (run $run_name, exit $rc), no answer"
+  exit 0
+fi
 if [ "$rc" -eq 124 ]; then
   hold_and_exit 3 hold "incomplete (no answer within $limit s; run $run_name)"
 fi

@@ -17,6 +17,9 @@ node), runs real jobs against it, and tears it down, also when it fails.
                   after the repair the next check runs the gate again and its pass resumes the
                   node (FABCHECK_RESUME_ON_PASS=yes), never one drained by someone else; a broken
                   configuration drains it
+  health-preempt  a job scheduled onto the node while its health check's gate runs: the job's prolog
+                  stops the check (SIGUSR1; traced "preempted", no answer, no outcome) and runs its
+                  own gate alone; the job completes, the node stays idle
   prolog-timeout  a gate past FABCHECK_TIMEOUT: the node held "fabcheck: incomplete (...)"
   prolog-limit    a gate past slurmd's PrologEpilogTimeout: slurmd kills the prolog's group and no
                   process of the gate is left on the node
@@ -384,6 +387,55 @@ def scenario_healthcheck(a):
         c.record("after a broken configuration")
         log = (c.node_dir(node) / "slurmd.log").read_text()
         print("  slurmd.log health_check lines:", [x for x in log.splitlines() if "health" in x.lower()][-3:])
+    finally:
+        c.down()
+
+
+@scenario
+def scenario_health_preempt(a):
+    # Every check runs the gate (FABCHECK_HEALTH_MAX_AGE=1), a slow one (about 15 s here): a job
+    # scheduled onto the node while it runs.
+    health = [f"HealthCheckProgram={ROOT}/scripts/slurm/healthcheck.sh", "HealthCheckInterval=5"]
+    slow = ("--sizes", "4M", "--iters", "400")
+    c = Cluster(1, PROLOG + health, Cluster.conf_lines("@NODE_DIR@", a.fabcheck, PROFILES / "integration.toml",
+                                                       "FABCHECK_HEALTH_MAX_AGE=1", "FABCHECK_KEEP_PASSED=yes",
+                                                       gate=slow))
+    try:
+        node = c.nodes[0]
+
+        def health_gate_running():
+            # The health check's run folder is named ...-job0-health-NODE-PID: its mpirun and ranks.
+            return subprocess.run(["pgrep", "-f", f"job0-health-{node}-"], capture_output=True).returncode == 0
+
+        c.wait("a health check's gate running", health_gate_running, 60)
+        c.record("while a health check's gate runs")
+        before = len(c.trace(node))
+        job = c.completes("after a job scheduled while the health check's gate ran", "-N1", seconds=150)
+        lines = c.trace(node)[before:]
+        for line in lines:
+            print(f"  {node} trace: {line}")
+        preempted = [i for i, line in enumerate(lines) if " decision=preempted " in line]
+        prolog = [i for i, line in enumerate(lines) if f"prolog job={job} " in line]
+        check(preempted and " exit=0 " in lines[preempted[0]] and "the gate of this check stopped" in lines[preempted[0]],
+              f"no health check stopped for the job's gate: {lines}")
+        check(prolog and " decision=pass exit=0 " in lines[prolog[0]], f"the job's gate: {lines}")
+        check(preempted[0] < prolog[0], "the job's gate answered before the health check stopped")
+        # The stopped check's run: incomplete, never counted as the node's outcome.
+        outcomes = (c.node_dir(node) / "results" / "outcomes.jsonl").read_text().splitlines()
+        runs = [json.loads(line)["run"] for line in outcomes]
+        stopped = re.search(r"\(run (\S+), exit", lines[preempted[0]]).group(1)
+        check(not any(stopped in run for run in runs), f"the stopped check's run {stopped} is an outcome: {runs}")
+        # The job's gate ran alone: it started after the stopped check had traced its end (its
+        # gate's processes gone: run_limited returned).
+        health_run = json.loads((c.node_dir(node) / "results" / stopped / "summary.json").read_text())
+        job_run = [json.loads((p / "summary.json").read_text()) for p in c.run_dirs(node) if f"-job{job}-prolog-" in p.name]
+        check(len(job_run) == 1, f"the job's run folder: {[p.name for p in c.run_dirs(node)]}")
+        check_ended = lines[preempted[0]].split()[0]  # 2026-12-04T22:01:51Z
+        print(f"  stopped check: started {health_run['started_utc']}, {health_run['verdict']} "
+              f"({health_run['incomplete_reason']}), traced {check_ended}; job's gate: "
+              f"{job_run[0]['started_utc']} .. {job_run[0]['finished_utc']} ({job_run[0]['verdict']})")
+        check(health_run["verdict"] == "incomplete" and check_ended[:19] <= job_run[0]["started_utc"][:19],
+              "the job's gate started before the stopped check had ended")
     finally:
         c.down()
 

@@ -24,9 +24,10 @@ enum DigestWord : int {
   lanes_soft_word,
   lanes_unit_word,
   wide_lanes_soft_word,
-  wide_lanes_unit_word
+  wide_lanes_unit_word,
+  l2_word
 };
-inline constexpr int kDigestWords = 9;
+inline constexpr int kDigestWords = 10;
 
 // One block's results. crc_unit is the CRC32C of the same stream computed by another unit than
 // crc_soft's bit-by-bit loop (a CPU's crc32 instruction, a GPU's shared-memory table), so a core
@@ -34,7 +35,8 @@ inline constexpr int kDigestWords = 9;
 // four FP64 FMA chains computed one after another and by the CPU's vector FMA unit (CPU only: a
 // GPU's lanes are its threads, so both stay 0 there); wide_lanes_soft and wide_lanes_unit the same
 // four lanes twice, one after another and in one 512-bit register (AVX-512: both halves of the
-// unit on the same data), 0 on a GPU too.
+// unit on the same data), 0 on a GPU too. l2_word is the fold of the block's L2 word stream as a
+// block on another SM read it back from L2 (bench/sdc/l2_pattern.hpp; GPU only: 0 on a CPU).
 struct BlockDigest {
   std::uint64_t words[kDigestWords] = {};
 };
@@ -46,10 +48,12 @@ FABCHECK_SDC_HD inline bool same_digest(const BlockDigest& a, const BlockDigest&
   return true;
 }
 
-// How long each chain of a block runs and how many words its CRC covers.
+// How long each chain of a block runs, how many words its CRC covers and how many words of its L2
+// stream a GPU writes and reads back (set from the GPU's L2 size; 0 on a CPU).
 struct ChainShape {
   std::uint32_t steps = 1u << 14;
   std::uint32_t crc_words = 1u << 10;
+  std::uint32_t l2_words = 0;
 };
 
 FABCHECK_SDC_HD inline std::uint64_t rotate_left(std::uint64_t x, unsigned r) {

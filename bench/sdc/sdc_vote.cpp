@@ -33,6 +33,8 @@ const char* digest_word_name(int word) {
       return "FP64 FMA, the 4 lanes twice one at a time";
     case wide_lanes_unit_word:
       return "FP64 FMA, 8 lanes (512-bit vector unit)";
+    case l2_word:
+      return "L2 word stream (written by another SM)";
     default:
       return "?";
   }

@@ -89,3 +89,16 @@ print("fp32_chain(s,1000)=%#018x"%fp32_chain(s,1000))
 print("crc_stream(s,4)=%#010x"%crc_stream(s,4))
 print("crc_stream(s,1024)=%#010x"%crc_stream(s,1024))
 print("crc 12345678 =%#010x"%crc32c(b"12345678"))
+# The L2 pattern (bench/sdc/l2_pattern.hpp)
+def l2_stream_word(seed,i): return mix64(seed^((0x12C0000000000000+i)&M))
+def l2_slice_key(slice,i): return mix64((((slice+1)*0x9E3779B97F4A7C15)&M)^((i<<32)&M))
+def l2_written_word(seed,slice,i): return l2_stream_word(seed,i)^l2_slice_key(slice,i)
+def l2_digest(seed,words):
+    h=0xCBF29CE484222325
+    for i in range(words): h=fold(h,l2_stream_word(seed,i))
+    return h
+print("l2_stream_word(s,0)=%#018x"%l2_stream_word(s,0))
+print("l2_slice_key(9,0)=%#018x"%l2_slice_key(9,0))
+print("l2_written_word(s,9,3)=%#018x"%l2_written_word(s,9,3))
+print("l2_digest(s,1)=%#018x"%l2_digest(s,1))
+print("l2_digest(s,32)=%#018x"%l2_digest(s,32))

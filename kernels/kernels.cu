@@ -1,6 +1,6 @@
 // fabcheck's device code: pattern fill and verification, SM copy, triad, GEMM input fill, the SDC
-// chains per SM, HBM pattern fill and check, the output hash, and an empty kernel; launched only
-// through the host functions of kernels.cuh.
+// chains and L2 pattern per SM, HBM pattern fill and check, the output hash, and an empty kernel;
+// launched only through the host functions of kernels.cuh.
 #include <cuda_bf16.h>
 
 #include "kernels/kernels.cuh"
@@ -86,18 +86,39 @@ __device__ unsigned this_sm() {
   return sm;
 }
 
+__global__ void sdc_l2_write_kernel(std::uint64_t seed, std::uint64_t first_block,
+                                    std::uint32_t words, sdc::L2Traffic l2) {
+  const std::uint64_t block_seed = sdc::block_seed(seed, first_block + threadIdx.x);
+  for (std::uint32_t i = 0; i < words; ++i) {
+    l2.buffer[sdc::l2_offset(blockIdx.x, threadIdx.x, i, blockDim.x, words)] =
+        sdc::l2_written_word(block_seed, blockIdx.x, i);
+  }
+  if (threadIdx.x == 0) l2.writer_sm[blockIdx.x] = this_sm();
+}
+
 __global__ void sdc_chains_kernel(std::uint64_t seed, std::uint64_t first_block,
                                   sdc::ChainShape shape, sdc::BlockDigest* out,
-                                  unsigned* sm_of_block) {
+                                  unsigned* sm_of_block, sdc::L2Traffic l2) {
   __shared__ std::uint32_t table[256];
   for (unsigned n = threadIdx.x; n < 256; n += blockDim.x) table[n] = sdc::crc32c_table_entry(n);
   __syncthreads();
+  const std::size_t lane = static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x;
   const std::uint64_t block_seed = sdc::block_seed(seed, first_block + threadIdx.x);
+  // The slice another SM's block wrote in the launch before (every block reads the same one).
+  const unsigned partner = sdc::l2_partner(blockIdx.x, gridDim.x, l2.writer_sm, this_sm());
+  sdc::L2Read read;
+  const std::uint64_t l2_fold = sdc::l2_read_lane(l2.buffer, block_seed, partner, threadIdx.x,
+                                                  blockDim.x, shape.l2_words, read);
   sdc::BlockDigest digest = sdc::chains_of_block(block_seed, shape);
   digest.words[sdc::crc_unit_word] =
       sdc::crc32c_of_stream_by_table(block_seed, shape.crc_words, table);
-  out[static_cast<std::size_t>(blockIdx.x) * blockDim.x + threadIdx.x] = digest;
-  if (threadIdx.x == 0) sm_of_block[blockIdx.x] = this_sm();
+  digest.words[sdc::l2_word] = l2_fold;
+  out[lane] = digest;
+  l2.reads[lane] = read;
+  if (threadIdx.x == 0) {
+    sm_of_block[blockIdx.x] = this_sm();
+    l2.partner_of_block[blockIdx.x] = partner;
+  }
 }
 
 __global__ void fill_hbm_pattern_kernel(std::uint64_t* data, std::size_t count, int pattern,
@@ -157,6 +178,7 @@ cudaError_t preload() {
                              reinterpret_cast<const void*>(&triad_kernel),
                              reinterpret_cast<const void*>(&fill_bf16_kernel),
                              reinterpret_cast<const void*>(&fill_float_kernel),
+                             reinterpret_cast<const void*>(&sdc_l2_write_kernel),
                              reinterpret_cast<const void*>(&sdc_chains_kernel),
                              reinterpret_cast<const void*>(&fill_hbm_pattern_kernel),
                              reinterpret_cast<const void*>(&check_hbm_pattern_kernel),
@@ -228,10 +250,18 @@ cudaError_t launch_fill_gemm_input(void* data, std::size_t count, std::uint64_t 
   return cudaGetLastError();
 }
 
+cudaError_t launch_sdc_l2_write(std::uint64_t seed, std::uint64_t first_block,
+                                const sdc::ChainShape& shape, unsigned blocks, unsigned lanes,
+                                const sdc::L2Traffic& l2, cudaStream_t stream) {
+  sdc_l2_write_kernel<<<blocks, lanes, 0, stream>>>(seed, first_block, shape.l2_words, l2);
+  return cudaGetLastError();
+}
+
 cudaError_t launch_sdc_chains(std::uint64_t seed, std::uint64_t first_block,
                               const sdc::ChainShape& shape, unsigned blocks, unsigned lanes,
-                              sdc::BlockDigest* out, unsigned* sm_of_block, cudaStream_t stream) {
-  sdc_chains_kernel<<<blocks, lanes, 0, stream>>>(seed, first_block, shape, out, sm_of_block);
+                              sdc::BlockDigest* out, unsigned* sm_of_block,
+                              const sdc::L2Traffic& l2, cudaStream_t stream) {
+  sdc_chains_kernel<<<blocks, lanes, 0, stream>>>(seed, first_block, shape, out, sm_of_block, l2);
   return cudaGetLastError();
 }
 

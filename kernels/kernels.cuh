@@ -9,6 +9,7 @@
 #include <cstdint>
 
 #include "bench/sdc/hbm_pattern.hpp"
+#include "bench/sdc/l2_pattern.hpp"
 #include "bench/sdc/output_hash.hpp"
 #include "bench/sdc/sdc_chain.hpp"
 
@@ -52,14 +53,25 @@ cudaError_t launch_triad(std::uint64_t* a, const std::uint64_t* b, const std::ui
 cudaError_t launch_fill_gemm_input(void* data, std::size_t count, std::uint64_t seed, bool bf16,
                                    cudaStream_t stream);
 
+// The L2 pattern's first half (bench/sdc/l2_pattern.hpp) in `blocks` blocks of `lanes` threads:
+// thread t of block b writes the shape.l2_words words sdc::l2_written_word(block_seed(seed,
+// first_block + t), b, i) into slice b of l2.buffer, and thread 0 writes the block's SM (%smid) to
+// l2.writer_sm[b]. The launch's end is the grid-wide step before launch_sdc_chains reads them.
+cudaError_t launch_sdc_l2_write(std::uint64_t seed, std::uint64_t first_block,
+                                const sdc::ChainShape& shape, unsigned blocks, unsigned lanes,
+                                const sdc::L2Traffic& l2, cudaStream_t stream);
+
 // The SDC chains (bench/sdc/sdc_chain.hpp) in `blocks` blocks of `lanes` threads: thread t of
 // every block computes block sdc::block_seed(seed, first_block + t), its crc_unit word through a
 // CRC32C table in shared memory, into out[block * lanes + t], and thread 0 writes the SM the block
 // ran on (%smid) to sm_of_block[block]. Every block computes the same lanes, so each SM's results
-// are compared with one host reference.
+// are compared with one host reference. Before the chains each block reads the slice of
+// sdc::l2_partner (a block of launch_sdc_l2_write's on another SM) into its l2_word, each lane's
+// check into l2.reads[block * lanes + t] and the slice read into l2.partner_of_block[block].
 cudaError_t launch_sdc_chains(std::uint64_t seed, std::uint64_t first_block,
                               const sdc::ChainShape& shape, unsigned blocks, unsigned lanes,
-                              sdc::BlockDigest* out, unsigned* sm_of_block, cudaStream_t stream);
+                              sdc::BlockDigest* out, unsigned* sm_of_block,
+                              const sdc::L2Traffic& l2, cudaStream_t stream);
 
 // data[i] = sdc::hbm_pattern_word(pattern, address of data, i, seed, inverted).
 cudaError_t launch_fill_hbm_pattern(std::uint64_t* data, std::size_t count, int pattern,

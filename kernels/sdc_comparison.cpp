@@ -32,6 +32,8 @@ std::vector<sdc::BlockDigest> sdc_reference(std::uint64_t seed, std::uint64_t fi
         sdc::BlockDigest digest =
             sdc::chains_of_block(sdc::block_seed(seed, first_block + lane), shape);
         digest.words[sdc::crc_unit_word] = digest.words[sdc::crc_soft_word];
+        digest.words[sdc::l2_word] =
+            sdc::l2_digest(sdc::block_seed(seed, first_block + lane), shape.l2_words);
         reference[lane] = digest;
       }
     });
@@ -41,7 +43,7 @@ std::vector<sdc::BlockDigest> sdc_reference(std::uint64_t seed, std::uint64_t fi
 }
 
 void compare_sm_digests(const std::vector<sdc::BlockDigest>& digests,
-                        const std::vector<unsigned>& sm_of_block,
+                        const std::vector<unsigned>& sm_of_block, const L2Round& l2,
                         const std::vector<sdc::BlockDigest>& reference, std::uint64_t first_block,
                         int pass, SmTally& tally) {
   const std::size_t lanes = reference.size();
@@ -52,19 +54,47 @@ void compare_sm_digests(const std::vector<sdc::BlockDigest>& digests,
       const sdc::BlockDigest& got = digests[block * lanes + lane];
       const int word = sdc::first_differing_word(got, reference[lane]);
       if (word < 0) continue;
-      if (tally.wrong_by_sm[sm]++ == 0) {
-        tally.first_by_sm[sm] = {
-            sm, pass, first_block + lane, word, got.words[word], reference[lane].words[word]};
+      if (tally.wrong_by_sm[sm]++ != 0) continue;
+      SmMismatch& first = tally.first_by_sm[sm];
+      first = SmMismatch{};
+      first.sm = sm;
+      first.pass = pass;
+      first.block = first_block + lane;
+      first.word = word;
+      first.got = got.words[word];
+      first.expected = reference[lane].words[word];
+      if (word != sdc::l2_word || block >= l2.partner_of_block.size()) continue;
+      first.writer_block = l2.partner_of_block[block];
+      if (first.writer_block < l2.writer_sm.size())
+        first.writer_sm = l2.writer_sm[first.writer_block];
+      if (block * lanes + lane < l2.reads.size()) first.read = l2.reads[block * lanes + lane];
+      if (first.read.first_wrong != sdc::kNoWrongWord) {
+        first.read_offset =
+            sdc::l2_offset(first.writer_block, static_cast<unsigned>(lane), first.read.first_wrong,
+                           static_cast<unsigned>(lanes), l2.words) *
+            sizeof(std::uint64_t);
       }
     }
   }
 }
 
 std::string describe_sm_mismatch(const SmMismatch& m) {
-  return "SM " + std::to_string(m.sm) + ": block " + std::to_string(m.block) +
-         (m.pass > 0 ? " (pass " + std::to_string(m.pass + 1) + ")" : "") + ": " +
-         sdc::digest_word_name(m.word) + " " + sdc::word_hex(m.got) + " where the host computed " +
-         sdc::word_hex(m.expected) + " (bits " + sdc::word_hex(m.got ^ m.expected) + " differ)";
+  std::string text = "SM " + std::to_string(m.sm) + ": block " + std::to_string(m.block) +
+                     (m.pass > 0 ? " (pass " + std::to_string(m.pass + 1) + ")" : "") + ": " +
+                     sdc::digest_word_name(m.word) + " " + sdc::word_hex(m.got) +
+                     " where the host computed " + sdc::word_hex(m.expected) + " (bits " +
+                     sdc::word_hex(m.got ^ m.expected) + " differ)";
+  if (m.word != sdc::l2_word) return text;
+  text += "; read from launch block " + std::to_string(m.writer_block) +
+          "'s slice, written on SM " + std::to_string(m.writer_sm) + ": ";
+  if (m.read.first_wrong == sdc::kNoWrongWord)
+    return text + "every word read was as written (SM " + std::to_string(m.sm) +
+           " folded them wrong)";
+  return text + std::to_string(m.read.wrong) + " word" + (m.read.wrong == 1 ? "" : "s") +
+         " wrong, the first word " + std::to_string(m.read.first_wrong) + " (offset " +
+         std::to_string(m.read_offset) + " of the L2 buffer) " + sdc::word_hex(m.read.got) +
+         " where " + sdc::word_hex(m.read.expected) + " was written (bits " +
+         sdc::word_hex(m.read.got ^ m.read.expected) + " differ)";
 }
 
 std::string sm_list(const std::vector<unsigned>& sms) {
@@ -126,7 +156,7 @@ std::vector<Finding> judge_gpu_sdc(const std::vector<Measurement>& measurements)
       f.message = gpu + ": " + param_of(m, "sms_screened") + " of " + param_of(m, "sms") +
                   " SMs computed " + param_of(m, "lanes_checked") +
                   " chains bit for bit as the host did (integer, FP64 and FP32 FMA, CRC32C bit "
-                  "by bit and through shared memory), " +
+                  "by bit and through shared memory, and an L2 word stream another SM wrote), " +
                   param_of(m, "passes") + " pass(es) of " + param_of(m, "pass_seconds") + " s";
       if (!missed.empty()) {
         f.message += "; SM " + missed + " ran no block and was not screened";

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "bench/sdc/hbm_pattern.hpp"
+#include "bench/sdc/l2_pattern.hpp"
 #include "bench/sdc/sdc_chain.hpp"
 #include "results/finding.hpp"
 #include "results/measurement.hpp"
@@ -22,7 +23,8 @@ inline constexpr const char* kPatternMismatchMetric =
     "pattern_mismatches";  // words read back wrong
 
 // The reference digests of lanes first_block .. first_block + lanes - 1, computed on the host's
-// CPUs (threads): crc_unit equal to the bit-by-bit CRC, which a GPU's table CRC must match.
+// CPUs (threads): crc_unit equal to the bit-by-bit CRC, which a GPU's table CRC must match, and
+// l2_word the fold of shape.l2_words words of each lane's L2 stream (sdc::l2_digest).
 std::vector<sdc::BlockDigest> sdc_reference(std::uint64_t seed, std::uint64_t first_block,
                                             unsigned lanes, const sdc::ChainShape& shape);
 
@@ -33,6 +35,21 @@ struct SmMismatch {
   int word = 0;             // sdc::DigestWord
   std::uint64_t got = 0;
   std::uint64_t expected = 0;
+  // l2_word only: the launch block whose slice the lane read, the SM that wrote it, the lane's
+  // check of the words (the first wrong one) and that word's byte offset in the buffer.
+  unsigned writer_block = 0;
+  unsigned writer_sm = 0;
+  sdc::L2Read read;
+  std::uint64_t read_offset = 0;
+};
+
+// One round's L2 pattern as the GPU recorded it: words per lane of a slice, the SM of each writing
+// block, the slice each reading block read, each lane's check (blocks x lanes).
+struct L2Round {
+  std::uint32_t words = 0;
+  std::vector<unsigned> writer_sm;
+  std::vector<unsigned> partner_of_block;
+  std::vector<sdc::L2Read> reads;
 };
 
 // What the screen of one GPU found, SM by SM.
@@ -42,13 +59,16 @@ struct SmTally {
   std::map<unsigned, SmMismatch> first_by_sm;  // each wrong SM's first mismatch
 };
 
-// One launch's results (blocks x lanes digests, the SM of each block) against `reference`.
+// One launch's results (blocks x lanes digests, the SM of each block, the round's L2 pattern)
+// against `reference`; a wrong l2_word is the reading block's SM's, naming the writing SM.
 void compare_sm_digests(const std::vector<sdc::BlockDigest>& digests,
-                        const std::vector<unsigned>& sm_of_block,
+                        const std::vector<unsigned>& sm_of_block, const L2Round& l2,
                         const std::vector<sdc::BlockDigest>& reference, std::uint64_t first_block,
                         int pass, SmTally& tally);
 
-// "SM 17: block 4096 (pass 2): FP32 FMA chain 0x... where the host computed 0x... (bits ...)"
+// "SM 17: block 4096 (pass 2): FP32 FMA chain 0x... where the host computed 0x... (bits ...)";
+// for the L2 word also the slice read: "...; read from launch block 9's slice, written on SM 1:
+// word 0 (offset 73728 of the L2 buffer) 0x... where 0x... was written (bits ... differ)"
 std::string describe_sm_mismatch(const SmMismatch& mismatch);
 
 // "12,40,41" of a GPU's SMs; "" for none.

@@ -38,8 +38,11 @@ struct Config {
   int sms = 4;                    // multiProcessorCount; block b of a launch runs on SM b % sms
   // Planted faults: this SM's FP32 chain result of every lane gets bit 7 flipped (-1: none)...
   int wrong_sm = -1;
-  // ...and the SDC pattern check finds this word of the buffer with bit 3 flipped (-1: none).
+  // ...and the SDC pattern check finds this word of the buffer with bit 3 flipped (-1: none)...
   long long wrong_word = -1;
+  // ...and gpu.sdc's L2 pattern reads this word of its buffer with bit 5 flipped (-1: none).
+  long long wrong_l2_word = -1;
+  int l2_bytes = 1 << 20;  // l2CacheSize
   std::size_t free_memory = std::size_t{64} << 20;  // cudaMemGetInfo's free bytes
 };
 

@@ -333,6 +333,7 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* properties, int device) {
   *properties = cudaDeviceProp{};
   std::snprintf(properties->name, sizeof properties->name, "Fake GPU %d", device);
   properties->multiProcessorCount = state().config.sms;
+  properties->l2CacheSize = state().config.l2_bytes;
   return cudaSuccess;
 }
 
@@ -618,7 +619,8 @@ cudaError_t preload() {
   touch_context(current_device);
   for (const char* kernel :
        {"empty", "fill_pattern", "count_pattern", "count_triad", "sm_copy", "byte_copy", "triad",
-        "fill_gemm_input", "sdc_chains", "fill_hbm_pattern", "check_hbm_pattern", "hash_words"})
+        "fill_gemm_input", "sdc_l2_write", "sdc_chains", "fill_hbm_pattern",
+        "check_hbm_pattern", "hash_words"})
     state().loaded.insert({current_device, kernel});
   return cudaSuccess;
 }
@@ -688,16 +690,52 @@ cudaError_t launch_fill_gemm_input(void*, std::size_t, std::uint64_t, bool, cuda
   return cudaErrorNotSupported;  // gpu.gemm is not run on this double
 }
 
-// The chains as the device computes them (crc_unit by the table), block b on SM b % sms.
+// The L2 pattern's writes as the device makes them, block b on SM b % sms; the planted word
+// (Config::wrong_l2_word) is read back with bit 5 flipped.
+cudaError_t launch_sdc_l2_write(std::uint64_t seed, std::uint64_t first_block,
+                                const sdc::ChainShape& shape, unsigned blocks, unsigned lanes,
+                                const sdc::L2Traffic& l2, cudaStream_t stream) {
+  const unsigned sms = static_cast<unsigned>(state().config.sms);
+  const long long planted = state().config.wrong_l2_word;
+  const std::size_t words = static_cast<std::size_t>(blocks) * lanes * shape.l2_words;
+  return launch(
+      stream, "sdc_l2_write",
+      {{l2.buffer, words * 8, true}, {l2.writer_sm, sizeof(unsigned) * blocks, true}},
+      [=] {
+        for (unsigned block = 0; block < blocks; ++block) {
+          l2.writer_sm[block] = block % sms;
+          for (unsigned lane = 0; lane < lanes; ++lane) {
+            const std::uint64_t s = sdc::block_seed(seed, first_block + lane);
+            for (std::uint32_t i = 0; i < shape.l2_words; ++i) {
+              l2.buffer[sdc::l2_offset(block, lane, i, lanes, shape.l2_words)] =
+                  sdc::l2_written_word(s, block, i);
+            }
+          }
+        }
+        if (planted >= 0 && static_cast<std::size_t>(planted) < words)
+          l2.buffer[planted] ^= 1u << 5;
+      },
+      words * 8);
+}
+
+// The chains as the device computes them (crc_unit by the table), block b on SM b % sms, each
+// block's L2 word read from its partner's slice (sdc::l2_partner, sdc::l2_read_lane).
 cudaError_t launch_sdc_chains(std::uint64_t seed, std::uint64_t first_block,
                               const sdc::ChainShape& shape, unsigned blocks, unsigned lanes,
-                              sdc::BlockDigest* out, unsigned* sm_of_block, cudaStream_t stream) {
+                              sdc::BlockDigest* out, unsigned* sm_of_block,
+                              const sdc::L2Traffic& l2, cudaStream_t stream) {
   const int sms = state().config.sms;
   const int wrong_sm = state().config.wrong_sm;
   const std::size_t digest_bytes = sizeof(sdc::BlockDigest) * blocks * lanes;
+  const std::size_t l2_words = static_cast<std::size_t>(blocks) * lanes * shape.l2_words;
   return launch(
       stream, "sdc_chains",
-      {{out, digest_bytes, true}, {sm_of_block, sizeof(unsigned) * blocks, true}},
+      {{out, digest_bytes, true},
+       {sm_of_block, sizeof(unsigned) * blocks, true},
+       {l2.buffer, l2_words * 8, false},
+       {l2.writer_sm, sizeof(unsigned) * blocks, false},
+       {l2.partner_of_block, sizeof(unsigned) * blocks, true},
+       {l2.reads, sizeof(sdc::L2Read) * blocks * lanes, true}},
       [=] {
         std::uint32_t table[256];
         for (std::uint32_t n = 0; n < 256; ++n) table[n] = sdc::crc32c_table_entry(n);
@@ -711,10 +749,18 @@ cudaError_t launch_sdc_chains(std::uint64_t seed, std::uint64_t first_block,
         for (unsigned block = 0; block < blocks; ++block) {
           const unsigned sm = block % static_cast<unsigned>(sms);
           sm_of_block[block] = sm;
+          const unsigned partner = sdc::l2_partner(block, blocks, l2.writer_sm, sm);
+          l2.partner_of_block[block] = partner;
           for (unsigned lane = 0; lane < lanes; ++lane) {
             sdc::BlockDigest digest = lane_digests[lane];
             if (static_cast<int>(sm) == wrong_sm) digest.words[sdc::fp32_chain_word] ^= 1u << 7;
-            out[static_cast<std::size_t>(block) * lanes + lane] = digest;
+            const std::size_t at = static_cast<std::size_t>(block) * lanes + lane;
+            sdc::L2Read read;
+            digest.words[sdc::l2_word] =
+                sdc::l2_read_lane(l2.buffer, sdc::block_seed(seed, first_block + lane), partner,
+                                  lane, lanes, shape.l2_words, read);
+            l2.reads[at] = read;
+            out[at] = digest;
           }
         }
       },

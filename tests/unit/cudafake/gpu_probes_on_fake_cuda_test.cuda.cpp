@@ -2,7 +2,8 @@
 // and place of CUDA calls shows: the gate opened on every way out (defect 11), bidirectional GPU
 // copies issued by each source GPU (defect 9), buffers cleared in order with the timed copies
 // (defect 13), host copies one GPU of a host at a time (defect 10), no context made on a GPU a
-// rank does not drive (defect 8). Nothing here ran on a GPU.
+// rank does not drive (defect 8); gpu.sdc's chains and L2 pattern, and gpu.hbm_patterns against their
+// host references. Nothing here ran on a GPU.
 #include <gtest/gtest.h>
 
 #include <mutex>
@@ -239,8 +240,9 @@ TEST(FakeCuda, ARankMakesNoContextOnAGpuItDoesNotDrive) {
   for (const auto& m : sink.of("wrong_elements")) EXPECT_EQ(m.value, 0.0);
 }
 
-// gpu.sdc on the double: every block's digests against the host reference, SM by SM (block b runs
-// on SM b % 4 here); a planted flip on one SM's FP32 chain names that SM of that GPU, no other.
+// gpu.sdc on the double: every block's digests (the L2 word too) against the host reference, SM by
+// SM (block b runs on SM b % 4 here); a planted flip on one SM's FP32 chain names that SM of that
+// GPU, no other.
 RunOptions short_sdc() {
   RunOptions options = small_copies();
   options.extra["sdc.duration_s"] = "0.05";
@@ -260,6 +262,7 @@ TEST(FakeCuda, EverySmOfEveryGpuIsScreenedAgainstTheHostReference) {
     EXPECT_EQ(m.params.at("sms_screened"), "4");
     EXPECT_EQ(m.params.at("sms_not_reached"), "");
     EXPECT_EQ(m.params.at("passes"), "2");
+    EXPECT_EQ(m.params.at("l2_bytes"), std::to_string(512 << 10));  // half the fake's 1 MiB L2
     // 16 blocks of 128 lanes a round, every round of both passes.
     const auto rounds = std::stoull(m.params.at("rounds"));
     EXPECT_GE(rounds, 1u);
@@ -293,6 +296,41 @@ TEST(FakeCuda, AnSmComputingWrongBitsIsNamedWithItsGpuAndTheFirstWord) {
   ASSERT_EQ(findings.size(), 2u);
   EXPECT_EQ(findings[0].severity, Severity::fail);
   EXPECT_EQ(findings[0].message.rfind("gpu0 (0000:10:00.0) computed wrong bits on SM 2 of 4: ", 0),
+            0u)
+      << findings[0].message;
+}
+
+// The L2 pattern: 16 blocks of 128 lanes, 32 words a lane (half of a 1 MiB L2); block b reads
+// the slice of block (b + 9) % 16, the first from halfway round written on another SM. A word of
+// block 9's slice (SM 1) read back flipped names the reader, block 0 on SM 0, and the writer.
+TEST(FakeCuda, AnL2WordReadBackWrongNamesTheReadingAndTheWritingSm) {
+  fake_cuda::Config config;
+  config.wrong_l2_word = 9 * 32 * 128;  // word 0 of lane 0 of slice 9
+  fake_cuda::reset(config);
+  CollectingSink sink;
+  RunOptions options = short_sdc();
+  options.extra["sdc.repeats"] = "1";
+  run_probe({"node-a"}, options, sink, "gpu.sdc");
+  const auto screened = sink.of(kSmMismatchMetric);
+  ASSERT_EQ(screened.size(), 2u);
+  for (const auto& m : screened) {
+    EXPECT_EQ(m.params.at("l2_bytes"), std::to_string(512 << 10));
+    EXPECT_EQ(m.params.at("sms_wrong"), "0");
+    EXPECT_EQ(m.value, static_cast<double>(std::stoull(m.params.at("rounds"))));  // a lane a round
+    const std::string& first = m.params.at("mismatch");
+    EXPECT_EQ(first.rfind("SM 0: block 0: L2 word stream (written by another SM) 0x", 0), 0u)
+        << first;
+    EXPECT_NE(first.find("read from launch block 9's slice, written on SM 1: 1 word wrong, the "
+                         "first word 0 (offset 294912 of the L2 buffer)"),
+              std::string::npos)
+        << first;
+    EXPECT_NE(first.find("was written (bits 0x0000000000000020 differ)"), std::string::npos)
+        << first;
+  }
+  const auto findings = judge_gpu_sdc(screened);
+  ASSERT_EQ(findings.size(), 2u);
+  EXPECT_EQ(findings[0].severity, Severity::fail);
+  EXPECT_EQ(findings[0].message.rfind("gpu0 (0000:10:00.0) computed wrong bits on SM 0 of 4: ", 0),
             0u)
       << findings[0].message;
 }

@@ -117,8 +117,8 @@ TEST(GpuProbes, DeclareTheirNeedsScopeWeightOptionsAndEstimate) {
   EXPECT_EQ(gemm.knobs, "bf16 300 s + tf32 4 s");
   options.extra = {{"sdc.duration_s", "60"}, {"sdc.repeats", "2"}};
   const ProbeEstimate sdc = registry.find("gpu.sdc")->info().estimate(options, JobShape{});
-  EXPECT_DOUBLE_EQ(sdc.seconds, 121);  // start-up 1 s + two passes of 60 s
-  EXPECT_EQ(sdc.knobs, "2 pass(es) of 60 s on every SM");
+  EXPECT_DOUBLE_EQ(sdc.seconds, 121);  // start-up 1 s + two passes of 60 s, the L2 pattern in them
+  EXPECT_EQ(sdc.knobs, "2 pass(es) of 60 s on every SM (chains and L2 pattern)");
 }
 
 // The figures whose slow GPU the GPU judge names among a node's GPUs are exactly those the gpu.*

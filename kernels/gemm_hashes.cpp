@@ -19,17 +19,19 @@ std::string cublas_file(const Measurement& m) {
   return std::filesystem::path(param_of(m, "cublas_library")).filename().string();
 }
 
-// "cuBLAS libcublas.so.13.1.0.3, driver 580.65.06".
+// "cuBLAS libcublas.so.13.1.0.3, driver 580.65.06" (", algorithm id 66 tile 20 ..." for fp8).
 std::string versions(const Measurement& m) {
-  return "cuBLAS " + cublas_file(m) + ", driver " + param_of(m, "driver");
+  const std::string algo = param_of(m, "algo");
+  return "cuBLAS " + cublas_file(m) + ", driver " + param_of(m, "driver") +
+         (algo.empty() ? "" : ", algorithm " + algo);
 }
 
 }  // namespace
 
 std::vector<Finding> judge_gemm_hashes(const std::vector<Measurement>& measurements) {
   std::vector<Finding> out;
-  using Key =
-      std::tuple<std::string, std::string, std::string, std::string, std::string, std::string>;
+  using Key = std::tuple<std::string, std::string, std::string, std::string, std::string,
+                         std::string, std::string>;
   std::map<Key, std::vector<const Measurement*>> groups;
   for (const Measurement& m : measurements) {
     if (m.probe != "gpu.gemm" || m.metric != kGemmHashChangesMetric ||
@@ -52,7 +54,7 @@ std::vector<Finding> judge_gemm_hashes(const std::vector<Measurement>& measureme
     // Never compared across versions: a record that does not say which made it stays alone.
     if (param_of(m, "driver").empty() || param_of(m, "cublas_library").empty()) continue;
     groups[{param_of(m, "model"), param_of(m, "sms"), param_of(m, "driver"), cublas_file(m),
-            param_of(m, "dtype"), param_of(m, "m_n_k")}]
+            param_of(m, "dtype"), param_of(m, "m_n_k"), param_of(m, "algo")}]
         .push_back(&m);
   }
   for (const auto& [key, members] : groups) {

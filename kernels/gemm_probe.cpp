@@ -3,7 +3,8 @@
 // the burn); NVML telemetry sampled under that load, and clocks, power, temperature and
 // clock-event reasons every --opt gpu.sample_ms through the bf16 run for throttling over time; a
 // few output elements checked against a host reference, and the whole output's hash recorded after
-// the first and the last GEMM with the cuBLAS and driver that made it (kernels/gemm_hashes.hpp).
+// the first and the last GEMM with the cuBLAS and driver that made it (kernels/gemm_hashes.hpp);
+// then an FP8 GEMM's hash through cuBLASLt where the GPU has FP8 (kernels/fp8_gemm.hpp).
 #include <string>
 
 #include "kernels/gemm_hashes.hpp"
@@ -29,6 +30,8 @@
 #include "bench/sys/timer.hpp"
 #include "kernels/clock_sampler.hpp"
 #include "kernels/cuda_device.hpp"
+#include "kernels/device_output_hash.hpp"
+#include "kernels/fp8_gemm.hpp"
 #include "kernels/gemm_reference.hpp"
 #include "kernels/kernels.cuh"
 #include "kernels/telemetry_sampling.hpp"
@@ -49,12 +52,13 @@ std::vector<MetricSpec> gemm_metrics() {
   return metrics;
 }
 
-// The bf16 burn and the sustained tf32 GEMM, plus cuBLAS start-up (assumed 2 s).
+// The bf16 burn and the sustained tf32 GEMM, plus cuBLAS start-up (assumed 2 s) and the FP8 hash's
+// cuBLASLt start-up and few GEMMs (assumed 1 s).
 ProbeEstimate estimate_gemm(const RunOptions& options, const JobShape&) {
   const double burn_s = gemm_burn_seconds(options);
   const double tf32_s = gemm_seconds(options);
-  return {2 + burn_s + tf32_s, "bf16 " + std::to_string(static_cast<int>(burn_s)) + " s + tf32 " +
-                                   std::to_string(static_cast<int>(tf32_s)) + " s"};
+  return {3 + burn_s + tf32_s, "bf16 " + std::to_string(static_cast<int>(burn_s)) + " s + tf32 " +
+                                   std::to_string(static_cast<int>(tf32_s)) + " s + fp8 hash"};
 }
 
 #if defined(FABCHECK_HAVE_CUDA)
@@ -172,15 +176,7 @@ class GemmRunner {
   // version with its default, atomics-free mode).
   std::uint64_t output_hash() const {
     ScopedDevice device(ordinal_);
-    DeviceMemory hash(sizeof(unsigned long long));
-    FABCHECK_CUDA(cudaMemsetAsync(hash.get(), 0, hash.bytes(), stream_->get()));
-    FABCHECK_CUDA(kernels::launch_hash_words(c_.get<std::uint32_t>(), c_.bytes() / 4,
-                                             hash.get<unsigned long long>(), stream_->get()));
-    unsigned long long value = 0;
-    FABCHECK_CUDA(
-        cudaMemcpyAsync(&value, hash.get(), sizeof value, cudaMemcpyDeviceToHost, stream_->get()));
-    FABCHECK_CUDA(cudaStreamSynchronize(stream_->get()));
-    return value;
+    return device_output_hash(c_.get(), c_.bytes(), stream_->get());
   }
 
   const GpuLabel& label() const { return label_; }
@@ -299,6 +295,8 @@ void run_gemm(RunContext& context, MeasurementSink& sink) {
            sink);
   run_type(ordinals, {"tf32_tflops", "tf32", false}, context.options, context.world, false,
            own_pids, sink);
+  context.world.mark_progress();
+  emit_fp8_hashes(ordinals, gemm_size(context.options), process_cublaslt(), sink);
 }
 #endif
 
@@ -311,7 +309,8 @@ std::unique_ptr<Probe> make_gpu_gemm_probe() {
            "cuBLAS GEMM throughput, bf16 and tf32, sustained (--opt gemm_seconds=S) so clocks and "
            "temperature settle; bf16 burns --opt gpu.burn_s=S with clocks, power, temperature and "
            "clock-event reasons sampled every --opt gpu.sample_ms=100: throttled time per reason, "
-           "clock at the end against the start",
+           "clock at the end against the start; the output hashes of bf16, tf32 and (cuBLASLt, "
+           "compute capability 8.9+) FP8 GEMMs",
        .metrics = gemm_metrics(),
        .needs_cublas = true,
        .options = gemm_options(),

@@ -1,7 +1,8 @@
-// fabcheck's device code: pattern fill and verification, SM copy, triad, GEMM input fill, the SDC
-// chains and L2 pattern per SM, HBM pattern fill and check, the output hash, and an empty kernel;
-// launched only through the host functions of kernels.cuh.
+// fabcheck's device code: pattern fill and verification, SM copy, triad, GEMM input fill (bf16,
+// float, FP8 E4M3), the SDC chains and L2 pattern per SM, HBM pattern fill and check, the output
+// hash, and an empty kernel; launched only through the host functions of kernels.cuh.
 #include <cuda_bf16.h>
+#include <cuda_fp8.h>
 
 #include "kernels/kernels.cuh"
 #include "kernels/random_pattern.hpp"
@@ -78,6 +79,11 @@ __global__ void fill_bf16_kernel(__nv_bfloat16* data, std::size_t count, std::ui
 __global__ void fill_float_kernel(float* data, std::size_t count, std::uint64_t seed) {
   for (std::size_t i = first_index(); i < count; i += grid_stride())
     data[i] = pattern_float(seed, i);
+}
+
+__global__ void fill_fp8_kernel(__nv_fp8_e4m3* data, std::size_t count, std::uint64_t seed) {
+  for (std::size_t i = first_index(); i < count; i += grid_stride())
+    data[i] = __nv_fp8_e4m3(pattern_float(seed, i));
 }
 
 __device__ unsigned this_sm() {
@@ -178,6 +184,7 @@ cudaError_t preload() {
                              reinterpret_cast<const void*>(&triad_kernel),
                              reinterpret_cast<const void*>(&fill_bf16_kernel),
                              reinterpret_cast<const void*>(&fill_float_kernel),
+                             reinterpret_cast<const void*>(&fill_fp8_kernel),
                              reinterpret_cast<const void*>(&sdc_l2_write_kernel),
                              reinterpret_cast<const void*>(&sdc_chains_kernel),
                              reinterpret_cast<const void*>(&fill_hbm_pattern_kernel),
@@ -247,6 +254,13 @@ cudaError_t launch_fill_gemm_input(void* data, std::size_t count, std::uint64_t 
     fill_float_kernel<<<blocks_for(count), kThreads, 0, stream>>>(static_cast<float*>(data), count,
                                                                   seed);
   }
+  return cudaGetLastError();
+}
+
+cudaError_t launch_fill_fp8_input(void* data, std::size_t count, std::uint64_t seed,
+                                  cudaStream_t stream) {
+  fill_fp8_kernel<<<blocks_for(count), kThreads, 0, stream>>>(static_cast<__nv_fp8_e4m3*>(data),
+                                                              count, seed);
   return cudaGetLastError();
 }
 

@@ -53,6 +53,11 @@ cudaError_t launch_triad(std::uint64_t* a, const std::uint64_t* b, const std::ui
 cudaError_t launch_fill_gemm_input(void* data, std::size_t count, std::uint64_t seed, bool bf16,
                                    cudaStream_t stream);
 
+// FP8 GEMM inputs: data[i] = pattern_float(seed, i) as FP8 E4M3 (1 byte an element, rounded to
+// the nearest, saturating to +-448).
+cudaError_t launch_fill_fp8_input(void* data, std::size_t count, std::uint64_t seed,
+                                  cudaStream_t stream);
+
 // The L2 pattern's first half (bench/sdc/l2_pattern.hpp) in `blocks` blocks of `lanes` threads:
 // thread t of block b writes the shape.l2_words words sdc::l2_written_word(block_seed(seed,
 // first_block + t), b, i) into slice b of l2.buffer, and thread 0 writes the block's SM (%smid) to

@@ -165,6 +165,8 @@ def summarize(out):
                 continue
             placement = m.get("params", {}).get("placement", "")
             where = m["subject"] + (f" ({placement})" if placement else "")
+            if m["metric"] == "output_hash_changes" and m.get("params", {}).get("dtype"):
+                where += f" {m['params']['dtype']}"  # gpu.gemm's bf16, tf32 and fp8 hashes apart
             if m.get("status") != "ok":
                 rows.append((m["probe"], m["metric"], where, size_text(m.get("size_bytes")),
                              m.get("status", "?").upper(), "-", m.get("message", "")))

@@ -109,6 +109,23 @@ class DeviceCheckReport(unittest.TestCase):
             self.assertIn("| coll.all_reduce | busbw | world (out) | 64 MiB | WAIVED |", text)
             self.assertEqual(text.count("## Figures"), 1)
 
+    def test_each_gemm_hash_is_a_row_of_its_own_and_a_waived_fp8_hash_says_why(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            f = Folder(tmp)
+            gpu, findings = healthy_gpu()
+            waiver = ("no FP8 GEMM hash: compute capability 8.0 has no FP8 tensor cores "
+                      "(FP8 GEMMs need 8.9 or 9.0 and later)")
+            gpu += [measurement("gpu.gemm", "output_hash_changes", 0, unit="count", dtype="bf16"),
+                    measurement("gpu.gemm", "output_hash_changes", 0, unit="count", status="waived",
+                                dtype="fp8", message=waiver)]
+            f.run("fabcheck-gpu", gpu, findings)
+            f.run("fabcheck-nccl", nccl_one_gpu(300.0))
+            f.nccl_tests("all_reduce", [(64 << 20, 224.0, 299.0, 0.0)])
+            code, text = f.summarize()
+            self.assertEqual(code, 0, text)  # a waiver is no failure
+            self.assertIn("| gpu.gemm | output_hash_changes | gpu0 bf16 |  | 0 count |", text)
+            self.assertIn(f"| gpu.gemm | output_hash_changes | gpu0 fp8 |  | WAIVED | - | {waiver} |", text)
+
     def test_a_skipped_step_is_never_a_pass(self):
         steps = [(n, "SKIPPED" if n == "unit_kernels" else s) for n, s in STEPS_OK]
         with tempfile.TemporaryDirectory() as tmp:

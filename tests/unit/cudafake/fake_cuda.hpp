@@ -43,6 +43,8 @@ struct Config {
   // ...and gpu.sdc's L2 pattern reads this word of its buffer with bit 5 flipped (-1: none).
   long long wrong_l2_word = -1;
   int l2_bytes = 1 << 20;  // l2CacheSize
+  int compute_major = 9;   // compute capability (9.0: FP8 tensor cores)
+  int compute_minor = 0;
   std::size_t free_memory = std::size_t{64} << 20;  // cudaMemGetInfo's free bytes
 };
 

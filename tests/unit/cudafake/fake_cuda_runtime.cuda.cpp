@@ -2,6 +2,7 @@
 // call and fabcheck's kernel launches, defined in this test binary so they take the place of
 // cudart's and kernels.cu's. Work really moves bytes (host memory stands in for every device), so
 // the probes' own verification runs too.
+#include <cuda_fp8.h>
 #include <cuda_runtime_api.h>
 
 #include <algorithm>
@@ -334,6 +335,8 @@ cudaError_t cudaGetDeviceProperties(cudaDeviceProp* properties, int device) {
   std::snprintf(properties->name, sizeof properties->name, "Fake GPU %d", device);
   properties->multiProcessorCount = state().config.sms;
   properties->l2CacheSize = state().config.l2_bytes;
+  properties->major = state().config.compute_major;
+  properties->minor = state().config.compute_minor;
   return cudaSuccess;
 }
 
@@ -619,7 +622,7 @@ cudaError_t preload() {
   touch_context(current_device);
   for (const char* kernel :
        {"empty", "fill_pattern", "count_pattern", "count_triad", "sm_copy", "byte_copy", "triad",
-        "fill_gemm_input", "sdc_l2_write", "sdc_chains", "fill_hbm_pattern",
+        "fill_gemm_input", "fill_fp8_input", "sdc_l2_write", "sdc_chains", "fill_hbm_pattern",
         "check_hbm_pattern", "hash_words"})
     state().loaded.insert({current_device, kernel});
   return cudaSuccess;
@@ -687,7 +690,20 @@ cudaError_t launch_triad(std::uint64_t* a, const std::uint64_t* b, const std::ui
 }
 
 cudaError_t launch_fill_gemm_input(void*, std::size_t, std::uint64_t, bool, cudaStream_t) {
-  return cudaErrorNotSupported;  // gpu.gemm is not run on this double
+  return cudaErrorNotSupported;  // gpu.gemm's bf16 and tf32 GEMMs are not run on this double
+}
+
+// The FP8 hash's inputs (kernels/fp8_gemm.hpp), converted as the device converts them.
+cudaError_t launch_fill_fp8_input(void* data, std::size_t count, std::uint64_t seed,
+                                  cudaStream_t stream) {
+  auto* bytes = static_cast<__nv_fp8_storage_t*>(data);
+  return launch(
+      stream, "fill_fp8_input", {{data, count, true}},
+      [=] {
+        for (std::size_t i = 0; i < count; ++i)
+          bytes[i] = __nv_cvt_float_to_fp8(pattern_float(seed, i), __NV_SATFINITE, __NV_E4M3);
+      },
+      count);
 }
 
 // The L2 pattern's writes as the device makes them, block b on SM b % sms; the planted word

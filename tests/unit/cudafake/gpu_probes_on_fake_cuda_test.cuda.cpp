@@ -2,8 +2,8 @@
 // and place of CUDA calls shows: the gate opened on every way out (defect 11), bidirectional GPU
 // copies issued by each source GPU (defect 9), buffers cleared in order with the timed copies
 // (defect 13), host copies one GPU of a host at a time (defect 10), no context made on a GPU a
-// rank does not drive (defect 8); gpu.sdc's chains and L2 pattern, and gpu.hbm_patterns against their
-// host references. Nothing here ran on a GPU.
+// rank does not drive (defect 8); gpu.sdc's chains and L2 pattern, gpu.hbm_patterns and gpu.gemm's
+// FP8 hash (on a fake cuBLASLt) against their host references. Nothing here ran on a GPU.
 #include <gtest/gtest.h>
 
 #include <mutex>
@@ -14,8 +14,11 @@
 #include "bench/cuda/cuda_memory.hpp"
 #include "bench/cuda/cuda_stream.hpp"
 #include "bench/cuda/scoped_device.hpp"
+#include "fake_cublaslt.hpp"
 #include "fake_cuda.hpp"
+#include "kernels/fp8_gemm.hpp"
 #include "kernels/gated_timer.hpp"
+#include "kernels/gemm_hashes.hpp"
 #include "kernels/register.hpp"
 #include "kernels/sdc_comparison.hpp"
 #include "tests/doubles/thread_world.hpp"
@@ -367,6 +370,99 @@ TEST(FakeCuda, HbmPatternsNameTheWrongWordsAddress) {
   run_probe({"node-a"}, options, clean, "gpu.hbm_patterns");
   ASSERT_EQ(clean.of(kPatternMismatchMetric).size(), 2u);
   for (const auto& m : clean.of(kPatternMismatchMetric)) EXPECT_EQ(m.value, 0.0);
+}
+
+// gpu.gemm's FP8 hash on the fake cuBLASLt: the heuristic's one algorithm for 21 GEMMs on each
+// GPU, the same bits after the first and the last, recorded with the algorithm and the cuBLASLt.
+TEST(FakeCuda, TheFp8HashIsPinnedToOneAlgorithmAndTheSameBitsEveryGemm) {
+  fake_cuda::reset();
+  fake_cuda::reset_cublaslt();
+  CollectingSink sink;
+  emit_fp8_hashes({0, 1}, 100, fake_cuda::fake_cublaslt(), sink);
+  const auto hashed = sink.of(kGemmHashChangesMetric);
+  ASSERT_EQ(hashed.size(), 2u);
+  for (const auto& m : hashed) {
+    EXPECT_EQ(m.status, MeasurementStatus::ok) << m.message;
+    EXPECT_EQ(m.value, 0.0);
+    EXPECT_EQ(m.params.at("dtype"), "fp8");
+    EXPECT_EQ(m.params.at("m_n_k"), "96");  // 100 rounded down to a multiple of 16
+    EXPECT_EQ(m.params.at("output_hash"), m.params.at("output_hash_first"));
+    EXPECT_EQ(m.params.at("output_hash"), hashed[0].params.at("output_hash"));  // both GPUs
+    EXPECT_NE(m.params.at("output_hash"), "0x0000000000000000");
+    EXPECT_EQ(m.params.at("algo"),
+              "id 66 tile 20 stages 12 splitk 1 reduction 0 swizzle 0 custom 0 inner 3 cluster 2");
+    EXPECT_EQ(m.params.at("cublas_library"), "/fake/libcublasLt.so.13.0.0");
+    EXPECT_EQ(m.params.at("sms"), "4");
+  }
+  const fake_cuda::LtCalls calls = fake_cuda::cublaslt_calls();
+  EXPECT_EQ(calls.heuristics, 2);                 // one algorithm a GPU
+  EXPECT_EQ(calls.matmuls, 2 * (1 + kFp8Gemms));  // the first GEMM, then kFp8Gemms
+  EXPECT_EQ(calls.workspace, kFp8WorkspaceBytes);
+  EXPECT_EQ(calls.a_scale, 1.0f);
+  EXPECT_EQ(calls.b_scale, 1.0f);
+  EXPECT_EQ(calls.a_type, CUDA_R_8F_E4M3);
+  EXPECT_EQ(calls.d_type, CUDA_R_16BF);
+  EXPECT_TRUE(fake_cuda::races().empty()) << fake_cuda::races().front();
+}
+
+TEST(FakeCuda, AnFp8GemmThatChangesItsBitsFails) {
+  fake_cuda::reset();
+  fake_cuda::reset_cublaslt(2 + kFp8Gemms);  // GPU 1's first GEMM: its first hash is the odd one
+  CollectingSink sink;
+  emit_fp8_hashes({0, 1}, 64, fake_cuda::fake_cublaslt(), sink);
+  const auto hashed = sink.of(kGemmHashChangesMetric);
+  ASSERT_EQ(hashed.size(), 2u);
+  EXPECT_EQ(hashed[0].value, 0.0);
+  EXPECT_EQ(hashed[1].value, 1.0);
+  EXPECT_NE(hashed[1].params.at("output_hash_first"), hashed[1].params.at("output_hash"));
+  EXPECT_EQ(hashed[1].params.at("output_hash"), hashed[0].params.at("output_hash"));
+  const auto findings = judge_gemm_hashes(hashed);
+  ASSERT_FALSE(findings.empty());
+  EXPECT_EQ(findings[0].severity, Severity::fail);
+  EXPECT_NE(findings[0].message.find("the same fp8 GEMM gave other bits"), std::string::npos)
+      << findings[0].message;
+}
+
+TEST(FakeCuda, ACublasLtWithoutAnFp8AlgorithmIsAnErrorOfTheFp8RecordAlone) {
+  fake_cuda::reset();
+  fake_cuda::reset_cublaslt(0, true);
+  CollectingSink sink;
+  emit_fp8_hashes({0}, 64, fake_cuda::fake_cublaslt(), sink);
+  ASSERT_EQ(sink.of(kGemmHashChangesMetric).size(), 1u);
+  const Measurement m = sink.of(kGemmHashChangesMetric)[0];
+  EXPECT_EQ(m.status, MeasurementStatus::error);
+  EXPECT_EQ(m.message, "FP8 GEMM hash: cuBLASLt: no FP8 algorithm for this GEMM");
+  EXPECT_EQ(fake_cuda::cublaslt_calls().matmuls, 0);
+}
+
+TEST(FakeCuda, TheFp8HashIsWaivedOnAGpuWithoutFp8AndWithoutCublasLt) {
+  fake_cuda::Config ampere;
+  ampere.compute_major = 8;
+  ampere.compute_minor = 0;
+  fake_cuda::reset(ampere);
+  fake_cuda::reset_cublaslt();
+  CollectingSink sink;
+  emit_fp8_hashes({0, 1}, 64, fake_cuda::fake_cublaslt(), sink);
+  ASSERT_EQ(sink.of(kGemmHashChangesMetric).size(), 2u);
+  for (const auto& m : sink.of(kGemmHashChangesMetric)) {
+    EXPECT_EQ(m.status, MeasurementStatus::waived);
+    EXPECT_EQ(m.message,
+              "no FP8 GEMM hash: compute capability 8.0 has no FP8 tensor cores (FP8 GEMMs need "
+              "8.9 or 9.0 and later)");
+    EXPECT_EQ(m.params.at("dtype"), "fp8");
+  }
+  EXPECT_EQ(fake_cuda::cublaslt_calls().matmuls, 0);
+  EXPECT_TRUE(judge_gemm_hashes(sink.of(kGemmHashChangesMetric)).empty());  // never a PASS
+
+  fake_cuda::reset();  // an H100-like GPU, but no cuBLASLt on the node
+  CollectingSink missing;
+  emit_fp8_hashes({0}, 64, load_cublaslt("/nonexistent/" + cublaslt_soname()), missing);
+  ASSERT_EQ(missing.of(kGemmHashChangesMetric).size(), 1u);
+  const Measurement m = missing.of(kGemmHashChangesMetric)[0];
+  EXPECT_EQ(m.status, MeasurementStatus::waived);
+  EXPECT_EQ(m.message, "no FP8 GEMM hash: cuBLASLt: " + cublaslt_soname() +
+                           " not found (the CUDA " + std::to_string(CUBLAS_VER_MAJOR) +
+                           " toolkit's cuBLASLt is not installed, or not on the library path)");
 }
 
 }  // namespace

@@ -71,5 +71,55 @@ TEST(GemmHashes, OtherVersionsAndUnknownOnesAreNeverCompared) {
   EXPECT_EQ(findings[0].severity, Severity::pass);
 }
 
+// gpu.gemm's FP8 record (kernels/fp8_gemm.hpp): the cuBLASLt file and the pinned algorithm.
+Measurement fp8_record(const std::string& host, int gpu, const std::string& hash,
+                       const std::string& algo =
+                           "id 66 tile 20 stages 12 splitk 1 reduction 0 "
+                           "swizzle 0 custom 0") {
+  Measurement m = hash_record(host, gpu, hash);
+  m.params["dtype"] = "fp8";
+  m.params["cublas_library"] = "/opt/cuda/lib/libcublasLt.so.13.1.0.3";
+  m.params["algo"] = algo;
+  return m;
+}
+
+TEST(GemmHashes, Fp8HashesAreComparedAmongThemselvesNotWithBf16) {
+  std::vector<Measurement> records;
+  for (int gpu = 0; gpu < 3; ++gpu) {
+    records.push_back(hash_record("n1", gpu, "a"));
+    records.push_back(fp8_record("n1", gpu, gpu == 1 ? "g" : "f"));
+  }
+  const auto findings = judge_gemm_hashes(records);
+  ASSERT_EQ(findings.size(), 2u);  // bf16's PASS, fp8's one FAIL
+  EXPECT_EQ(findings[0].severity, Severity::pass);
+  EXPECT_EQ(findings[0].message.rfind("the bf16 GEMM 8192^3 on 3 NVIDIA H200 GPUs", 0), 0u)
+      << findings[0].message;
+  EXPECT_EQ(findings[1].severity, Severity::fail);
+  EXPECT_EQ(findings[1].subject, "gpu1");
+  EXPECT_EQ(findings[1].message,
+            "gpu1 (0000:11:00.0) of n1: output hash g where 2 of the fp8 GEMM 8192^3 on 3 NVIDIA "
+            "H200 GPUs (cuBLAS libcublasLt.so.13.1.0.3, driver 580.65.06, algorithm id 66 tile 20 "
+            "stages 12 splitk 1 reduction 0 swizzle 0 custom 0) gave f");
+}
+
+TEST(GemmHashes, Fp8OfAnotherAlgorithmOrCublasLtOrWaivedIsNeverCompared) {
+  std::vector<Measurement> records;
+  for (int gpu = 0; gpu < 3; ++gpu) records.push_back(fp8_record("n1", gpu, "f"));
+  records.push_back(fp8_record("n2", 0, "x",
+                               "id 31 tile 18 stages 8 splitk 1 reduction 0 "
+                               "swizzle 0 custom 0"));
+  Measurement other_library = fp8_record("n3", 0, "y");
+  other_library.params["cublas_library"] = "/opt/cuda/lib/libcublasLt.so.13.0.0.19";
+  records.push_back(other_library);
+  Measurement waived = fp8_record("n4", 0, "");
+  waived.status = MeasurementStatus::waived;
+  waived.message = "no FP8 GEMM hash: compute capability 8.0 has no FP8 tensor cores";
+  records.push_back(waived);
+  const auto findings = judge_gemm_hashes(records);
+  ASSERT_EQ(findings.size(), 1u);  // the three like GPUs' PASS
+  EXPECT_EQ(findings[0].severity, Severity::pass);
+  EXPECT_NE(findings[0].message.find("fp8 GEMM"), std::string::npos) << findings[0].message;
+}
+
 }  // namespace
 }  // namespace fabcheck

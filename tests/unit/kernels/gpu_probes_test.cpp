@@ -113,8 +113,8 @@ TEST(GpuProbes, DeclareTheirNeedsScopeWeightOptionsAndEstimate) {
   RunOptions options;
   options.extra = {{"gpu.burn_s", "300"}, {"gemm_seconds", "4"}};
   const ProbeEstimate gemm = registry.find("gpu.gemm")->info().estimate(options, JobShape{});
-  EXPECT_DOUBLE_EQ(gemm.seconds, 306);  // cuBLAS start-up 2 s + bf16 burn + tf32
-  EXPECT_EQ(gemm.knobs, "bf16 300 s + tf32 4 s");
+  EXPECT_DOUBLE_EQ(gemm.seconds, 307);  // cuBLAS start-up 2 s + bf16 burn + tf32 + FP8 hash 1 s
+  EXPECT_EQ(gemm.knobs, "bf16 300 s + tf32 4 s + fp8 hash");
   options.extra = {{"sdc.duration_s", "60"}, {"sdc.repeats", "2"}};
   const ProbeEstimate sdc = registry.find("gpu.sdc")->info().estimate(options, JobShape{});
   EXPECT_DOUBLE_EQ(sdc.seconds, 121);  // start-up 1 s + two passes of 60 s, the L2 pattern in them

@@ -133,6 +133,27 @@ std::vector<std::int64_t> parse_integers(const OptionSpec& spec, const std::stri
   return numbers;
 }
 
+std::vector<std::string> parse_choice_list(const OptionSpec& spec, const std::string& value,
+                                           const std::string& origin) {
+  if (value == "all") return spec.choices;
+  std::vector<std::string> chosen;
+  std::size_t start = 0;
+  while (start <= value.size()) {
+    const std::size_t comma = std::min(value.find(',', start), value.size());
+    const std::string item = value.substr(start, comma - start);
+    if (std::find(spec.choices.begin(), spec.choices.end(), item) == spec.choices.end()) {
+      const std::string closest = closest_name(item, spec.choices);
+      reject(spec, value,
+             "\"" + item + "\" is not an accepted value" +
+                 (closest.empty() ? "" : " (did you mean " + closest + "?)"),
+             origin);
+    }
+    if (std::find(chosen.begin(), chosen.end(), item) == chosen.end()) chosen.push_back(item);
+    start = comma + 1;
+  }
+  return chosen;
+}
+
 const std::string& parse_text(const OptionSpec& spec, const std::string& value,
                               const std::string& origin) {
   if (value.empty()) reject(spec, value, "empty", origin);
@@ -150,7 +171,36 @@ const std::string& text_of(const RunOptions& options, const OptionSpec& spec, Op
 
 constexpr const char* kReadOrigin = "--opt";
 
+// Edits (insert, delete, replace) between two keys, for "did you mean".
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> row(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    std::size_t diagonal = row[0];
+    row[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      const std::size_t above = row[j];
+      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
+      diagonal = above;
+    }
+  }
+  return row[b.size()];
+}
+
 }  // namespace
+
+std::string closest_name(const std::string& key, const std::vector<std::string>& candidates) {
+  std::string closest;
+  std::size_t best = std::max<std::size_t>(3, key.size() / 4) + 1;
+  for (const std::string& candidate : candidates) {
+    const std::size_t distance = edit_distance(key, candidate);
+    if (distance < best) {
+      best = distance;
+      closest = candidate;
+    }
+  }
+  return closest;
+}
 
 const char* option_type_name(OptionType type) {
   switch (type) {
@@ -168,6 +218,8 @@ const char* option_type_name(OptionType type) {
       return "choice";
     case OptionType::integer_list:
       return "integer list";
+    case OptionType::choice_list:
+      return "choice list";
     case OptionType::text:
       return "text";
   }
@@ -204,6 +256,9 @@ std::string option_rule(const OptionSpec& spec) {
       if (const auto range = range_text(spec, show_number); !range.empty())
         rule += ", each " + range;
       return rule;
+    case OptionType::choice_list:
+      return "one or more of " + fmt::format("{}", fmt::join(spec.choices, ", ")) +
+             " separated by commas, or all";
     case OptionType::text:
       return "any text that is not empty";
   }
@@ -233,6 +288,9 @@ void validate_option_value(const OptionSpec& spec, const std::string& value,
       return;
     case OptionType::integer_list:
       parse_integers(spec, value, origin);
+      return;
+    case OptionType::choice_list:
+      parse_choice_list(spec, value, origin);
       return;
     case OptionType::text:
       parse_text(spec, value, origin);
@@ -270,6 +328,10 @@ std::vector<std::int64_t> option_integers(const RunOptions& options, const Optio
 
 std::string option_text(const RunOptions& options, const OptionSpec& spec) {
   return parse_text(spec, text_of(options, spec, OptionType::text), kReadOrigin);
+}
+
+std::vector<std::string> option_choices(const RunOptions& options, const OptionSpec& spec) {
+  return parse_choice_list(spec, text_of(options, spec, OptionType::choice_list), kReadOrigin);
 }
 
 bool option_given(const RunOptions& options, const OptionSpec& spec) {

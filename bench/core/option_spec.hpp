@@ -22,6 +22,7 @@ enum class OptionType {
   flag,          // 1/0, true/false, yes/no, on/off
   choice,        // one of `choices`
   integer_list,  // comma-separated whole numbers ("1,4,16")
+  choice_list,   // comma-separated `choices` ("float,int8"), or "all" of them
   text,          // any text that is not empty (a path)
 };
 
@@ -55,6 +56,10 @@ std::string option_rule(const OptionSpec& spec);
 // "byte size", "size sweep", "integer", "number", "flag", "choice", "integer list", "text".
 const char* option_type_name(OptionType type);
 
+// The first of `candidates` fewest edits from `key`, "" when none is within max(3, a quarter of
+// the key) edits (a typo, not another name): "did you mean" for options, values and probes alike.
+std::string closest_name(const std::string& key, const std::vector<std::string>& candidates);
+
 // Throws ConfigError "<origin> KEY=VALUE: <what is wrong>; expected <rule>" when `value` breaks
 // the spec's rule. `origin` says where the value came from ("--opt", "plan gate").
 void validate_option_value(const OptionSpec& spec, const std::string& value,
@@ -70,6 +75,9 @@ bool option_flag(const RunOptions& options, const OptionSpec& spec);
 std::string option_choice(const RunOptions& options, const OptionSpec& spec);
 std::vector<std::int64_t> option_integers(const RunOptions& options, const OptionSpec& spec);
 std::string option_text(const RunOptions& options, const OptionSpec& spec);
+// The choices a choice list names, in the order given, each once ("all": every choice in the
+// spec's order).
+std::vector<std::string> option_choices(const RunOptions& options, const OptionSpec& spec);
 // Whether `options.extra` sets the key (a reader that treats "not given" apart from the default).
 bool option_given(const RunOptions& options, const OptionSpec& spec);
 

@@ -14,38 +14,7 @@
 namespace fabcheck {
 namespace {
 
-// Edits (insert, delete, replace) between two keys, for "did you mean".
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::size_t> row(b.size() + 1);
-  for (std::size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i) {
-    std::size_t diagonal = row[0];
-    row[0] = i;
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      const std::size_t above = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diagonal = above;
-    }
-  }
-  return row[b.size()];
-}
-
 std::string before_dot(const std::string& key) { return key.substr(0, key.find('.')); }
-
-// The first of `candidates` fewest edits from `key`, "" when none is within max(3, a quarter of
-// the key) edits (a typo, not another name): "did you mean" for options and probes alike.
-std::string closest_of(const std::string& key, const std::vector<std::string>& candidates) {
-  std::string closest;
-  std::size_t best = std::max<std::size_t>(3, key.size() / 4) + 1;
-  for (const std::string& candidate : candidates) {
-    const std::size_t distance = edit_distance(key, candidate);
-    if (distance < best) {
-      best = distance;
-      closest = candidate;
-    }
-  }
-  return closest;
-}
 
 }  // namespace
 
@@ -62,7 +31,8 @@ void Registry::add(std::unique_ptr<Probe> probe) {
                              "\", which is not a built-in plan");
   }
   for (const OptionSpec& spec : info.options) {
-    if (spec.type == OptionType::choice && spec.choices.empty())
+    if ((spec.type == OptionType::choice || spec.type == OptionType::choice_list) &&
+        spec.choices.empty())
       throw std::logic_error(info.id + ": option " + spec.key + " has no choices");
     const auto known = options_.find(spec.key);
     if (known != options_.end() && !(known->second.spec == spec)) {
@@ -107,7 +77,7 @@ void Registry::validate_options(const std::map<std::string, std::string>& values
     }
     std::vector<std::string> known_keys;
     for (const auto& [known_key, declared] : options_) known_keys.push_back(known_key);
-    const std::string closest = closest_of(key, known_keys);
+    const std::string closest = closest_name(key, known_keys);
     std::string message = origin + " " + key + "=" + value + ": unknown option";
     if (!closest.empty()) message += " (did you mean " + closest + "?)";
     if (!owner.empty() && !owner_keys.empty()) {
@@ -300,7 +270,7 @@ std::vector<Probe*> Registry::select(const std::string& comma_separated_ids) con
         candidates.push_back(probe->id());
         candidates.push_back(family);
       }
-      const std::string closest = closest_of(id, candidates);
+      const std::string closest = closest_name(id, candidates);
       throw ConfigError("--probes: unknown probe \"" + id + "\"" +
                         (closest.empty() ? "" : " (did you mean " + closest + "?)") + "; known: " +
                         known + "; or a family: " + fmt::format("{}", fmt::join(families, ", ")));

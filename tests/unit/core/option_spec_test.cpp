@@ -145,6 +145,26 @@ TEST(OptionSpec, RuleTextSaysTheRange) {
   EXPECT_EQ(option_rule(kChoice), "one of out, in, both");
 }
 
+TEST(OptionSpec, ChoiceListsTakeCommasOrAllAndSuggestTheClosestChoice) {
+  const OptionSpec types{.key = "t.types",
+                         .type = OptionType::choice_list,
+                         .default_value = "float",
+                         .meaning = "m",
+                         .choices = {"int8", "float", "double"}};
+  EXPECT_EQ(option_choices(RunOptions{}, types), (std::vector<std::string>{"float"}));
+  EXPECT_EQ(option_choices(given("t.types", "double,int8,double"), types),
+            (std::vector<std::string>{"double", "int8"}));
+  EXPECT_EQ(option_choices(given("t.types", "all"), types),
+            (std::vector<std::string>{"int8", "float", "double"}));
+  EXPECT_EQ(refusal(types, "int8,flaot"),
+            "--opt t.types=int8,flaot: \"flaot\" is not an accepted value (did you mean float?); "
+            "expected one or more of int8, float, double separated by commas, or all");
+  EXPECT_EQ(refusal(types, "int8,xyzzyq").find("did you mean"), std::string::npos);
+  EXPECT_NE(refusal(types, "").find("\"\" is not an accepted value"), std::string::npos);
+  EXPECT_NE(refusal(types, "int8,").find("\"\" is not an accepted value"), std::string::npos);
+  EXPECT_EQ(refusal(types, "int8,double"), "");
+}
+
 TEST(OptionSpec, IntegerListsTextAndOpenRanges) {
   const OptionSpec workers{.key = "t.workers",
                            .type = OptionType::integer_list,

@@ -40,8 +40,17 @@ std::string location_of(const Measurement& m) {
   return where.empty() ? std::string() : " on " + where;
 }
 
+// " at 4KiB", and a collective's element type and reduction where they are not float/sum (--dtype,
+// --op: " at 4KiB (int8 sum)", " at 4KiB (half)" where nothing is reduced), so that the findings of
+// two sweeps at one size say which is which.
 std::string size_part(const Measurement& m) {
-  return m.size_bytes ? " at " + format_bytes(*m.size_bytes) : std::string();
+  std::string part = m.size_bytes ? " at " + format_bytes(*m.size_bytes) : std::string();
+  const auto type = m.params.find("type");
+  const auto redop = m.params.find("redop");
+  if (type == m.params.end() || redop == m.params.end()) return part;
+  const bool reduced = redop->second != "none";
+  if (type->second == "float" && (!reduced || redop->second == "sum")) return part;
+  return part + " (" + type->second + (reduced ? " " + redop->second : std::string()) + ")";
 }
 
 std::string evidence_of(const Measurement& m) {

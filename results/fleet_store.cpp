@@ -14,6 +14,7 @@ bool is_condition_parameter(std::string_view key) {
                                                "dtype",
                                                "placement",
                                                "op",
+                                               "redop",
                                                "direction",
                                                "scope",
                                                "pattern",

@@ -303,6 +303,11 @@ void add_measurements(Exposition& out, const std::vector<Measurement>& measureme
                 {"subject", m.subject},
                 {"peer", m.peer},
                 {"placement", param_of(m, "placement")},
+                // A collective's element type and reduction (--dtype, --op): each combination is a
+                // series of its own. Records without a redop (not a collective's, or from before
+                // --dtype) keep their labels.
+                {"dtype", m.params.contains("redop") ? param_of(m, "type") : std::string()},
+                {"redop", param_of(m, "redop")},
                 {"host", m.host},
                 {"rank", m.rank >= 0 ? std::to_string(m.rank) : std::string()}},
                m.value * family.multiply / family.divide);

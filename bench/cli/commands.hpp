@@ -20,6 +20,8 @@ struct RunArgs {
   std::string out;
   std::string backend;
   std::string placement;
+  std::string dtype;  // collective element types: a comma list or all
+  std::string op;     // reduction operations of the reducing collectives
   std::vector<std::string> storage_paths;
   std::string sysfs_root;
   std::string pairs;               // coll.node_pairs schedule: all, quick

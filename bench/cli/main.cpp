@@ -63,6 +63,14 @@ void add_run_options(CLI::App& command, fabcheck::RunArgs& args, const std::stri
   command.add_option("--backend", args.backend,
                      "Collective backend: mpi or nccl (default: nccl with GPUs)");
   command.add_option("--placement", args.placement, "Collective buffers: out, in or both");
+  command.add_option("--dtype", args.dtype,
+                     "Collective element types, each its own sweep: int8, uint8, int32, uint32, "
+                     "int64, uint64, half, float, double, bfloat16 (a comma list, or all; default "
+                     "float; the MPI backend has no half or bfloat16)");
+  command.add_option("--op", args.op,
+                     "Reduction operations of all_reduce and reduce_scatter, each its own sweep: "
+                     "sum, prod, min, max, avg (a comma list, or all; default sum; the MPI backend "
+                     "has no avg)");
   command.add_option("--storage-path", args.storage_paths,
                      "A directory to test storage in (repeatable)");
   command.add_option("--sysfs-root", args.sysfs_root, "Read sysfs below this folder (default /)");

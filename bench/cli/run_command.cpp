@@ -17,6 +17,7 @@
 #include "bench/cli/run_environment.hpp"
 #include "bench/cli/usage_error.hpp"
 #include "bench/coll/coll_probes.hpp"
+#include "bench/coll/data_types.hpp"
 #include "bench/coll/mpi_call_plan.hpp"
 #include "bench/coll/nccl_backend.hpp"
 #include "bench/coll/node_bisect.hpp"
@@ -98,6 +99,15 @@ RunRequest build_request(const RunArgs& args, const Registry& registry) {
   if (!args.placement.empty()) {
     registry.validate_options({{placement_option().key, args.placement}}, "--placement");
     options.extra[placement_option().key] = args.placement;
+  }
+  // --dtype and --op as nccl-tests' -d and -o; a bad name is refused (exit 2) with the closest one.
+  if (!args.dtype.empty()) {
+    registry.validate_options({{dtype_option().key, args.dtype}}, "--dtype");
+    options.extra[dtype_option().key] = args.dtype;
+  }
+  if (!args.op.empty()) {
+    registry.validate_options({{redop_option().key, args.op}}, "--op");
+    options.extra[redop_option().key] = args.op;
   }
   if (!args.pairs.empty()) {
     registry.validate_options({{"pairs", args.pairs}}, "--pairs");

@@ -12,7 +12,7 @@ namespace {
 
 #if defined(FABCHECK_HAVE_CUDA)
 int all_gather_on_nccl(const NcclCall& call) {
-  return nccl_functions().all_gather(call.input, call.output, call.shape.send_count, ncclFloat,
+  return nccl_functions().all_gather(call.input, call.output, call.shape.send_count, call.datatype,
                                      call.comm, call.stream);
 }
 #endif

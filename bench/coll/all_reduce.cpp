@@ -11,8 +11,8 @@ namespace {
 
 #if defined(FABCHECK_HAVE_CUDA)
 int all_reduce_on_nccl(const NcclCall& call) {
-  return nccl_functions().all_reduce(call.input, call.output, call.shape.recv_count, ncclFloat,
-                                     ncclSum, call.comm, call.stream);
+  return nccl_functions().all_reduce(call.input, call.output, call.shape.recv_count, call.datatype,
+                                     call.op, call.comm, call.stream);
 }
 #endif
 

@@ -13,13 +13,15 @@ namespace {
 #if defined(FABCHECK_HAVE_CUDA)
 int alltoall_on_nccl(const NcclCall& call) {
   const std::uint64_t block = call.shape.send_count / static_cast<std::uint64_t>(call.nranks);
+  const auto* input = static_cast<const std::byte*>(call.input);
+  auto* output = static_cast<std::byte*>(call.output);
   ncclResult_t result = ncclSuccess;
   for (int peer = 0; peer < call.nranks && result == ncclSuccess; ++peer) {
-    const std::uint64_t offset = static_cast<std::uint64_t>(peer) * block;
+    const std::uint64_t offset = static_cast<std::uint64_t>(peer) * block * call.element_bytes;
     result =
-        nccl_functions().send(call.input + offset, block, ncclFloat, peer, call.comm, call.stream);
+        nccl_functions().send(input + offset, block, call.datatype, peer, call.comm, call.stream);
     if (result == ncclSuccess) {
-      result = nccl_functions().recv(call.output + offset, block, ncclFloat, peer, call.comm,
+      result = nccl_functions().recv(output + offset, block, call.datatype, peer, call.comm,
                                      call.stream);
     }
   }

@@ -20,18 +20,19 @@ class World;
 class CollectiveBackend {
  public:
   virtual ~CollectiveBackend() = default;
-  virtual std::string name() const = 0;                      // "mpi", "nccl"
-  virtual std::string type_name() const { return "float"; }  // element type, for the table
-  virtual int comm_size() const = 0;                         // n in the bus factors
+  virtual std::string name() const = 0;  // "mpi", "nccl"
+  virtual int comm_size() const = 0;     // n in the bus factors
   // Whether it runs `collective` in `placement`: as the entry's layout for this backend says.
   virtual bool supports(const Collective& collective, Placement placement) const = 0;
   // One line per member this process drives: "rank 0 node-a gpu 0 0000:17:00.0 NVIDIA H200".
   virtual std::vector<std::string> member_descriptions() const = 0;
 
-  // Allocates (or reuses) buffers for this shape; called before each size.
+  // Allocates (or reuses) buffers for this shape of `element`s (their type, and the reduction a
+  // reducing collective applies); called before each size.
   virtual void prepare(const Collective& collective, Placement placement,
-                       const CollectiveShape& shape) = 0;
-  // Writes verify::input_value(member_rank, i, seed) into each member's input; poisons outputs.
+                       const CollectiveShape& shape, const verify::Element& element) = 0;
+  // Writes verify::input_bits(element, n, member_rank, i, seed) into each member's input; poisons
+  // outputs.
   virtual void fill_inputs(std::uint32_t seed) = 0;
   // Runs `count` operations back to back and waits for them, untimed (warm-up, the checked
   // operation). Throws on an error or a timeout.

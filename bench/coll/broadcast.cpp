@@ -13,7 +13,7 @@ constexpr int kRoot = 0;
 
 #if defined(FABCHECK_HAVE_CUDA)
 int broadcast_on_nccl(const NcclCall& call) {
-  return nccl_functions().broadcast(call.input, call.output, call.shape.send_count, ncclFloat,
+  return nccl_functions().broadcast(call.input, call.output, call.shape.send_count, call.datatype,
                                     kRoot, call.comm, call.stream);
 }
 #endif

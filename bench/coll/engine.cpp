@@ -8,6 +8,7 @@
 #include <ctime>
 
 #include "bench/coll/collective_stragglers.hpp"
+#include "bench/coll/data_types.hpp"
 #include "bench/core/rank_agreement.hpp"
 #include "bench/core/stats.hpp"
 #include "results/units.hpp"
@@ -72,9 +73,9 @@ struct SweepStep {
   std::string what;  // "coll.all_reduce 64MiB out-of-place", for errors
 
   void prepare(const Collective& collective, Placement placement, const CollectiveShape& shape,
-               std::uint32_t seed) {
+               const verify::Element& element, std::uint32_t seed) {
     run_on_every_rank(world, "preparing " + what, [&] {
-      backend.prepare(collective, placement, shape);
+      backend.prepare(collective, placement, shape, element);
       backend.fill_inputs(seed);
     });
   }
@@ -135,6 +136,9 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
                                            const std::string& probe_id) {
   const Collective& collective = *config.collective;
   const int nranks = backend.comm_size();
+  const std::string type = data_type_name(config.element.type);
+  const std::string redop = redop_label(config.element, collective.expected.reduced);
+  const std::size_t element_size = verify::element_bytes(config.element.type);
   const double factor = bus_factor(collective, nranks);
   const std::string hosts = world.joined_hosts();
   const std::size_t host_count = world.distinct_hosts().size();
@@ -148,17 +152,17 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
   const int samples_count = std::max(1, config.iters / ops_per_sample);
   if (world.is_root()) {
     std::string note = fmt::format(
-        "# {}: backend {}, {} ranks on {} host(s), {}, {} warm-up + {} timed samples of {} "
+        "# {}: backend {}, {} ranks on {} host(s), {} {}, {} warm-up + {} timed samples of {} "
         "operations (ranks aligned per sample)\n",
-        probe_id, backend.name(), nranks, host_count, backend.type_name(),
-        std::max(1, config.warmup), samples_count, ops_per_sample);
+        probe_id, backend.name(), nranks, host_count, type, redop, std::max(1, config.warmup),
+        samples_count, ops_per_sample);
     for (const auto& line : members) note += "#   " + line + "\n";
     sink.note(note);
   }
 
   std::vector<SweepRow> rows;
   const int steps = static_cast<int>(config.sizes.size());
-  if (world.is_root()) {
+  if (world.is_root() && config.note_unrun_placements) {
     for (const Placement placement : config.placements) {
       if (backend.supports(collective, placement)) continue;
       sink.note(fmt::format("# {}: {}-of-place is not run: the {} backend has no {}-of-place {}\n",
@@ -169,11 +173,11 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
   for (std::size_t done = 0; done < config.sizes.size(); ++done) {
     const std::uint64_t size = config.sizes[done];
     if (world.is_root()) sink.step({static_cast<int>(done), steps, "size", format_bytes(size)});
-    const CollectiveShape shape = collective_shape(collective, size, nranks, sizeof(float));
+    const CollectiveShape shape = collective_shape(collective, size, nranks, element_size);
     if (shape.size_bytes == 0) {
       if (world.is_root()) {
-        sink.note(
-            fmt::format("# {}: {} B is below one element per rank; skipped\n", probe_id, size));
+        sink.note(fmt::format("# {}: {} B is below one {} element per rank; skipped\n", probe_id,
+                              size, type));
       }
       continue;
     }
@@ -181,9 +185,9 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
       if (!backend.supports(collective, placement)) continue;
       const double step_began_s = wall_seconds();
       SweepStep step{backend, world,
-                     fmt::format("{} {} ({}-of-place)", probe_id, format_bytes(shape.size_bytes),
-                                 placement_name(placement))};
-      step.prepare(collective, placement, shape, seed_for(size, placement, 0));
+                     fmt::format("{} {} {} {} ({}-of-place)", probe_id, type, redop,
+                                 format_bytes(shape.size_bytes), placement_name(placement))};
+      step.prepare(collective, placement, shape, config.element, seed_for(size, placement, 0));
       step.warm_up(config.warmup);
       const int released_before = backend.samples_released_early();
       RankSampleTimes mine;
@@ -222,7 +226,8 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
       base.subject = "world";
       base.size_bytes = shape.size_bytes;
       base.params = {{"backend", backend.name()},
-                     {"type", backend.type_name()},
+                     {"type", type},
+                     {"redop", redop},
                      {"placement", placement_name(placement)},
                      {"ranks", std::to_string(nranks)},
                      {"hosts", std::to_string(host_count)},
@@ -304,7 +309,8 @@ double estimated_sweep_seconds(const SweepConfig& config, int nranks, const Swee
   const double moved_fraction = std::max(bus_factor(collective, nranks), 0.5);
   double seconds = 0;
   for (std::uint64_t size : config.sizes) {
-    const CollectiveShape shape = collective_shape(collective, size, nranks, sizeof(float));
+    const CollectiveShape shape =
+        collective_shape(collective, size, nranks, verify::element_bytes(config.element.type));
     if (shape.size_bytes == 0) continue;
     const double bytes = static_cast<double>(shape.size_bytes);
     const double operation_s = model.latency_s + bytes * moved_fraction / (model.busbw_gbps * 1e9);

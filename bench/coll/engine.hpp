@@ -26,6 +26,9 @@ struct SweepRow {
 
 struct SweepConfig {
   const Collective* collective = nullptr;  // the entry (collective.hpp)
+  // The element type, and the reduction of a reducing collective (data_types.hpp): sizes are bytes,
+  // so the count of each size follows the type.
+  verify::Element element{};
   std::vector<Placement> placements{Placement::out_of_place};
   std::vector<std::uint64_t> sizes;
   int warmup = 5;  // untimed operations per size and placement (at least one is always run)
@@ -33,6 +36,9 @@ struct SweepConfig {
   // Operations timed together as one sample: iters / ops_per_sample samples (at least one).
   // 0: the backend's preferred_ops_per_sample().
   int ops_per_sample = 0;
+  // Whether the root notes each placement asked for that the backend does not run (once a probe,
+  // not again for each type and op it sweeps).
+  bool note_unrun_placements = true;
   // Whether the root records each rank's arrival lag and own time per size (arrival_lag_us,
   // rank_time_us: collective_stragglers.hpp); node pairs, two nodes at a time, do not.
   bool record_arrivals = true;

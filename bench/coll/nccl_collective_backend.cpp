@@ -186,9 +186,9 @@ void NcclCollectiveBackend::require_usable() const {
 }
 
 void NcclCollectiveBackend::prepare(const Collective& collective, Placement placement,
-                                    const CollectiveShape& shape) {
+                                    const CollectiveShape& shape, const verify::Element& element) {
   if (aborted_) require_usable();
-  operation_ = {&collective, placement, shape, nranks_};
+  operation_ = {&collective, placement, shape, nranks_, element};
   for (std::size_t m = 0; m < members_.size(); ++m) runtime_->prepare(m, operation_);
   prepared_ = true;
 }

@@ -31,8 +31,8 @@ class NcclCollectiveBackend : public CollectiveBackend {
   bool supports(const Collective& collective, Placement placement) const override;
   std::vector<std::string> member_descriptions() const override;
 
-  void prepare(const Collective& collective, Placement placement,
-               const CollectiveShape& shape) override;
+  void prepare(const Collective& collective, Placement placement, const CollectiveShape& shape,
+               const verify::Element& element) override;
   void fill_inputs(std::uint32_t seed) override;
   void run_untimed(int count) override;
   void queue_sample(int count) override;

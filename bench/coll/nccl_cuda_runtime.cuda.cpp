@@ -49,9 +49,9 @@ struct DeviceMember {
   cudaStream_t stream = nullptr;
   cudaEvent_t start = nullptr;
   cudaEvent_t stop = nullptr;
-  float* send = nullptr;
-  float* recv = nullptr;
-  std::uint64_t send_capacity = 0;  // elements
+  std::byte* send = nullptr;
+  std::byte* recv = nullptr;
+  std::uint64_t send_capacity = 0;  // bytes
   std::uint64_t recv_capacity = 0;
   unsigned long long* wrong = nullptr;
 };
@@ -169,20 +169,22 @@ class CudaNcclRuntime : public NcclRuntime {
     DeviceMember& member = members_.at(index);
     select(member);
     const BufferLayout layout = layout_of(op, member);
-    reserve(member, member.send, member.send_capacity, layout.send_elements);
-    reserve(member, member.recv, member.recv_capacity, layout.recv_elements);
+    const std::uint64_t size = verify::element_bytes(op.element.type);
+    reserve(member, member.send, member.send_capacity, layout.send_elements * size);
+    reserve(member, member.recv, member.recv_capacity, layout.recv_elements * size);
   }
 
   void fill(std::size_t index, const NcclOperation& op, std::uint32_t seed) override {
     DeviceMember& member = members_.at(index);
     select(member);
     const BufferLayout layout = layout_of(op, member);
-    float* output = layout.in_place ? member.send : member.recv;
+    const std::uint64_t size = verify::element_bytes(op.element.type);
+    std::byte* output = layout.in_place ? member.send : member.recv;
     const std::uint64_t output_size = layout.in_place ? layout.send_elements : layout.recv_elements;
-    check(launch_poison(output, output_size, member.stream), "poisoning the output",
-          member.ordinal);
-    check(launch_fill_input(member.send + layout.input_offset, layout.input_count, member.rank,
-                            seed, member.stream),
+    check(launch_poison(output, output_size, op.element.type, member.stream),
+          "poisoning the output", member.ordinal);
+    check(launch_fill_input(member.send + layout.input_offset * size, layout.input_count,
+                            op.element, op.nranks, member.rank, seed, member.stream),
           "filling the input", member.ordinal);
     check(cudaStreamSynchronize(member.stream), "filling the input", member.ordinal);
   }
@@ -192,12 +194,14 @@ class CudaNcclRuntime : public NcclRuntime {
     DeviceMember& member = members_.at(index);
     select(member);
     const BufferLayout layout = layout_of(op, member);
-    const float* output = (layout.in_place ? member.send : member.recv) + layout.output_offset;
+    const std::uint64_t size = verify::element_bytes(op.element.type);
+    const std::byte* output =
+        (layout.in_place ? member.send : member.recv) + layout.output_offset * size;
     unsigned long long wrong = 0;
     check(cudaMemsetAsync(member.wrong, 0, sizeof wrong, member.stream), "cudaMemsetAsync",
           member.ordinal);
-    check(launch_count_wrong(output, layout.output_count, op.collective->expected, member.rank,
-                             op.nranks, op.shape.send_count, op.shape.recv_count, seed,
+    check(launch_count_wrong(output, layout.output_count, op.collective->expected, op.element,
+                             member.rank, op.nranks, op.shape.send_count, op.shape.recv_count, seed,
                              member.wrong, member.stream),
           "counting wrong elements", member.ordinal);
     check(
@@ -315,16 +319,15 @@ class CudaNcclRuntime : public NcclRuntime {
     check(cudaSetDevice(member.ordinal), "cudaSetDevice", member.ordinal);
   }
 
-  void reserve(const DeviceMember& member, float*& buffer, std::uint64_t& capacity,
-               std::uint64_t elements) const {
-    if (elements <= capacity) return;
+  void reserve(const DeviceMember& member, std::byte*& buffer, std::uint64_t& capacity,
+               std::uint64_t bytes) const {
+    if (bytes <= capacity) return;
     if (buffer != nullptr) check(cudaFree(buffer), "cudaFree", member.ordinal);
     buffer = nullptr;
     capacity = 0;
-    const std::uint64_t bytes = elements * sizeof(float);
     check(cudaMalloc(&buffer, bytes), "cudaMalloc of " + std::to_string(bytes) + " bytes",
           member.ordinal);
-    capacity = elements;
+    capacity = bytes;
   }
 
   static BufferLayout layout_of(const NcclOperation& op, const DeviceMember& member) {
@@ -335,10 +338,14 @@ class CudaNcclRuntime : public NcclRuntime {
   // The entry's own NCCL call, on this member's buffers where its NCCL layout puts them.
   static ncclResult_t enqueue_one(DeviceMember& member, const NcclOperation& op) {
     const BufferLayout layout = layout_of(op, member);
+    const std::uint64_t size = verify::element_bytes(op.element.type);
     NcclCall call;
-    call.input = member.send + layout.input_offset;
-    call.output = (layout.in_place ? member.send : member.recv) + layout.output_offset;
+    call.input = member.send + layout.input_offset * size;
+    call.output = (layout.in_place ? member.send : member.recv) + layout.output_offset * size;
     call.shape = op.shape;
+    call.datatype = nccl_data_type(op.element.type);
+    call.op = nccl_red_op(op.element.op);
+    call.element_bytes = size;
     call.rank = member.rank;
     call.nranks = op.nranks;
     call.comm = member.comm;

@@ -40,6 +40,7 @@ struct NcclOperation {
   Placement placement = Placement::out_of_place;
   CollectiveShape shape;
   int nranks = 1;
+  verify::Element element{};  // the type, and a reducing collective's operation
 };
 
 class NcclRuntime {
@@ -69,7 +70,7 @@ class NcclRuntime {
   // synchronously.
   virtual void prepare(std::size_t member, const NcclOperation& op) = 0;
   virtual void fill(std::size_t member, const NcclOperation& op, std::uint32_t seed) = 0;
-  // Elements of the member's output that differ from verify::expected_output, synchronously.
+  // Elements of the member's output that differ from verify::expected_bits, synchronously.
   virtual std::uint64_t count_wrong(std::size_t member, const NcclOperation& op,
                                     std::uint32_t seed) = 0;
 

@@ -1,6 +1,11 @@
-// Kernels that fill NCCL inputs with verify::input_value and count outputs that differ from
-// verify::expected_output under a collective's output rule, with one atomic add per warp.
+// Kernels that fill NCCL inputs with verify::input_bits and count outputs whose bits differ from
+// verify::expected_bits under a collective's output rule, with one atomic add per warp. Each
+// kernel is a template over the element's storage word (1, 2, 4 or 8 bytes): the rule gives an
+// element's bits, so every type of one width shares one instance.
 #include "bench/coll/nccl_verify_kernels.hpp"
+
+#include <type_traits>
+
 #include "bench/coll/verification.hpp"
 
 namespace fabcheck {
@@ -23,57 +28,87 @@ __device__ std::uint64_t grid_stride() {
   return static_cast<std::uint64_t>(gridDim.x) * blockDim.x;
 }
 
-__global__ void fill_input_kernel(float* data, std::uint64_t count, int rank, std::uint32_t seed) {
+template <typename Word>
+__global__ void fill_input_kernel(Word* data, std::uint64_t count, verify::Element element,
+                                  int nranks, int rank, std::uint32_t seed) {
   for (std::uint64_t i = first_index(); i < count; i += grid_stride()) {
-    data[i] = verify::input_value(rank, i, seed);
+    data[i] = static_cast<Word>(verify::input_bits(element, nranks, rank, i, seed));
   }
 }
 
-// No input and no sum of inputs is negative.
-constexpr float kPoison = -1.0f;
-
-__global__ void fill_value_kernel(float* data, std::uint64_t count, float value) {
+template <typename Word>
+__global__ void fill_value_kernel(Word* data, std::uint64_t count, Word value) {
   for (std::uint64_t i = first_index(); i < count; i += grid_stride()) data[i] = value;
 }
 
-__global__ void count_wrong_kernel(const float* output, std::uint64_t count,
-                                   verify::OutputRule rule, int rank, int nranks,
+template <typename Word>
+__global__ void count_wrong_kernel(const Word* output, std::uint64_t count, verify::OutputRule rule,
+                                   verify::Element element, int rank, int nranks,
                                    std::uint64_t send_count, std::uint64_t recv_count,
                                    std::uint32_t seed, unsigned long long* wrong) {
   unsigned long long mine = 0;
   for (std::uint64_t i = first_index(); i < count; i += grid_stride()) {
-    const float expected =
-        verify::expected_output(rule, rank, nranks, send_count, recv_count, i, seed);
-    if (!(output[i] == expected)) ++mine;
+    const auto expected = static_cast<Word>(
+        verify::expected_bits(rule, element, rank, nranks, send_count, recv_count, i, seed));
+    if (output[i] != expected) ++mine;
   }
   for (int offset = 16; offset > 0; offset /= 2)
     mine += __shfl_down_sync(0xffffffffu, mine, offset);
   if ((threadIdx.x & 31u) == 0 && mine != 0) atomicAdd(wrong, mine);
 }
 
+// Calls `launch` with a null pointer of the storage word of `type` (the template's argument).
+template <typename Launch>
+cudaError_t by_width(verify::DataType type, Launch&& launch) {
+  switch (verify::element_bytes(type)) {
+    case 1:
+      return launch(static_cast<std::uint8_t*>(nullptr));
+    case 2:
+      return launch(static_cast<std::uint16_t*>(nullptr));
+    case 4:
+      return launch(static_cast<std::uint32_t*>(nullptr));
+    default:
+      return launch(static_cast<std::uint64_t*>(nullptr));
+  }
+}
+
 }  // namespace
 
-cudaError_t launch_fill_input(float* data, std::uint64_t count, int rank, std::uint32_t seed,
-                              cudaStream_t stream) {
+cudaError_t launch_fill_input(void* data, std::uint64_t count, const verify::Element& element,
+                              int nranks, int rank, std::uint32_t seed, cudaStream_t stream) {
   if (count == 0) return cudaSuccess;
-  fill_input_kernel<<<blocks_for(count), kThreads, 0, stream>>>(data, count, rank, seed);
-  return cudaGetLastError();
+  return by_width(element.type, [&](auto* word) {
+    using Word = std::remove_pointer_t<decltype(word)>;
+    fill_input_kernel<Word><<<blocks_for(count), kThreads, 0, stream>>>(
+        static_cast<Word*>(data), count, element, nranks, rank, seed);
+    return cudaGetLastError();
+  });
 }
 
-cudaError_t launch_poison(float* data, std::uint64_t count, cudaStream_t stream) {
+cudaError_t launch_poison(void* data, std::uint64_t count, verify::DataType type,
+                          cudaStream_t stream) {
   if (count == 0) return cudaSuccess;
-  fill_value_kernel<<<blocks_for(count), kThreads, 0, stream>>>(data, count, kPoison);
-  return cudaGetLastError();
+  return by_width(type, [&](auto* word) {
+    using Word = std::remove_pointer_t<decltype(word)>;
+    fill_value_kernel<Word><<<blocks_for(count), kThreads, 0, stream>>>(
+        static_cast<Word*>(data), count, static_cast<Word>(verify::poison_bits(type)));
+    return cudaGetLastError();
+  });
 }
 
-cudaError_t launch_count_wrong(const float* output, std::uint64_t count,
-                               const verify::OutputRule& rule, int rank, int nranks,
-                               std::uint64_t send_count, std::uint64_t recv_count,
-                               std::uint32_t seed, unsigned long long* wrong, cudaStream_t stream) {
+cudaError_t launch_count_wrong(const void* output, std::uint64_t count,
+                               const verify::OutputRule& rule, const verify::Element& element,
+                               int rank, int nranks, std::uint64_t send_count,
+                               std::uint64_t recv_count, std::uint32_t seed,
+                               unsigned long long* wrong, cudaStream_t stream) {
   if (count == 0) return cudaSuccess;
-  count_wrong_kernel<<<blocks_for(count), kThreads, 0, stream>>>(
-      output, count, rule, rank, nranks, send_count, recv_count, seed, wrong);
-  return cudaGetLastError();
+  return by_width(element.type, [&](auto* word) {
+    using Word = std::remove_pointer_t<decltype(word)>;
+    count_wrong_kernel<Word><<<blocks_for(count), kThreads, 0, stream>>>(
+        static_cast<const Word*>(output), count, rule, element, rank, nranks, send_count,
+        recv_count, seed, wrong);
+    return cudaGetLastError();
+  });
 }
 
 }  // namespace fabcheck

@@ -12,8 +12,8 @@ namespace {
 
 #if defined(FABCHECK_HAVE_CUDA)
 int reduce_scatter_on_nccl(const NcclCall& call) {
-  return nccl_functions().reduce_scatter(call.input, call.output, call.shape.recv_count, ncclFloat,
-                                         ncclSum, call.comm, call.stream);
+  return nccl_functions().reduce_scatter(call.input, call.output, call.shape.recv_count,
+                                         call.datatype, call.op, call.comm, call.stream);
 }
 #endif
 

@@ -13,10 +13,10 @@ namespace {
 #if defined(FABCHECK_HAVE_CUDA)
 int sendrecv_on_nccl(const NcclCall& call) {
   const int n = call.nranks;
-  const ncclResult_t sent = nccl_functions().send(call.input, call.shape.send_count, ncclFloat,
+  const ncclResult_t sent = nccl_functions().send(call.input, call.shape.send_count, call.datatype,
                                                   (call.rank + 1) % n, call.comm, call.stream);
   if (sent != ncclSuccess) return sent;
-  return nccl_functions().recv(call.output, call.shape.recv_count, ncclFloat,
+  return nccl_functions().recv(call.output, call.shape.recv_count, call.datatype,
                                (call.rank + n - 1) % n, call.comm, call.stream);
 }
 #endif

@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include <compare>
 #include <map>
 #include <optional>
 #include <utility>
@@ -35,7 +36,6 @@ Placement placement_of(const Measurement& m) {
 // The figures of one size and placement read back as the engine made them.
 struct PlacedRow {
   SweepRow row;
-  std::string type;
   bool busbw_applies = true;  // not waived (one rank: nothing crosses a link)
 };
 
@@ -47,39 +47,45 @@ class SweepLiveTable final : public LiveTable {
   // at none).
   std::string rows(const std::vector<Measurement>& figures) override {
     // Sizes in the order their first figure came, each placement's figures together; a host-scoped
-    // sweep (one world a host) has each host's rows, under a line naming the host.
-    using Key = std::pair<std::string, std::uint64_t>;
-    std::vector<Key> order;
-    std::map<Key, std::map<Placement, PlacedRow>> by_size;
+    // sweep (one world a host) has each host's rows, under a line naming the host; each type and
+    // redop (its own sweep) its rows, under a header of their own.
+    std::vector<RowKey> order;
+    std::map<RowKey, std::map<Placement, PlacedRow>> by_size;
     for (const Measurement& m : figures) {
       if (!table_figure(m)) continue;
-      const Key key{m.host, *m.size_bytes};
+      const RowKey key{m.host, param_or(m, "type", "float"), param_or(m, "redop", ""),
+                       *m.size_bytes};
       if (!by_size.contains(key)) order.push_back(key);
       fill(by_size[key][placement_of(m)], m);
     }
     std::string text;
-    for (const Key& key : order) {
+    for (const RowKey& key : order) {
       const auto& placed = by_size[key];
+      const std::pair<std::string, std::string> combination{key.type, key.redop};
       if (!header_) {
         for (const auto& [placement, row] : placed) placements_.push_back(placement);
         text += sweep_table_header(placements_);
         header_ = true;
+      } else if (combination_ != combination) {
+        text += sweep_table_header(placements_);
+        host_.reset();
       }
-      if (!host_.has_value() || *host_ != key.first) {
-        if (host_.has_value()) text += "# " + key.first + "\n";
-        host_ = key.first;
+      combination_ = combination;
+      if (!host_.has_value() || *host_ != key.host) {
+        if (host_.has_value()) text += "# " + key.host + "\n";
+        host_ = key.host;
       }
       std::vector<const SweepRow*> shown;
-      std::string type;
       for (const Placement placement : placements_) {
         const auto it = placed.find(placement);
         shown.push_back(it == placed.end() ? nullptr : &it->second.row);
         if (it == placed.end()) continue;
-        if (type.empty()) type = it->second.type;
         wrong_total_ += it->second.row.wrong_total;
         if (it->second.busbw_applies) busbw_.push_back(it->second.row.busbw_gbps);
       }
-      text += sweep_table_row(collective_, type, placements_, shown);
+      const std::string redop =
+          key.redop.empty() ? (collective_.expected.reduced ? "sum" : "none") : key.redop;
+      text += sweep_table_row(collective_, key.type, redop, placements_, shown);
     }
     return text;
   }
@@ -107,12 +113,26 @@ class SweepLiveTable final : public LiveTable {
   }
 
  private:
+  // A row's figures: one size of one host, type and redop (records from before --dtype have no
+  // redop: their sum or none follows from the entry).
+  struct RowKey {
+    std::string host;
+    std::string type;
+    std::string redop;
+    std::uint64_t size = 0;
+    auto operator<=>(const RowKey&) const = default;
+  };
+
+  static std::string param_or(const Measurement& m, const char* key, const char* otherwise) {
+    const auto found = m.params.find(key);
+    return found == m.params.end() ? otherwise : found->second;
+  }
+
   static void fill(PlacedRow& placed, const Measurement& m) {
     SweepRow& row = placed.row;
     row.shape.size_bytes = *m.size_bytes;
     row.shape.count = std::stoull(m.params.at("count"));
     row.placement = placement_of(m);
-    if (const auto type = m.params.find("type"); type != m.params.end()) placed.type = type->second;
     if (m.metric == "time_us") {
       row.time_us.median = m.value;
       if (m.stats) row.time_us = *m.stats;
@@ -131,7 +151,8 @@ class SweepLiveTable final : public LiveTable {
   std::vector<Placement> placements_;
   std::uint64_t wrong_total_ = 0;
   std::vector<double> busbw_;
-  std::optional<std::string> host_;  // the host of the rows last shown
+  std::optional<std::string> host_;                  // the host of the rows last shown
+  std::pair<std::string, std::string> combination_;  // the type and redop of the rows last shown
 };
 
 }  // namespace
@@ -155,16 +176,15 @@ std::string sweep_table_header(const std::vector<Placement>& placements) {
 }
 
 std::string sweep_table_row(const Collective& collective, const std::string& type_name,
-                            const std::vector<Placement>& placements,
+                            const std::string& redop, const std::vector<Placement>& placements,
                             const std::vector<const SweepRow*>& by_placement) {
   const SweepRow* first = nullptr;
   for (const SweepRow* row : by_placement) {
     if (row && !first) first = row;
   }
   if (!first) return {};
-  std::string text =
-      fmt::format(" {:>12} {:>12} {:>7} {:>6} {:>5}", first->shape.size_bytes, first->shape.count,
-                  type_name, collective.expected.reduced ? "sum" : "none", collective.root);
+  std::string text = fmt::format(" {:>12} {:>12} {:>7} {:>6} {:>5}", first->shape.size_bytes,
+                                 first->shape.count, type_name, redop, collective.root);
   for (std::size_t i = 0; i < placements.size(); ++i) {
     const SweepRow* row = i < by_placement.size() ? by_placement[i] : nullptr;
     if (!row) {

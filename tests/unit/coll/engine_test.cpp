@@ -48,7 +48,10 @@ class RecordingBackend final : public CollectiveBackend {
   std::vector<std::string> member_descriptions() const override {
     return {"rank " + std::to_string(rank_)};
   }
-  void prepare(const Collective&, Placement, const CollectiveShape&) override { ++prepares; }
+  void prepare(const Collective&, Placement, const CollectiveShape&,
+               const verify::Element&) override {
+    ++prepares;
+  }
   void fill_inputs(std::uint32_t) override {
     if (!fill_error.empty()) throw std::runtime_error(fill_error);
   }

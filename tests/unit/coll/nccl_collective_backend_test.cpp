@@ -270,7 +270,7 @@ TEST_F(NcclCollectiveBackendTest, EveryCollectiveVerifiesCleanInBothPlacements) 
     for (const Placement placement : {Placement::out_of_place, Placement::in_place}) {
       if (!backend->supports(collective, placement)) continue;
       SCOPED_TRACE(collective.name() + " " + placement_name(placement));
-      backend->prepare(collective, placement, shape);
+      backend->prepare(collective, placement, shape, {});
       backend->fill_inputs(7);
       backend->run_untimed(1);
       EXPECT_EQ(backend->count_wrong(7), (std::vector<std::uint64_t>{0, 0, 0, 0}));
@@ -288,7 +288,7 @@ TEST_F(NcclCollectiveBackendTest, WrongElementsAreCountedPerMember) {
   shared_.devices = 3;
   shared_.corrupt_elements = {{1, 5}};
   auto backend = make(single_);
-  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(32, 32));
+  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(32, 32), {});
   backend->fill_inputs(1);
   backend->run_untimed(1);
   EXPECT_EQ(backend->count_wrong(1), (std::vector<std::uint64_t>{0, 5, 0}));
@@ -298,7 +298,7 @@ TEST_F(NcclCollectiveBackendTest, TimeIsTheSlowestMembers) {
   shared_.devices = 3;
   shared_.elapsed = {{0, 0.001}, {1, 0.003}, {2, 0.002}};
   auto backend = make(single_);
-  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(8, 8));
+  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(8, 8), {});
   backend->fill_inputs(1);
   backend->queue_sample(4);
   EXPECT_DOUBLE_EQ(backend->complete_sample(), 0.003);
@@ -313,7 +313,7 @@ TEST_F(NcclCollectiveBackendTest, ASampleIsGateStartOperationsStopThenRelease) {
   shared_.devices = 2;
   shared_.enqueue_in_progress_polls = 2;  // ncclGroupEnd answers ncclInProgress each time
   auto backend = make(single_);
-  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(8, 8));
+  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(8, 8), {});
   backend->fill_inputs(1);
   shared_.calls.clear();
   backend->queue_sample(3);
@@ -340,7 +340,7 @@ TEST_F(NcclCollectiveBackendTest, ALaunchWaitingForTheGpuOpensTheGateAndIsCounte
   NcclBackendSettings settings;
   settings.gate_patience_s = 0.02;
   auto backend = make(single_, "", settings);
-  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(8, 8));
+  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(8, 8), {});
   backend->fill_inputs(1);
   backend->queue_sample(4);
   EXPECT_GT(backend->complete_sample(), 0.0);
@@ -351,7 +351,7 @@ TEST_F(NcclCollectiveBackendTest, ALaunchWaitingForTheGpuOpensTheGateAndIsCounte
 // An error while queueing a sample lets the streams go before the communicators are aborted.
 TEST_F(NcclCollectiveBackendTest, AFailedLaunchOpensTheGateBeforeTheAbort) {
   auto backend = make(single_);
-  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(8, 8));
+  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(8, 8), {});
   backend->fill_inputs(1);
   shared_.enqueue_error = "unhandled cuda error";
   shared_.calls.clear();
@@ -364,7 +364,7 @@ TEST_F(NcclCollectiveBackendTest, AFailedLaunchOpensTheGateBeforeTheAbort) {
 // opens the gate.
 TEST_F(NcclCollectiveBackendTest, ABackendDestroyedWithAQueuedSampleOpensTheGate) {
   auto backend = make(single_);
-  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(8, 8));
+  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(8, 8), {});
   backend->fill_inputs(1);
   backend->queue_sample(2);
   EXPECT_TRUE(shared_.gates_closed);
@@ -398,7 +398,7 @@ TEST_F(NcclCollectiveBackendTest, AHungGpuTimesOutAbortsAndIsNamed) {
   shared_.hung_members = {2};
   options_.probe_timeout_s = 0.05;
   auto backend = make(single_, "4,5,6");
-  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(256, 256));
+  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(256, 256), {});
   backend->fill_inputs(1);
   const double start = now_seconds();
   try {
@@ -428,7 +428,7 @@ TEST_F(NcclCollectiveBackendTest, AnAsyncErrorAbortsWithNcclsLastError) {
                               "remote process exited or there was a network error "
                               "(NET/IB : Got completion from peer with error 12)"}};
   auto backend = make(single_);
-  backend->prepare(find_collective("all_gather"), Placement::out_of_place, shape_of(8, 16));
+  backend->prepare(find_collective("all_gather"), Placement::out_of_place, shape_of(8, 16), {});
   backend->fill_inputs(1);
   try {
     backend->run_untimed(1);
@@ -459,7 +459,7 @@ TEST_F(NcclCollectiveBackendTest, ForcedSettingsHoldUntilTheFirstOperationAndAre
   EXPECT_EQ(shared_.rereads, 1);
   EXPECT_TRUE(std::filesystem::is_directory(run_dir_ / "nccl-logs"));
 
-  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(8, 8));
+  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(8, 8), {});
   backend->fill_inputs(1);
   backend->run_untimed(1);
   EXPECT_EQ(shared_.env_at_first_enqueue.at("NCCL_SHM_DISABLE"), "1");

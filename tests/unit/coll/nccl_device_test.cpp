@@ -35,7 +35,7 @@ TEST(NcclDevice, EveryCollectiveRunsAndVerifiesOnTheGpus) {
       SCOPED_TRACE(collective.name() + " " + placement_name(placement));
       const CollectiveShape shape =
           collective_shape(collective, 4u << 20, backend->comm_size(), sizeof(float));
-      backend->prepare(collective, placement, shape);
+      backend->prepare(collective, placement, shape, {});
       backend->fill_inputs(11);
       backend->run_untimed(1);
       backend->queue_sample(3);
@@ -58,7 +58,7 @@ TEST(NcclDevice, EveryCollectiveRunsAndVerifiesOnTheGpus) {
   // The gate holds the sample until complete_sample(): host time spent in between is not in it.
   const CollectiveShape small = collective_shape(find_collective("all_reduce"), 1u << 20,
                                                  backend->comm_size(), sizeof(float));
-  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, small);
+  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, small, {});
   backend->fill_inputs(14);
   backend->run_untimed(2);
   backend->queue_sample(4);

@@ -172,11 +172,14 @@ TEST(CollectiveProbes, DeclareTheirSizesPlacementAndBackend) {
   ASSERT_EQ(info.needs.size(), 1u);
   std::vector<std::string> keys;
   for (const OptionSpec& spec : info.options) keys.push_back(spec.key);
-  EXPECT_EQ(keys, (std::vector<std::string>{"coll.sizes.mpi", "coll.sizes.nccl", "placement",
-                                            "mpi.max_count", "coll.ops_per_sample"}));
+  EXPECT_EQ(keys,
+            (std::vector<std::string>{"coll.sizes.mpi", "coll.sizes.nccl", "placement",
+                                      "mpi.max_count", "coll.ops_per_sample", "dtype", "op"}));
   EXPECT_NE(refusal(registry, {{"coll.sizes.mpi", "garbage"}}).find("coll.sizes.mpi=garbage"),
             std::string::npos);
   EXPECT_EQ(refusal(registry, {{"placement", "both"}}), "");
+  EXPECT_EQ(refusal(registry, {{"dtype", "int8,bfloat16"}, {"op", "all"}}), "");
+  EXPECT_NE(refusal(registry, {{"dtype", "int9"}}).find("did you mean int8?"), std::string::npos);
 }
 
 TEST(Registry, SelectsByIdAndFamilyInOrderWithoutRepeats) {

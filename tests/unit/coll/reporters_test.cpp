@@ -670,8 +670,8 @@ TEST(SweepConsoleTable, RowsFromTheGatheredFiguresAndOthersInTheGenericTable) {
   row.algbw_gbps = 0.2;
   row.busbw_gbps = 0.2;
   row.placement = Placement::out_of_place;
-  const std::string second =
-      sweep_table_row(find_collective("all_reduce"), "float", {Placement::out_of_place}, {&row});
+  const std::string second = sweep_table_row(find_collective("all_reduce"), "float", "sum",
+                                             {Placement::out_of_place}, {&row});
   EXPECT_EQ(second,
             "         4096         1024   float    sum    -1     20.00         -    0.20    0.20   "
             "   0\n");

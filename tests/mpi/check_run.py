@@ -24,10 +24,12 @@ def fail(message):
     sys.exit(1)
 
 
-def run(args, fabcheck, np, extra, timeout=600):
+def run(args, fabcheck, np, extra, timeout=600, env=None):
     command = [MPIRUN, str(np), fabcheck] + extra
-    print("$ " + " ".join(command), flush=True)
-    result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    print("$ " + (" ".join(f"{k}={v}" for k, v in (env or {}).items()) + " ").lstrip()
+          + " ".join(command), flush=True)
+    result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                            env=dict(os.environ, **env) if env else None)
     print(result.stdout)
     print(result.stderr, file=sys.stderr)
     return result
@@ -107,6 +109,138 @@ def check_hdf5(path, measurements, findings):
     got = out.stdout.split()
     if [int(got[0]), int(got[1]), int(got[2])] != [measurements, findings, 1]:
         fail(f"run.h5 holds {got}, JSONL holds {measurements} measurements, {findings} findings")
+
+MPI_TYPES = ["int8", "uint8", "int32", "uint32", "int64", "uint64", "float", "double"]
+MPI_OPS = ["sum", "prod", "min", "max"]
+REDUCING = ("coll.all_reduce", "coll.reduce_scatter")
+ALL_COLLECTIVES = REDUCING + ("coll.all_gather", "coll.broadcast", "coll.alltoall", "coll.sendrecv")
+
+
+def scenario_dtypes(a):
+    """--dtype all --op all over the MPI backend: every combination MPI has (8 types; sum, prod,
+    min, max on the reducing collectives, redop none on the others) measured at every size with 0
+    wrong elements on every rank; half, bfloat16 and avg left out, said once per probe as a WAIVED
+    record naming why; the console's table has each combination under its own header.
+
+    Open MPI 4.1's avx op component saturates MPI_SUM of 8-bit integers over vectors (a 64-element
+    MPI_Allreduce of int8 100 + 100 gives 127, of uint8 200 + 200 gives 255; one element wraps to
+    -56 and 144 as C and NCCL do): fabcheck counts those as wrong, as it should. This check of the
+    machinery turns that component off (OMPI_MCA_op=^avx), so Open MPI's scalar ops, which wrap,
+    run; scenario_dtypes_int8_saturation shows the count where the component is there."""
+    with tempfile.TemporaryDirectory() as tmp:
+        out = pathlib.Path(tmp) / "run"
+        sizes = ["64", "4K"]
+        result = run(a, a.fabcheck, a.np, ["run", "--probes", ",".join(ALL_COLLECTIVES),
+                                            "--dtype", "all", "--op", "all",
+                                            "--sizes", ",".join(sizes), "--iters", "2",
+                                            "--warmup", "1", "--placement", "both",
+                                            "--profile", str(FIXTURES / "integration.toml"),
+                                            "--out", str(out)], env={"OMPI_MCA_op": "^avx"})
+        if result.returncode != 0:
+            fail(f"exit code {result.returncode}, expected 0")
+        measurements, _, summary = check_files(out)
+        for probe in ALL_COLLECTIVES:
+            mine = [m for m in measurements if m["probe"] == probe]
+            ops = MPI_OPS if probe in REDUCING else ["none"]
+            wrong = {}
+            for m in mine:
+                if m["metric"] == "wrong_elements" and m["status"] == "ok":
+                    key = (m["params"]["type"], m["params"]["redop"], m["size_bytes"],
+                           m["params"]["placement"])
+                    if key in wrong:
+                        fail(f"{probe}: two wrong_elements records for {key}")
+                    wrong[key] = m
+            expected = {(t, o) for t in MPI_TYPES for o in ops}
+            seen = {(t, o) for t, o, _, _ in wrong}
+            if seen != expected:
+                fail(f"{probe}: combinations {sorted(seen)} != {sorted(expected)}")
+            for (t, o, size, _), m in wrong.items():
+                if m["value"] != 0 or any(f["value"] != 0 for f in m["by_rank"]):
+                    fail(f"{probe} {t}/{o} at {size} B: {m['value']} wrong ({m['by_rank']})")
+                if len(m["by_rank"]) != a.np:
+                    fail(f"{probe} {t}/{o}: by_rank {m['by_rank']}")
+            sizes_of = {}
+            for t, o, size, _ in wrong:
+                sizes_of.setdefault((t, o), set()).add(size)
+            if any(len(found) != len(sizes) for found in sizes_of.values()):
+                fail(f"{probe}: not every size per combination: {sizes_of}")
+            # The element size decides the count: 4 KiB of int8 is 4096 elements, of double 512.
+            for m in mine:
+                if m["metric"] == "busbw" and m["size_bytes"] == 4096 and probe == "coll.all_reduce":
+                    width = {"int8": 1, "uint8": 1, "int32": 4, "uint32": 4, "float": 4}.get(
+                        m["params"]["type"], 8)
+                    if m["params"]["count"] != str(4096 // width):
+                        fail(f"{probe} {m['params']['type']}: count {m['params']['count']}")
+            left_out = [m for m in mine if m["status"] == "waived" and m["metric"] == "wrong_elements"]
+            if len(left_out) != 1:
+                fail(f"{probe}: {len(left_out)} records of what was left out, expected 1")
+            said = left_out[0]["message"]
+            needed = ["half", "bfloat16", "no standard 16-bit floating type"]
+            if probe in REDUCING:
+                needed += ["int8/avg, uint8/avg", "no average reduction", "half/sum, half/prod"]
+            for words in needed:
+                if words not in said:
+                    fail(f"{probe}: left-out record does not say {words!r}: {said!r}")
+            if probe not in REDUCING and "avg" in said:
+                fail(f"{probe}: redop none, yet avg left out: {said!r}")
+        # Each combination a table of its own: the header again, and rows naming type and redop.
+        if result.stdout.count("#wrong") < 2 * 4 * 8 + 4 * 8:
+            fail("fewer table headers than combinations on the console")
+        if not re.search(r"^\s+4096\s+4096\s+int8\s+prod\s+-1\s", result.stdout, re.M):
+            fail("no int8/prod row of 4096 elements on the console")
+        if not re.search(r"^\s+4096\s+512\s+double\s+none\s+0\s", result.stdout, re.M):
+            fail("no double broadcast row (512 elements, redop none, root 0) on the console")
+        if "not run (--dtype/--op): int8/avg" not in result.stdout:
+            fail("the console does not say what was left out")
+        if summary["verdict"] != "pass":
+            fail(f"summary verdict {summary['verdict']}")
+        prom = (out / "metrics.prom")
+        if prom.is_file():
+            text = prom.read_text()
+            if 'dtype="uint64"' not in text or 'redop="max"' not in text:
+                fail("metrics.prom has no dtype/redop labels")
+    print("dtypes: every MPI combination verified, the left-out ones stated")
+
+
+def scenario_dtypes_int8_saturation(a):
+    """A wrong result of a non-float type is counted: Open MPI 4.1's avx op component saturates
+    MPI_SUM of 8-bit integers over vectors (int8 100 + 100 gives 127, not -56), so an int8 and a
+    uint8 all-reduce sum with it show wrong elements on every rank, FAIL (exit 1) naming the type,
+    while int32 beside them has none. Skipped (exit 77) where the component is absent or wraps."""
+    info = subprocess.run(["ompi_info"], capture_output=True, text=True)
+    if "MCA op: avx" not in info.stdout:
+        print("SKIP: no avx op component in this Open MPI")
+        sys.exit(77)
+    with tempfile.TemporaryDirectory() as tmp:
+        out = pathlib.Path(tmp) / "run"
+        result = run(a, a.fabcheck, a.np, ["run", "--probes", "coll.all_reduce",
+                                            "--dtype", "int8,uint8,int32", "--sizes", "4K",
+                                            "--iters", "2", "--warmup", "1",
+                                            "--profile", str(FIXTURES / "integration.toml"),
+                                            "--out", str(out)], env={"OMPI_MCA_op": "avx"})
+        measurements, findings, _ = check_files(out)
+        wrong = {m["params"]["type"]: m for m in measurements
+                 if m["metric"] == "wrong_elements" and m["status"] == "ok"}
+        if set(wrong) != {"int8", "uint8", "int32"}:
+            fail(f"types measured: {sorted(wrong)}")
+        if wrong["int8"]["value"] == 0 and wrong["uint8"]["value"] == 0:
+            print("SKIP: this Open MPI's avx component wraps 8-bit sums (nothing to catch)")
+            sys.exit(77)
+        if result.returncode != 1:
+            fail(f"exit code {result.returncode}, expected 1 (FAIL)")
+        for name in ("int8", "uint8"):
+            m = wrong[name]
+            if m["value"] == 0 or any(f["value"] == 0 for f in m["by_rank"]):
+                fail(f"{name}: wrong elements not counted on every rank: {m['by_rank']}")
+            said = [f for f in findings if f["severity"] == "fail" and f"(" + name + " sum)" in f["message"]]
+            if not said:
+                fail(f"no FAIL finding naming {name} sum: {[f['message'] for f in findings]}")
+        if wrong["int32"]["value"] != 0:
+            fail(f"int32: {wrong['int32']['value']} wrong elements")
+        if "WRONG" not in result.stdout:
+            fail("the console's table does not say WRONG")
+    print(f"saturated 8-bit sums counted: int8 {wrong['int8']['value']:.0f}, "
+          f"uint8 {wrong['uint8']['value']:.0f} wrong elements; int32 0")
 
 
 def scenario_fail_threshold(a):
@@ -350,6 +484,11 @@ def scenario_bad_options(a):
             (["--opt", "storage.loader_bytes=1M"],
              ["storage.loader_bytes=1MiB", "smaller than one sample"]),
             (["--placement", "sideways"], ["placement=sideways", "one of out, in, both"]),
+            (["--dtype", "foo"], ['--dtype dtype=foo: "foo" is not an accepted value (did you mean '
+                                  'float?)', "or all"]),
+            (["--op", "sum,mean"], ['"mean" is not an accepted value', "sum, prod, min, max, avg"]),
+            (["--dtype", "half"], ["--dtype half: the MPI backend has no half type"]),
+            (["--op", "avg"], ["--op avg: the MPI backend has no avg operation"]),
             (["--timeout", "inf"], ['--timeout: "inf" is not a finite number']),
         ]
         for extra, named in cases:
@@ -681,6 +820,8 @@ SCENARIOS = {
     "sweep-one-host": scenario_sweep_one_host,
     "plans": scenario_plans,
     "bad-options": scenario_bad_options,
+    "dtypes": scenario_dtypes,
+    "dtypes-int8-saturation": scenario_dtypes_int8_saturation,
     "dry-run": scenario_dry_run,
     "budget": scenario_budget,
     "history": scenario_history,

@@ -291,6 +291,9 @@ def scenario_prom_run(a):
         metric = m["metric"].removesuffix("_us") if m["unit"] == "us" else m["metric"]
         wanted = {"plan": "probes", "probe": m["probe"], "metric": metric, "subject": m["subject"],
                   "host": m["host"], "placement": m["params"].get("placement", ""),
+                  # A collective's element type and reduction (--dtype, --op), where it has them.
+                  "dtype": m["params"].get("type", "") if "redop" in m["params"] else "",
+                  "redop": m["params"].get("redop", ""),
                   "size": "" if m["size_bytes"] is None else str(m["size_bytes"]),
                   "rank": "" if m["rank"] < 0 else str(m["rank"]), "peer": m["peer"]}
         wanted = {k: v for k, v in wanted.items() if v != ""}

@@ -1,11 +1,13 @@
 // The NCCL backend on real GPUs (skipped where there is none): every collective and placement runs
-// single-process over all visible GPUs, verifies clean on the device, and leaves NCCL's debug log.
+// single-process over all visible GPUs, verifies clean on the device, and leaves NCCL's debug log;
+// every element type and reduction (--dtype all --op all) verifies clean too.
 #include <gtest/gtest.h>
 
 #include <filesystem>
 
 #include <unistd.h>
 
+#include "bench/coll/data_types.hpp"
 #include "bench/coll/nccl_backend.hpp"
 #include "bench/coll/register.hpp"
 #include "bench/cuda/cuda_availability.hpp"
@@ -75,6 +77,38 @@ TEST(NcclDevice, EveryCollectiveRunsAndVerifiesOnTheGpus) {
     log_found |= entry.path().filename().string().rfind("coll.device_test.", 0) == 0;
   }
   EXPECT_TRUE(log_found) << "no NCCL debug log in " << (run_dir / "nccl-logs");
+  std::filesystem::remove_all(run_dir);
+}
+
+TEST(NcclDevice, EveryTypeAndReductionVerifiesOnTheGpus) {
+  const CudaAvailability nccl = cuda_availability();
+  if (!nccl.available) GTEST_SKIP() << nccl.reason;
+  const auto run_dir = std::filesystem::temp_directory_path() /
+                       ("fabcheck-nccl-types-" + std::to_string(::getpid()));
+  testing::ScriptedWorld world(0, {local_hostname()}, false);
+  RunOptions options;
+  options.probe_timeout_s = 120;
+  options.extra = {{"dtype", "all"}, {"op", "all"}};
+  auto backend = make_nccl_backend(world, options, run_dir, "coll.device_types");
+  const std::vector<std::uint64_t> zeros(static_cast<std::size_t>(nccl.device_count), 0);
+  for (const Collective* entry : all_collectives()) {
+    const Collective& collective = *entry;
+    const ElementPlan plan =
+        element_plan(options, collective.expected.reduced, "nccl", backend->comm_size());
+    for (const verify::Element& element : plan.run) {
+      const CollectiveShape shape = collective_shape(collective, 256u << 10, backend->comm_size(),
+                                                     verify::element_bytes(element.type));
+      SCOPED_TRACE(collective.name() + " " + data_type_name(element.type) + " " +
+                   redop_label(element, collective.expected.reduced));
+      backend->prepare(collective, Placement::out_of_place, shape, element);
+      backend->fill_inputs(21);
+      backend->run_untimed(1);
+      EXPECT_EQ(backend->count_wrong(21), zeros);
+      backend->fill_inputs(22);  // poisoned outputs, not yet written: wrong
+      EXPECT_NE(backend->count_wrong(21), zeros);
+    }
+  }
+  backend.reset();
   std::filesystem::remove_all(run_dir);
 }
 

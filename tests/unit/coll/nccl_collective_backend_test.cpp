@@ -294,6 +294,28 @@ TEST_F(NcclCollectiveBackendTest, WrongElementsAreCountedPerMember) {
   EXPECT_EQ(backend->count_wrong(1), (std::vector<std::uint64_t>{0, 5, 0}));
 }
 
+TEST_F(NcclCollectiveBackendTest, EachOperationCarriesThePreparedTypeAndReduction) {
+  shared_.devices = 2;
+  auto backend = make(single_);
+  const verify::Element int8_prod{verify::DataType::int8, verify::ReduceOp::prod};
+  backend->prepare(find_collective("all_reduce"), Placement::out_of_place, shape_of(8, 8),
+                   int8_prod);
+  backend->fill_inputs(1);
+  backend->run_untimed(2);
+  const verify::Element half_avg{verify::DataType::float16, verify::ReduceOp::avg};
+  backend->prepare(find_collective("reduce_scatter"), Placement::out_of_place, shape_of(8, 4),
+                   half_avg);
+  backend->fill_inputs(2);
+  backend->run_untimed(1);
+  ASSERT_EQ(shared_.enqueued_elements.size(), 3u);
+  for (int i = 0; i < 2; ++i) {
+    EXPECT_EQ(shared_.enqueued_elements[i].type, verify::DataType::int8);
+    EXPECT_EQ(shared_.enqueued_elements[i].op, verify::ReduceOp::prod);
+  }
+  EXPECT_EQ(shared_.enqueued_elements[2].type, verify::DataType::float16);
+  EXPECT_EQ(shared_.enqueued_elements[2].op, verify::ReduceOp::avg);
+}
+
 TEST_F(NcclCollectiveBackendTest, TimeIsTheSlowestMembers) {
   shared_.devices = 3;
   shared_.elapsed = {{0, 0.001}, {1, 0.003}, {2, 0.002}};

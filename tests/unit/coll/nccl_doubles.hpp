@@ -95,6 +95,9 @@ class FakeNcclRuntime final : public NcclRuntime {
     int aborts = 0;
     int rereads = 0;
     int enqueues = 0;
+    // The element type and reduction of each operation enqueued (the runtime's buffers stay float:
+    // this double moves and checks float data whatever the element, as before --dtype).
+    std::vector<verify::Element> enqueued_elements;
     std::map<std::string, std::string> env_at_init;           // NCCL_* seen by start_init
     std::map<std::string, std::string> env_at_first_enqueue;  // ... by the first enqueue
     bool gates_closed = false;
@@ -293,6 +296,7 @@ inline NcclPoll FakeNcclRuntime::enqueue(const NcclOperation& op) {
     }
   }
   ++s_.enqueues;
+  s_.enqueued_elements.push_back(op.element);
   s_.calls.push_back("enqueue");
   in_progress_left_ = s_.enqueue_in_progress_polls;
   if (s_.gates_closed) {

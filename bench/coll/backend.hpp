@@ -58,6 +58,11 @@ class CollectiveBackend {
   virtual int samples_released_early() const { return 0; }
   // Output elements that differ from what `seed`'s inputs must give, one count per member driven.
   virtual std::vector<std::uint64_t> count_wrong(std::uint32_t seed) = 0;
+  // Why this backend's library is known to give wrong `type`/`redop` results ("": none known):
+  // said with the wrong elements, where to look first (known_mpi_faults.hpp).
+  virtual std::string known_fault(const std::string& /*type*/, const std::string& /*redop*/) const {
+    return "";
+  }
 
   // A backend over some members of this one: those of the processes that passed the same `color`
   // and `key` to World::split, which gave `sub_world` (nullptr where color < 0). Every process of

@@ -8,6 +8,14 @@ const char* placement_name(Placement placement) {
   return placement == Placement::in_place ? "in" : "out";
 }
 
+const char* placement_title(Placement placement) {
+  return placement == Placement::in_place ? "in-place" : "out-of-place";
+}
+
+const char* placement_title(const std::string& name) {
+  return name == "in" ? "in-place" : name == "out" ? "out-of-place" : "";
+}
+
 std::string Collective::name() const {
   const std::string whole = id;
   return whole.rfind("coll.", 0) == 0 ? whole.substr(5) : whole;

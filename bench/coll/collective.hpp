@@ -16,6 +16,9 @@ namespace fabcheck {
 
 enum class Placement { out_of_place, in_place };
 const char* placement_name(Placement placement);  // "out", "in"
+// "out-of-place", "in-place"; of a name placement_name gave ("" for any other name).
+const char* placement_title(Placement placement);
+const char* placement_title(const std::string& name);
 
 // Buffer shape of one operation at a nominal size, following nccl-tests: `size_bytes` is the
 // all-reduce/broadcast/sendrecv buffer, the all-gather output, the reduce-scatter input and the

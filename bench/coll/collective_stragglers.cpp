@@ -8,6 +8,7 @@
 #include <map>
 #include <tuple>
 
+#include "bench/coll/collective.hpp"
 #include "bench/core/stats.hpp"
 #include "bench/sys/text_scan.hpp"
 #include "results/profile.hpp"
@@ -246,7 +247,7 @@ std::vector<Finding> judge_collective_stragglers(const std::vector<Measurement>&
         "{}{}: rank {} ({}) holds the others back: {} in all, {} per sample over {} samples (late "
         "at the barrier {}, off the CPU {}; last to arrive in {}), {:.0f}% on top of the {} the "
         "operations took and {:.0f}% of all ranks' held-back time; most at {}",
-        m.probe, placement.empty() ? std::string() : " (" + placement + "-of-place)", worst_rank,
+        m.probe, placement.empty() ? std::string() : " (" + std::string(placement_title(placement)) + ")", worst_rank,
         worst->host, format_microseconds(worst->held_us),
         format_microseconds(worst->held_us / samples), total.samples,
         format_microseconds(worst->late_us / samples),

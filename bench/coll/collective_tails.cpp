@@ -3,6 +3,7 @@
 
 #include <fmt/format.h>
 
+#include "bench/coll/collective.hpp"
 #include "bench/sys/text_scan.hpp"
 #include "results/profile.hpp"
 #include "results/units.hpp"
@@ -50,7 +51,7 @@ std::vector<Finding> judge_collective_tails(const std::vector<Measurement>& meas
         "{}{}{}: one timed sample took {}, {:.0f}x the median {} ({}p99 {}, {} samples): an "
         "operation stalled, one rank holding every other back",
         m.probe, m.size_bytes ? " at " + format_bytes(*m.size_bytes) : std::string(),
-        placement.empty() ? std::string() : " (" + placement + "-of-place)",
+        placement.empty() ? std::string() : " (" + std::string(placement_title(placement)) + ")",
         format_microseconds(s.max), s.max / s.median, format_microseconds(s.median),
         which.empty() ? std::string() : "sample " + which + "; ", format_microseconds(s.p99),
         s.count);

@@ -165,9 +165,9 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
   if (world.is_root() && config.note_unrun_placements) {
     for (const Placement placement : config.placements) {
       if (backend.supports(collective, placement)) continue;
-      sink.note(fmt::format("# {}: {}-of-place is not run: the {} backend has no {}-of-place {}\n",
-                            probe_id, placement_name(placement), backend.name(),
-                            placement_name(placement), collective.name()));
+      sink.note(fmt::format("# {}: {} is not run: the {} backend has no {} {}\n", probe_id,
+                            placement_title(placement), backend.name(),
+                            placement_title(placement), collective.name()));
     }
   }
   for (std::size_t done = 0; done < config.sizes.size(); ++done) {
@@ -185,8 +185,8 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
       if (!backend.supports(collective, placement)) continue;
       const double step_began_s = wall_seconds();
       SweepStep step{backend, world,
-                     fmt::format("{} {} {} {} ({}-of-place)", probe_id, type, redop,
-                                 format_bytes(shape.size_bytes), placement_name(placement))};
+                     fmt::format("{} {} {} {} ({})", probe_id, type, redop,
+                                 format_bytes(shape.size_bytes), placement_title(placement))};
       step.prepare(collective, placement, shape, config.element, seed_for(size, placement, 0));
       step.warm_up(config.warmup);
       const int released_before = backend.samples_released_early();
@@ -267,6 +267,10 @@ std::vector<SweepRow> run_collective_sweep(CollectiveBackend& backend, const Swe
       wrong.value = static_cast<double>(row.wrong_total);
       wrong.unit = "count";
       wrong.by_rank = wrong_by_rank;
+      if (row.wrong_total > 0) {
+        const std::string known = backend.known_fault(type, redop);
+        if (!known.empty()) wrong.params["known_fault"] = known;
+      }
       sink.emit(std::move(wrong));
 
       if (!config.record_arrivals) continue;

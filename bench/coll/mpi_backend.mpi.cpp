@@ -6,6 +6,7 @@
 #include <mpi.h>
 
 #include <cstddef>
+#include <cstdlib>
 #include <map>
 #include <stdexcept>
 #include <utility>
@@ -13,10 +14,12 @@
 
 #include "bench/coll/buffer_layout.hpp"
 #include "bench/coll/host_elements.hpp"
+#include "bench/coll/known_mpi_faults.hpp"
 #include "bench/coll/mpi_backend.hpp"
 #include "bench/coll/mpi_call_plan.hpp"
 #include "bench/coll/verification.hpp"
 #include "bench/core/mpi_comm_world.hpp"
+#include "bench/core/world.hpp"
 #include "bench/sys/timer.hpp"
 
 namespace fabcheck {
@@ -86,6 +89,9 @@ class MpiBackend final : public CollectiveBackend {
   }
 
   std::string name() const override { return "mpi"; }
+  std::string known_fault(const std::string& type, const std::string& redop) const override {
+    return known_mpi_fault(mpi_library_version(), std::getenv("OMPI_MCA_op"), type, redop);
+  }
   int comm_size() const override { return size_; }
   bool supports(const Collective& collective, Placement placement) const override {
     return collective.mpi_layout.supports(placement);

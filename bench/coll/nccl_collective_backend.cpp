@@ -176,8 +176,8 @@ std::vector<std::string> NcclCollectiveBackend::member_descriptions() const {
 }
 
 std::string NcclCollectiveBackend::describe_operation() const {
-  return operation_.collective->name() + " (" + placement_name(operation_.placement) +
-         "-of-place, " + format_bytes(operation_.shape.size_bytes) + ")";
+  return operation_.collective->name() + " (" + placement_title(operation_.placement) + ", " +
+         format_bytes(operation_.shape.size_bytes) + ")";
 }
 
 void NcclCollectiveBackend::require_usable() const {

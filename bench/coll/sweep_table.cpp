@@ -19,10 +19,6 @@ constexpr const char* kPlacementColumns = " {:>9} {:>9} {:>7} {:>7} {:>6}";
 constexpr int kSizeWidth = 1 + 12 + 1 + 12 + 1 + 7 + 1 + 6 + 1 + 5;
 constexpr int kPlacementWidth = 1 + 9 + 1 + 9 + 1 + 7 + 1 + 7 + 1 + 6;
 
-const char* placement_title(Placement placement) {
-  return placement == Placement::in_place ? "in-place" : "out-of-place";
-}
-
 // A figure of the table's rows: one of a size and placement (the root's world figures; the
 // per-rank arrival figures it also emits carry the same and are not shown).
 bool table_figure(const Measurement& m) {

@@ -258,6 +258,18 @@ TEST(EvaluateWrongElements, SeveralRanksAndNoBreakdown) {
             "coll.all_reduce: 1 wrong elements");
 }
 
+// A library known to give these wrong (the backend's known_fault): said first, still a FAIL.
+TEST(EvaluateWrongElements, AKnownLibraryFaultComesFirstInTheRemedy) {
+  Measurement m = wrong_elements(36);
+  m.params["known_fault"] = "Open MPI's op/avx component sums 8-bit integers with saturation.";
+  const std::vector<Finding> findings = evaluate_measurement(m, Profile{});
+  ASSERT_EQ(findings.size(), 1u);
+  EXPECT_EQ(findings[0].severity, Severity::fail);
+  EXPECT_TRUE(findings[0].remedy.starts_with(
+      "Open MPI's op/avx component sums 8-bit integers with saturation. Data corruption:"))
+      << findings[0].remedy;
+}
+
 TEST(EvaluateWrongElements, ZeroIsNotAFinding) {
   EXPECT_TRUE(evaluate_measurement(wrong_elements(0), Profile{}).empty());
 }

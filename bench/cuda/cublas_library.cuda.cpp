@@ -1,7 +1,6 @@
 // cuBLAS's entry points resolved from libcublas.so.<major> at run time, with a reason when not.
 #include "bench/cuda/cublas_library.hpp"
 
-#include <cstdlib>
 #include <stdexcept>
 
 #include "bench/sys/shared_library.hpp"
@@ -27,9 +26,7 @@ CublasLibrary load_cublas(const std::string& library) {
   resolve_symbol(h, "cublasGemmEx", api->gemm_ex, missing);
   resolve_symbol(h, "cublasGetStatusString", api->get_status_string, missing);
   if (!missing.empty()) {
-    const auto slash = library.rfind('/');
-    const std::string shown = slash == std::string::npos ? library : library.substr(slash + 1);
-    loaded.reason = shown + " lacks " + missing;
+    loaded.reason = library_file_name(library) + " lacks " + missing;
     return loaded;
   }
   loaded.api = std::move(api);
@@ -38,11 +35,8 @@ CublasLibrary load_cublas(const std::string& library) {
 }
 
 const CublasLibrary& process_cublas() {
-  static const CublasLibrary library = [] {
-    const char* override_path = std::getenv("FABCHECK_CUBLAS_LIBRARY");
-    return load_cublas(override_path != nullptr && *override_path != '\0' ? override_path
-                                                                          : cublas_soname());
-  }();
+  static const CublasLibrary library =
+      load_cublas(library_to_open("FABCHECK_CUBLAS_LIBRARY", cublas_soname()));
   return library;
 }
 

@@ -1,8 +1,6 @@
 // cuBLASLt's entry points resolved from libcublasLt.so.<major> at run time, with a reason when not.
 #include "bench/cuda/cublaslt_library.hpp"
 
-#include <cstdlib>
-
 #include "bench/sys/shared_library.hpp"
 
 namespace fabcheck {
@@ -36,9 +34,7 @@ CublasLtLibrary load_cublaslt(const std::string& library) {
   resolve_symbol(h, "cublasLtMatmul", api->matmul, missing);
   resolve_symbol(h, "cublasLtGetStatusString", api->get_status_string, missing);
   if (!missing.empty()) {
-    const auto slash = library.rfind('/');
-    const std::string shown = slash == std::string::npos ? library : library.substr(slash + 1);
-    loaded.reason = shown + " lacks " + missing;
+    loaded.reason = library_file_name(library) + " lacks " + missing;
     return loaded;
   }
   loaded.api = std::move(api);
@@ -47,11 +43,8 @@ CublasLtLibrary load_cublaslt(const std::string& library) {
 }
 
 const CublasLtLibrary& process_cublaslt() {
-  static const CublasLtLibrary library = [] {
-    const char* override_path = std::getenv("FABCHECK_CUBLASLT_LIBRARY");
-    return load_cublaslt(override_path != nullptr && *override_path != '\0' ? override_path
-                                                                            : cublaslt_soname());
-  }();
+  static const CublasLtLibrary library =
+      load_cublaslt(library_to_open("FABCHECK_CUBLASLT_LIBRARY", cublaslt_soname()));
   return library;
 }
 

@@ -1,7 +1,6 @@
 // NCCL's entry points resolved from libnccl.so.2 at run time, with a reason when they cannot be.
 #include "bench/cuda/nccl_library.hpp"
 
-#include <cstdlib>
 #include <stdexcept>
 
 #include "bench/sys/shared_library.hpp"
@@ -40,9 +39,8 @@ NcclLibrary load_nccl(const std::string& library) {
   resolve_symbol(h, "ncclSend", api->send, missing);
   resolve_symbol(h, "ncclRecv", api->recv, missing);
   if (!missing.empty()) {
-    const auto slash = library.rfind('/');
-    const std::string shown = slash == std::string::npos ? library : library.substr(slash + 1);
-    loaded.reason = shown + " lacks " + missing + " (NCCL older than 2.18, which fabcheck needs)";
+    loaded.reason = library_file_name(library) + " lacks " + missing +
+                    " (NCCL older than 2.18, which fabcheck needs)";
     return loaded;
   }
   std::string optional_missing;
@@ -53,11 +51,8 @@ NcclLibrary load_nccl(const std::string& library) {
 }
 
 const NcclLibrary& process_nccl() {
-  static const NcclLibrary library = [] {
-    const char* override_path = std::getenv("FABCHECK_NCCL_LIBRARY");
-    return load_nccl(override_path != nullptr && *override_path != '\0' ? override_path
-                                                                        : kNcclSoname);
-  }();
+  static const NcclLibrary library =
+      load_nccl(library_to_open("FABCHECK_NCCL_LIBRARY", kNcclSoname));
   return library;
 }
 

@@ -3,8 +3,9 @@
 
 #include <dlfcn.h>
 
-#include <cstdlib>
 #include <utility>
+
+#include "bench/sys/shared_library.hpp"
 
 namespace fabcheck {
 namespace {
@@ -27,11 +28,6 @@ void resolve_any(void* handle, std::initializer_list<const char*> symbols,
   }
 }
 
-std::string library_short_name(const std::string& library) {
-  const auto slash = library.rfind('/');
-  return slash == std::string::npos ? library : library.substr(slash + 1);
-}
-
 }  // namespace
 
 std::string nvml_error_text(const NvmlFunctions& api, nvmlReturn_t code) {
@@ -44,7 +40,7 @@ std::string nvml_error_text(const NvmlFunctions& api, nvmlReturn_t code) {
 
 NvmlSession load_nvml(const std::string& library) {
   NvmlSession session;
-  const std::string shown = library_short_name(library);
+  const std::string shown = library_file_name(library);
   // Never closed: NVML stays loaded for the process, as the driver expects.
   void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
   if (handle == nullptr) {
@@ -130,11 +126,8 @@ NvmlSession start_nvml(std::shared_ptr<const NvmlFunctions> api) {
 }
 
 const NvmlSession& process_nvml() {
-  static const NvmlSession session = [] {
-    const char* override_path = std::getenv("FABCHECK_NVML_LIBRARY");
-    return load_nvml(override_path != nullptr && *override_path != '\0' ? override_path
-                                                                        : "libnvidia-ml.so.1");
-  }();
+  static const NvmlSession session =
+      load_nvml(library_to_open("FABCHECK_NVML_LIBRARY", "libnvidia-ml.so.1"));
   return session;
 }
 

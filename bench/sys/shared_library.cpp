@@ -5,6 +5,7 @@
 #include <dlfcn.h>
 #include <link.h>
 
+#include <cstdlib>
 #include <filesystem>
 
 namespace fabcheck {
@@ -23,11 +24,6 @@ std::string opened_path(void* handle) {
   std::error_code error;
   const std::filesystem::path resolved = std::filesystem::canonical(map->l_name, error);
   return error ? std::string(map->l_name) : resolved.string();
-}
-
-std::string base_name(const std::string& name) {
-  const auto slash = name.rfind('/');
-  return slash == std::string::npos ? name : name.substr(slash + 1);
 }
 
 }  // namespace
@@ -53,13 +49,23 @@ SharedLibrary open_shared_library(const std::string& name,
     if (!not_found(message) && first_other_error.empty()) first_other_error = message;
   }
   library.reason = first_other_error.empty()
-                       ? base_name(name) + " not found"
-                       : base_name(name) + " cannot load: " + first_other_error;
+                       ? library_file_name(name) + " not found"
+                       : library_file_name(name) + " cannot load: " + first_other_error;
   return library;
 }
 
 void* shared_library_symbol(void* handle, const char* symbol) {
   return handle == nullptr ? nullptr : dlsym(handle, symbol);
+}
+
+std::string library_file_name(const std::string& library) {
+  const auto slash = library.rfind('/');
+  return slash == std::string::npos ? library : library.substr(slash + 1);
+}
+
+std::string library_to_open(const char* override_variable, const std::string& soname) {
+  const char* path = std::getenv(override_variable);
+  return path != nullptr && *path != '\0' ? path : soname;
 }
 
 }  // namespace fabcheck

@@ -20,6 +20,13 @@ struct SharedLibrary {
 SharedLibrary open_shared_library(const std::string& name,
                                   const std::vector<std::string>& fallback_dirs = {});
 
+// `library` without its folder ("libnccl.so.2" of "/opt/nccl/lib/libnccl.so.2"), for messages.
+std::string library_file_name(const std::string& library);
+
+// What to open: the path in environment variable `override_variable` when set and not empty (a
+// site's copy, a test double), else `soname`.
+std::string library_to_open(const char* override_variable, const std::string& soname);
+
 // The address of `symbol` in an opened library, nullptr when it has none.
 void* shared_library_symbol(void* handle, const char* symbol);
 

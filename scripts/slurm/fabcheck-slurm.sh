@@ -269,14 +269,18 @@ if [ -n "$config_error" ]; then
 fi
 
 # ---- health: answer from the last outcome when it is a recent pass -----------------------------
-limit="${conf[FABCHECK_TIMEOUT]}"
-if [ "$mode" = health ]; then
-  limit="${conf[FABCHECK_HEALTH_TIMEOUT]}"
-  # A job on the node: no gate while it runs (it would measure the job, and slow it).
+# A job on the node (health): no gate while it runs (it would measure the job, and slow it).
+busy_if_a_job_runs() {
+  local running
   if running="$(squeue -h -w "$node" -t RUNNING,COMPLETING -o %i 2>/dev/null)" && [ -n "$running" ]; then
     trace busy 0 "$node: job(s) $(echo $running) running: no gate while they run"
     exit 0
   fi
+}
+limit="${conf[FABCHECK_TIMEOUT]}"
+if [ "$mode" = health ]; then
+  limit="${conf[FABCHECK_HEALTH_TIMEOUT]}"
+  busy_if_a_job_runs
   # The node's last outcome, as `fabcheck answer --outcomes` writes it (keys sorted); a line of any
   # other shape is no outcome.
   log_file="$results/outcomes.jsonl"
@@ -315,17 +319,18 @@ if [ "${conf[FABCHECK_SCOPE]}" = node ]; then
     hold_and_exit 3 hold "$lock: not a regular file (the gate's lock)"
   fi
   exec {lock_fd}<>"$lock" || hold_and_exit 3 hold "$lock: cannot be opened (the gate's lock)"
+  # Who holds it: the line its holder wrote (read again each second while waiting: a holder that
+  # has just taken it may not have written its line yet).
+  read_lock_holder() { read -r holder_pid holder_mode holder_job <"/proc/$BASHPID/fd/$lock_fd" || true; }
   if ! flock -n "$lock_fd"; then
-    read -r holder_pid holder_mode holder_job <"/proc/$BASHPID/fd/$lock_fd" || true
+    read_lock_holder
     if [ "$mode" = health ]; then
       trace busy 0 "$node: the $holder_mode gate of job ${holder_job:-?} (pid ${holder_pid:-?}) runs: no second gate"
       exit 0
     fi
     waited=0
     until flock -n "$lock_fd"; do
-      # Who holds it, read again each second (a holder that has just taken it may not have written
-      # its line yet).
-      read -r holder_pid holder_mode holder_job <"/proc/$BASHPID/fd/$lock_fd" || true
+      read_lock_holder
       wait_limit="$limit"
       if [ "$holder_mode" = health ]; then wait_limit=15; fi
       if ((waited >= wait_limit)); then
@@ -347,10 +352,7 @@ if [ "${conf[FABCHECK_SCOPE]}" = node ]; then
     # within a second would make mpirun exit without passing it on to the ranks.
     trap 'if ((!preempted)); then preempted=1; [ -z "${_interruptible_child:-}" ] || kill -TERM "$_interruptible_child" 2>/dev/null; fi' USR1
     # A job may have started between the check above and the lock.
-    if running="$(squeue -h -w "$node" -t RUNNING,COMPLETING -o %i 2>/dev/null)" && [ -n "$running" ]; then
-      trace busy 0 "$node: job(s) $(echo $running) running: no gate while they run"
-      exit 0
-    fi
+    busy_if_a_job_runs
   fi
 fi
 

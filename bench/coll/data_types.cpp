@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <array>
+#include <optional>
 #include <utility>
 
 #include "bench/core/probe.hpp"
@@ -35,6 +36,24 @@ constexpr std::array<std::pair<ReduceOp, const char*>, 5> kOps{{
     {ReduceOp::max, "max"},
     {ReduceOp::avg, "avg"},
 }};
+
+// The name of `value` in `table` ("?" for none), and the value of `name` (nullopt for none).
+template <typename Table, typename Value>
+const char* name_in(const Table& table, Value value) {
+  for (const auto& [known, name] : table) {
+    if (known == value) return name;
+  }
+  return "?";
+}
+
+template <typename Table>
+auto value_named(const Table& table, const std::string& name)
+    -> std::optional<typename Table::value_type::first_type> {
+  for (const auto& [value, known] : table) {
+    if (name == known) return value;
+  }
+  return std::nullopt;
+}
 
 template <typename Table>
 std::vector<std::string> names_of(const Table& table) {
@@ -74,33 +93,15 @@ std::string inexact(verify::Element element, int nranks) {
 
 }  // namespace
 
-const char* data_type_name(DataType type) {
-  for (const auto& [value, name] : kTypes) {
-    if (value == type) return name;
-  }
-  return "?";
-}
+const char* data_type_name(DataType type) { return name_in(kTypes, type); }
 
-const char* reduce_op_name(ReduceOp op) {
-  for (const auto& [value, name] : kOps) {
-    if (value == op) return name;
-  }
-  return "?";
-}
+const char* reduce_op_name(ReduceOp op) { return name_in(kOps, op); }
 
 std::optional<DataType> data_type_named(const std::string& name) {
-  for (const auto& [value, known] : kTypes) {
-    if (name == known) return value;
-  }
-  return std::nullopt;
+  return value_named(kTypes, name);
 }
 
-std::optional<ReduceOp> reduce_op_named(const std::string& name) {
-  for (const auto& [value, known] : kOps) {
-    if (name == known) return value;
-  }
-  return std::nullopt;
-}
+std::optional<ReduceOp> reduce_op_named(const std::string& name) { return value_named(kOps, name); }
 
 const OptionSpec& dtype_option() {
   static const OptionSpec spec{.key = "dtype",

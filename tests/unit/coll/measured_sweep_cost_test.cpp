@@ -98,19 +98,27 @@ TEST(MeasuredSweepCost, NoEstimateWhereTheEarlierRunDoesNotFitTheJob) {
   EXPECT_FALSE(measured_sweep_estimate(config, "coll.all_reduce", "mpi", 2, garbled));
 }
 
-// Through the probe's declared estimate: the job's earlier run replaces the assumed rates.
-TEST(MeasuredSweepCost, TheCollectiveProbeEstimatesFromTheJobsEarlierRun) {
+// coll.all_reduce as its family registers it, on a job of 2 MPI ranks, its options at 1 KiB.
+class ThroughTheProbe : public testing::Test {
+ protected:
+  void SetUp() override {
+    register_coll_probes(registry);
+    probe = registry.find("coll.all_reduce");
+    ASSERT_NE(probe, nullptr);
+    options.sizes = {1024};
+    job.ranks = 2;
+    job.backend = "mpi";
+  }
   Registry registry;
-  register_coll_probes(registry);
-  const Probe* probe = registry.find("coll.all_reduce");
-  ASSERT_NE(probe, nullptr);
+  const Probe* probe = nullptr;
   RunOptions options;
-  options.sizes = {1024};
+  JobShape job;
+};
+
+// Through the probe's declared estimate: the job's earlier run replaces the assumed rates.
+TEST_F(ThroughTheProbe, TheCollectiveProbeEstimatesFromTheJobsEarlierRun) {
   options.iters = 20;
   options.warmup = 5;
-  JobShape job;
-  job.ranks = 2;
-  job.backend = "mpi";
   const double assumed = estimated_probe_seconds(*probe, options, job);
   job.earlier = std::make_shared<EarlierRun>(earlier_run());
   EXPECT_NEAR(estimated_probe_seconds(*probe, options, job), 0.47 + 0.00994, 1e-9);
@@ -119,16 +127,7 @@ TEST(MeasuredSweepCost, TheCollectiveProbeEstimatesFromTheJobsEarlierRun) {
 
 // --estimate-from a run whose records cannot serve the probe (kept before step times were): the
 // assumed rates, and the estimate's knobs say so and why, never silently.
-TEST(MeasuredSweepCost, AnEarlierRunThatCannotServeTheProbeIsSaid) {
-  Registry registry;
-  register_coll_probes(registry);
-  const Probe* probe = registry.find("coll.all_reduce");
-  ASSERT_NE(probe, nullptr);
-  RunOptions options;
-  options.sizes = {1024};
-  JobShape job;
-  job.ranks = 2;
-  job.backend = "mpi";
+TEST_F(ThroughTheProbe, AnEarlierRunThatCannotServeTheProbeIsSaid) {
   const ProbeEstimate without = probe->info().estimate(options, job);
   EarlierRun old_records = earlier_run();
   for (auto& m : old_records.measurements) m.params.erase("step_s");

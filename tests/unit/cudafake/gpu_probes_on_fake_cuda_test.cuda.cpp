@@ -253,6 +253,16 @@ RunOptions short_sdc() {
   return options;
 }
 
+// gpu.sdc's records of one pass (sdc.repeats 1) on the double set up by `config`.
+std::vector<Measurement> one_sdc_pass(const fake_cuda::Config& config) {
+  fake_cuda::reset(config);
+  CollectingSink sink;
+  RunOptions options = short_sdc();
+  options.extra["sdc.repeats"] = "1";
+  run_probe({"node-a"}, options, sink, "gpu.sdc");
+  return sink.of(kSmMismatchMetric);
+}
+
 TEST(FakeCuda, EverySmOfEveryGpuIsScreenedAgainstTheHostReference) {
   fake_cuda::reset();
   CollectingSink sink;
@@ -280,12 +290,7 @@ TEST(FakeCuda, EverySmOfEveryGpuIsScreenedAgainstTheHostReference) {
 TEST(FakeCuda, AnSmComputingWrongBitsIsNamedWithItsGpuAndTheFirstWord) {
   fake_cuda::Config config;
   config.wrong_sm = 2;
-  fake_cuda::reset(config);
-  CollectingSink sink;
-  RunOptions options = short_sdc();
-  options.extra["sdc.repeats"] = "1";
-  run_probe({"node-a"}, options, sink, "gpu.sdc");
-  const auto screened = sink.of(kSmMismatchMetric);
+  const auto screened = one_sdc_pass(config);
   ASSERT_EQ(screened.size(), 2u);
   for (const auto& m : screened) {
     EXPECT_EQ(m.params.at("sms_wrong"), "2");
@@ -309,12 +314,7 @@ TEST(FakeCuda, AnSmComputingWrongBitsIsNamedWithItsGpuAndTheFirstWord) {
 TEST(FakeCuda, AnL2WordReadBackWrongNamesTheReadingAndTheWritingSm) {
   fake_cuda::Config config;
   config.wrong_l2_word = 9 * 32 * 128;  // word 0 of lane 0 of slice 9
-  fake_cuda::reset(config);
-  CollectingSink sink;
-  RunOptions options = short_sdc();
-  options.extra["sdc.repeats"] = "1";
-  run_probe({"node-a"}, options, sink, "gpu.sdc");
-  const auto screened = sink.of(kSmMismatchMetric);
+  const auto screened = one_sdc_pass(config);
   ASSERT_EQ(screened.size(), 2u);
   for (const auto& m : screened) {
     EXPECT_EQ(m.params.at("l2_bytes"), std::to_string(512 << 10));

@@ -109,15 +109,29 @@ class Cluster:
         return out.returncode, out.stdout + out.stderr, seconds
 
     def fabcheck_pid(self, index):
-        """The fabcheck process running on node `index` (waits for it to appear)."""
-        for _ in range(200):
+        """The fabcheck rank running on node `index` (waits for it to appear): the process named
+        fabcheck whose parent is its sentinel (fabcheck-watch). The process that starts is named
+        fabcheck too until it forks the rank and renames itself the sentinel, so one caught before
+        that is the sentinel, not the rank (a cgroup it was moved into then missed the rank:
+        cluster_straggler failed so). A rank without a sentinel (it could not start one) is taken
+        after 5 s."""
+        def comm(pid):
+            try:
+                return Path(f"/proc/{pid}/comm").read_text().strip()
+            except OSError:
+                return ""
+
+        def parent(pid):
+            try:
+                return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[1]
+            except (OSError, IndexError):
+                return ""
+
+        for attempt in range(200):
             pids = self.run("pids", str(index), check=False).stdout.split()
             for pid in pids:
-                try:
-                    if Path(f"/proc/{pid}/comm").read_text().strip() == "fabcheck":
-                        return int(pid)
-                except OSError:
-                    continue
+                if comm(pid) == "fabcheck" and (comm(parent(pid)) == "fabcheck-watch" or attempt >= 50):
+                    return int(pid)
             time.sleep(0.1)
         fail(f"no fabcheck process on {self.host(index)}")
 
